@@ -1,0 +1,5 @@
+"""`python -m verifier` runs the regcheck command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,170 @@
+"""The `regcheck` command line."""
+
+from __future__ import annotations
+
+__all__ = ["main", "find_root", "collect_cases"]
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import InputError, RegcheckError
+from .language.encoding import RuleBase, load_rule_base
+from .report import render_case, render_rules, results_json, rule_statuses, rules_json
+from .rulesdoc import RulesDocument, load_rules_document
+from .scenario.loader import DEFAULTS, load_case
+from .scenario.model import Scenario
+from .solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
+from .verdicts import CaseResult
+
+EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
+
+
+def find_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding both `rules/` and `encodings/`."""
+    for folder in [start, *start.parents]:
+        if (folder / "rules").is_dir() and (folder / "encodings").is_dir():
+            return folder
+    return None
+
+
+def collect_cases(paths: tuple[str, ...]) -> list[Path]:
+    """Case files named directly, or found recursively (*.yaml, *.yml) in named folders, sorted."""
+    found: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found += sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise click.BadParameter(f"no such file or folder: {p}", param_hint="PATH")
+    seen: set[Path] = set()
+    unique = []
+    for f in found:
+        if f.resolve() not in seen:
+            seen.add(f.resolve())
+            unique.append(f)
+    return unique
+
+
+def _load_base(root_opt: str | None) -> tuple[Path, RuleBase, RulesDocument]:
+    root = Path(root_opt) if root_opt else find_root(Path.cwd())
+    if root is None or not (root / "encodings").is_dir() or not (root / "rules").is_dir():
+        raise click.UsageError(
+            "no rules repository found: need folders rules/ and encodings/ in the current folder "
+            "or above it (or pass --root)")
+    return root, load_rule_base(root / "encodings"), load_rules_document(root / "rules")
+
+
+def _fail_input(err: InputError | RegcheckError) -> None:
+    click.echo(f"error: {err}", err=True)
+
+
+root_option = click.option("--root", type=click.Path(file_okay=False, exists=True),
+                           help="The rules repository (holding rules/ and encodings/); "
+                                "found from the current folder by default.")
+format_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                             show_default=True, help="Output for people or for programs.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="regcheck")
+def main() -> None:
+    """regcheck: check Redemption card combinations against the encoded rules."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@format_option
+@root_option
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
+              show_default=True, help="Seconds the solver may spend on one check.")
+@click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
+              help="Megabytes of memory the solver may use.")
+@click.option("--show-defaults", is_flag=True, help="List the inputs each case left to a default.")
+def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
+          show_defaults: bool) -> None:
+    """Check the case files in PATHS (files or folders, searched recursively)."""
+    try:
+        _root, rules, doc = _load_base(root)
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    files = collect_cases(paths)
+    if not files:
+        raise click.UsageError("no case files (*.yaml) found in the given paths")
+    results: list[CaseResult] = []
+    bad_input = False
+    for f in files:
+        try:
+            scenario = load_case(f, rules)
+        except RegcheckError as err:
+            _fail_input(err)
+            bad_input = True
+            continue
+        try:
+            result = check_scenario(scenario, rules, doc, int(timeout * 1000), memory)
+        except RegcheckError as err:
+            _fail_input(err)
+            bad_input = True
+            continue
+        results.append(result)
+        if fmt == "text":
+            click.echo(render_case(result))
+            if show_defaults:
+                click.echo(_defaults_text(scenario))
+            click.echo()
+    if fmt == "json":
+        click.echo(json.dumps(results_json(results), indent=2, sort_keys=False))
+    else:
+        qs = [r for c in results for r in c.results]
+        failed = [r for r in qs if not r.ok]
+        click.echo(f"{len(results)} cases, {len(qs)} questions: {len(qs) - len(failed)} ok, {len(failed)} not ok")
+    if bad_input:
+        sys.exit(EXIT_INPUT)
+    sys.exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
+
+
+def _defaults_text(sc: Scenario) -> str:
+    lines = ["  inputs left to a default:"]
+    defaulted = [f for f in sc.facts if f.default and f.symbol != "has_brigade"]
+    if not defaulted:
+        lines.append("    none")
+    for f in defaulted:
+        lines.append(f"    {f.text}  ({f.loc})")
+    return "\n".join(lines)
+
+
+@main.command()
+@format_option
+@root_option
+def rules(fmt: str, root: str | None) -> None:
+    """List every rules-document statement with its encoding status."""
+    try:
+        _root, base, doc = _load_base(root)
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    statuses = rule_statuses(doc, base)
+    known = {s.id for s in doc.statements}
+    unknown = sorted({(sid, r.id, str(r.loc)) for r in base.rules for sid in r.cites if sid not in known})
+    if fmt == "json":
+        out = rules_json(statuses)
+        out["unknown_citations"] = [{"statement": s, "rule": r, "location": loc} for s, r, loc in unknown]
+        click.echo(json.dumps(out, indent=2))
+    else:
+        click.echo(render_rules(statuses))
+        for sid, rid, loc in unknown:
+            click.echo(f"{loc}: rule {rid} cites {sid}, which is not in the rules document")
+    if unknown or any(s.status == "missing" for s in statuses):
+        sys.exit(EXIT_FINDING)
+
+
+@main.command()
+def defaults() -> None:
+    """Show the defaults the case loader applies to what a case leaves unsaid."""
+    for key, value in DEFAULTS.items():
+        click.echo(f"{key}: {value}")

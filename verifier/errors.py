@@ -1,0 +1,58 @@
+"""The one exception hierarchy of regcheck."""
+
+from __future__ import annotations
+
+__all__ = [
+    "RegcheckError",
+    "InputError",
+    "CaseError",
+    "EncodingError",
+    "RulesDocumentError",
+    "SolverError",
+    "Location",
+]
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in an input file: path, 1-based line and column."""
+
+    path: str
+    line: int
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.column:
+            return f"{self.path}:{self.line}:{self.column}"
+        return f"{self.path}:{self.line}"
+
+
+class RegcheckError(Exception):
+    """Base of every error regcheck raises on purpose."""
+
+
+class InputError(RegcheckError):
+    """A problem in an input file, reported with the place it was found."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        self.message = message
+        self.location = location
+        super().__init__(f"{location}: {message}" if location else message)
+
+
+class CaseError(InputError):
+    """A case file that cannot be read as a scenario."""
+
+
+class EncodingError(InputError):
+    """An encoding file that cannot be read or compiled."""
+
+
+class RulesDocumentError(InputError):
+    """A rules-document file that cannot be read."""
+
+
+class SolverError(RegcheckError):
+    """The solver failed in a way that is not a verdict."""

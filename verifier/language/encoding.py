@@ -1,0 +1,292 @@
+"""Encoding files: the rules as declarative constraints, read into a checked rule base.
+
+An encoding file (YAML) holds `definitions` (named expressions) and `rules`. A rule has an
+`id`, the rules-document statements it `cites`, an English template (`says`), the finite
+sorts it ranges `for`, and the constraint it `requires`. A rule marked `interpretation`
+is a reading the rules document does not state; it `replaces` the rules it resolves and
+is used only by cases that ask for it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "parse_at", "Definition"]
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import EncodingError, InputError, Location
+from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from .syntax import Call, Expr, Quant, SourceText, parse_expression
+from .types import BUILTINS, Definition, TypeScope, infer
+
+STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
+RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-I\d*)?$")
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+SORTS = (*ENTITY_SORTS, *ORDERED_SORTS)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One encoded rule: a constraint grounded once per binding of its `for` variables."""
+
+    id: str
+    section: str
+    cites: tuple[str, ...]
+    says: str
+    params: tuple[tuple[str, str], ...]
+    body: Expr
+    interpretation: bool
+    replaces: tuple[str, ...]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Waiver:
+    """A statement deliberately left unencoded, with the reason."""
+
+    statement: str
+    reason: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class RuleBase:
+    """All encodings: their rules (in file order), definitions and waivers."""
+
+    rules: tuple[Rule, ...]
+    definitions: dict[str, Definition]
+    waivers: tuple[Waiver, ...]
+    files: tuple[str, ...]
+
+    def rule(self, rule_id: str) -> Rule:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise KeyError(rule_id)
+
+    def active_rules(self, interpretations: tuple[str, ...] = ()) -> tuple[Rule, ...]:
+        """The rules in force: every as-written rule, with the chosen interpretations swapped in."""
+        chosen = [self.rule(i) for i in interpretations]
+        replaced = {r for rule in chosen for r in rule.replaces}
+        return tuple(
+            r for r in self.rules
+            if (not r.interpretation and r.id not in replaced) or r.id in interpretations
+        )
+
+
+def parse_at(node: YNode, text_lines: list[str], error: type[InputError], what: str) -> Expr:
+    """Parse the expression held in a YAML scalar, keeping positions relative to the file."""
+    if not isinstance(node, YScalar) or not isinstance(node.value, (str, int, bool)):
+        node.fail(f"{what} must be an expression, got {node.kind}")
+    text = str(node.value) if not isinstance(node.value, bool) else str(node.value)
+    loc = node.loc
+    if node.style in ("|", ">"):
+        line = loc.line + 1
+        while line <= len(text_lines) and not text_lines[line - 1].strip():
+            line += 1
+        indent = len(text_lines[line - 1]) - len(text_lines[line - 1].lstrip()) if line <= len(text_lines) else 0
+        source = SourceText(loc.path, line, indent, True)
+    else:
+        shift = 1 if node.style in ('"', "'") else 0
+        source = SourceText(loc.path, loc.line, loc.column - 1 + shift, False)
+    return parse_expression(text, source, error)
+
+
+def _names(node: YNode, what: str, pattern: re.Pattern[str]) -> tuple[str, ...]:
+    if not isinstance(node, YSeq):
+        node.fail(f"{what} must be a list")
+    out = []
+    for item in node:
+        if not isinstance(item, YScalar) or not isinstance(item.value, str) or not pattern.match(item.value):
+            item.fail(f"{what}: {getattr(item, 'value', item.kind)!r} is not a valid ID")
+        out.append(item.value)
+    return tuple(out)
+
+
+def _params(node: YNode | None, what: str, allowed_types: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    if node is None:
+        return ()
+    if not isinstance(node, YMap):
+        node.fail(f"{what} must map variable names to sorts, like {{c: card, s: step}}")
+    out = []
+    for key, value in node.entries:
+        name = str(key.value)
+        if not NAME.match(name):
+            key.fail(f"'{name}' is not a valid variable name (lower case letters, digits, _)")
+        if name in MEMBER_OF or name in SYMBOLS or name in BUILTINS:
+            key.fail(f"variable '{name}' hides a name of the vocabulary; pick another")
+        if not isinstance(value, YScalar) or value.value not in allowed_types:
+            shown = value.value if isinstance(value, YScalar) else value.kind
+            value.fail(f"'{shown}' is not a sort{did_you_mean(str(shown), allowed_types)}; use one of {', '.join(allowed_types)}")
+        out.append((name, str(value.value)))
+    return tuple(out)
+
+
+def _called(expr: Expr) -> set[str]:
+    found: set[str] = set()
+    stack: list[object] = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Call):
+            found.add(e.func)
+        if isinstance(e, Expr):
+            for v in vars(e).values():
+                if isinstance(v, Expr):
+                    stack.append(v)
+                elif isinstance(v, tuple):
+                    stack.extend(x for x in v if isinstance(x, Expr))
+    return found
+
+
+def _check_template(node: YScalar, params: tuple[tuple[str, str], ...]) -> str:
+    text = node.text("says")
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+    except ValueError as exc:
+        node.fail(f"says: malformed template ({exc})")
+    bound = {n for n, _ in params}
+    for f in fields:
+        if f not in bound:
+            node.fail(f"says: '{{{f}}}' is not one of the rule's variables{did_you_mean(f, bound)}")
+    return text
+
+
+def load_rule_base(folder: Path) -> RuleBase:
+    """Read every `*.yaml` file in `folder` (sorted) into a type-checked rule base."""
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    if not files:
+        raise EncodingError(f"no encoding files (*.yaml) in {folder}")
+    raw_defs: list[tuple[YMap, str, list[str]]] = []
+    raw_rules: list[tuple[YMap, str, list[str]]] = []
+    raw_waivers: list[tuple[YMap, str, list[str]]] = []
+    for path in files:
+        root, text = load_yaml(path, EncodingError)
+        lines = text.splitlines()
+        if not isinstance(root, YMap):
+            root.fail("an encoding file must be a mapping with 'section' and 'rules'")
+        root.check_keys(("section", "title", "definitions", "rules", "waivers"), "an encoding file")
+        section_node = root.require("section", "the encoding file")
+        section = section_node.text("section") if isinstance(section_node, YScalar) else section_node.fail("section must be text")
+        for key, target in (("definitions", raw_defs), ("rules", raw_rules), ("waivers", raw_waivers)):
+            node = root.get(key)
+            if node is None:
+                continue
+            if not isinstance(node, YSeq):
+                node.fail(f"'{key}' must be a list")
+            for item in node:
+                if not isinstance(item, YMap):
+                    item.fail(f"each entry of '{key}' must be a mapping")
+                target.append((item, section, lines))
+
+    definitions = _load_definitions(raw_defs)
+    scope = TypeScope(definitions, {}, EncodingError)
+    rules: list[Rule] = []
+    seen: dict[str, Location] = {}
+    for item, section, lines in raw_rules:
+        item.check_keys(("id", "cites", "says", "for", "requires", "interpretation", "replaces"), "a rule")
+        id_node = item.require("id", "a rule")
+        if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULE_ID.match(id_node.value):
+            id_node.fail(f"rule id {getattr(id_node, 'value', '')!r} is not valid (like SA-4, SA-4b or SA-5-I1)")
+        rid = id_node.value
+        if rid in seen:
+            id_node.fail(f"duplicate rule id '{rid}' (first at {seen[rid]})")
+        seen[rid] = id_node.loc
+        cites = _names(item.require("cites", f"rule {rid}"), f"rule {rid} cites", STATEMENT_ID)
+        if not cites:
+            item.fail(f"rule {rid} must cite at least one statement")
+        params = _params(item.get("for"), f"rule {rid}: for", SORTS)
+        says_node = item.require("says", f"rule {rid}")
+        if not isinstance(says_node, YScalar):
+            says_node.fail("says must be text")
+        says = _check_template(says_node, params)
+        body = parse_at(item.require("requires", f"rule {rid}"), lines, EncodingError, "requires")
+        got = infer(body, dict(params), scope)
+        if got != "bool":
+            body_loc = body.loc
+            raise EncodingError(f"rule {rid}: 'requires' must be a condition (bool), got {got}", body_loc)
+        interp_node = item.get("interpretation")
+        interpretation = interp_node.boolean("interpretation") if isinstance(interp_node, YScalar) else False
+        if interp_node is not None and not isinstance(interp_node, YScalar):
+            interp_node.fail("interpretation must be true or false")
+        replaces_node = item.get("replaces")
+        replaces = _names(replaces_node, f"rule {rid} replaces", RULE_ID) if replaces_node else ()
+        if replaces and not interpretation:
+            replaces_node.fail("only an interpretation may replace rules")  # type: ignore[union-attr]
+        rules.append(Rule(rid, section, cites, says, params, body, interpretation, replaces, item.loc))
+    ids = {r.id for r in rules}
+    for r in rules:
+        for target in r.replaces:
+            if target not in ids:
+                raise EncodingError(f"rule {r.id} replaces unknown rule '{target}'{did_you_mean(target, ids)}", r.loc)
+    waivers: list[Waiver] = []
+    for item, _section, _lines in raw_waivers:
+        item.check_keys(("statement", "reason"), "a waiver")
+        st = item.require("statement", "a waiver")
+        if not isinstance(st, YScalar) or not isinstance(st.value, str) or not STATEMENT_ID.match(st.value):
+            st.fail("waiver statement must be a statement ID like SA-3")
+        reason = item.require("reason", "a waiver")
+        if not isinstance(reason, YScalar):
+            reason.fail("reason must be text")
+        waivers.append(Waiver(st.value, reason.text("reason").strip(), item.loc))
+    return RuleBase(tuple(rules), definitions, tuple(waivers), tuple(str(f) for f in files))
+
+
+def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Definition]:
+    parsed: dict[str, tuple[tuple[tuple[str, str], ...], Expr, tuple[str, ...], YMap]] = {}
+    for item, _section, lines in raw:
+        item.check_keys(("name", "params", "means", "cites"), "a definition")
+        name_node = item.require("name", "a definition")
+        name = name_node.text("name") if isinstance(name_node, YScalar) else name_node.fail("name must be text")
+        if not NAME.match(name):
+            name_node.fail(f"'{name}' is not a valid definition name (lower case letters, digits, _)")
+        if name in SYMBOLS or name in MEMBER_OF or name in BUILTINS:
+            name_node.fail(f"definition '{name}' hides a name of the vocabulary")
+        if name in parsed:
+            name_node.fail(f"definition '{name}' is defined twice (first at {parsed[name][3].loc})")
+        params = _params(item.get("params"), f"definition {name}: params", TYPE_NAMES)
+        cites_node = item.get("cites")
+        cites = _names(cites_node, f"definition {name} cites", STATEMENT_ID) if cites_node else ()
+        body = parse_at(item.require("means", f"definition {name}"), lines, EncodingError, "means")
+        parsed[name] = (params, body, cites, item)
+
+    # Definitions may use each other, but never in a cycle.
+    graph = {n: sorted(_called(p[1]) & parsed.keys()) for n, p in parsed.items()}
+    state: dict[str, int] = {}
+
+    def visit(n: str, trail: list[str]) -> None:
+        if state.get(n) == 2:
+            return
+        if state.get(n) == 1:
+            cycle = trail[trail.index(n):] + [n]
+            raise EncodingError(f"definitions refer to each other in a cycle: {' -> '.join(cycle)}", parsed[n][3].loc)
+        state[n] = 1
+        for m in graph[n]:
+            visit(m, trail + [n])
+        state[n] = 2
+
+    for n in sorted(parsed):
+        visit(n, [])
+
+    definitions: dict[str, Definition] = {}
+    order: list[str] = []
+    done: set[str] = set()
+
+    def topo(n: str) -> None:
+        if n in done:
+            return
+        done.add(n)
+        for m in graph[n]:
+            topo(m)
+        order.append(n)
+
+    for n in sorted(parsed):
+        topo(n)
+    for n in order:
+        params, body, cites, item = parsed[n]
+        scope = TypeScope(definitions, {}, EncodingError)
+        result = infer(body, dict(params), scope)
+        definitions[n] = Definition(n, params, body, result, cites, item.loc)
+    return {n: definitions[n] for n in sorted(definitions)}

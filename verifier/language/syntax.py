@@ -1,0 +1,252 @@
+"""The expression syntax of the rule language: a small, declarative subset of Python's.
+
+Expressions are read with Python's own parser (`ast.parse`, never evaluated) and turned into
+the node types below; anything outside the subset is an error at its file, line and column.
+
+    implies(set_aside(x, c), zone(c, step_of(x)) == set_aside_area)
+    all(zone(c, s) != hand for c in cards if card_type(c) == Hero)
+    count(phase_start(t) for t in steps if step_of(x) < t <= s)
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Expr", "Name", "Const", "Call", "Not", "Neg", "BoolOp", "Compare", "Arith", "IfElse",
+    "InSet", "Quant", "parse_expression", "SourceText",
+]
+
+import ast
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import InputError, Location
+
+MAX_LENGTH = 5000
+QUANTIFIERS = ("all", "any", "count")
+
+
+@dataclass(frozen=True)
+class Expr:
+    """An expression node with the place it was written."""
+
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """A bound variable, a named thing of the scenario, or a member of a value set."""
+
+    id: str
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    """A whole number or truth value written literally."""
+
+    value: int | bool
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    """A symbol, definition or built-in applied to arguments."""
+
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    """Logical negation."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Neg(Expr):
+    """Arithmetic negation."""
+
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class BoolOp(Expr):
+    """`and` / `or` over two or more operands."""
+
+    op: str
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    """One comparison: ==, !=, <, <=, >, >=."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Arith(Expr):
+    """Addition or subtraction."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class IfElse(Expr):
+    """`a if cond else b`."""
+
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@dataclass(frozen=True)
+class InSet(Expr):
+    """`x in (a, b, c)`: membership in a written list of values."""
+
+    item: Expr
+    options: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Quant(Expr):
+    """`all(...)`, `any(...)` or `count(...)` over one finite domain of the scenario."""
+
+    kind: str
+    body: Expr
+    var: str
+    domain: str
+    cond: Expr | None
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """Where an expression's text sits in its file, to map parser positions back to it."""
+
+    path: str
+    line: int
+    column: int
+    block: bool
+
+
+_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+_WHAT = {
+    ast.Lambda: "lambda", ast.Attribute: "attribute access", ast.Subscript: "indexing",
+    ast.ListComp: "list comprehension", ast.Dict: "dictionaries", ast.Starred: "starred arguments",
+    ast.NamedExpr: "assignment", ast.JoinedStr: "f-strings", ast.Await: "await",
+}
+
+
+def parse_expression(
+    text: str, source: SourceText, error: Callable[[str, Location], InputError]
+) -> Expr:
+    """Parse one expression of the rule language; raise `error` with the place of any problem."""
+
+    def place(lineno: int, col: int) -> Location:
+        if source.block:
+            return Location(source.path, source.line + lineno - 1, source.column + col + 1)
+        return Location(source.path, source.line, source.column + col + 1)
+
+    if len(text) > MAX_LENGTH:
+        raise error(f"expression longer than {MAX_LENGTH} characters", place(1, 0))
+    stripped = "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+    if not stripped.strip():
+        raise error("expression is empty", place(1, 0))
+    try:
+        tree = ast.parse("(" + stripped + "\n)", mode="eval")
+    except SyntaxError as exc:
+        lineno = exc.lineno or 1
+        col = max((exc.offset or 1) - 1 - (1 if lineno == 1 else 0), 0)
+        raise error(f"syntax error: {exc.msg}", place(lineno, col)) from None
+    except (ValueError, RecursionError, MemoryError):
+        raise error("expression cannot be parsed (too deeply nested or malformed)", place(1, 0)) from None
+
+    def at(node: ast.AST) -> Location:
+        lineno = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0) - (1 if lineno == 1 else 0)
+        return place(lineno, max(col, 0))
+
+    def fail(node: ast.AST, message: str) -> InputError:
+        return error(message, at(node))
+
+    def conv(node: ast.AST) -> Expr:
+        loc = at(node)
+        if isinstance(node, ast.Name):
+            if node.id in ("True", "False"):
+                return Const(loc, node.id == "True")
+            return Name(loc, node.id)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or (isinstance(node.value, int)):
+                if not isinstance(node.value, bool) and abs(node.value) > 1_000_000:
+                    raise fail(node, f"number {node.value} is too large (at most 1000000)")
+                return Const(loc, node.value)
+            raise fail(node, f"only whole numbers and True/False may be written, not {node.value!r}")
+        if isinstance(node, ast.BoolOp):
+            return BoolOp(loc, "and" if isinstance(node.op, ast.And) else "or", tuple(conv(v) for v in node.values))
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return Not(loc, conv(node.operand))
+            if isinstance(node.op, ast.USub):
+                return Neg(loc, conv(node.operand))
+            raise fail(node, "only 'not' and '-' may stand before a value")
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                return Arith(loc, "+", conv(node.left), conv(node.right))
+            if isinstance(node.op, ast.Sub):
+                return Arith(loc, "-", conv(node.left), conv(node.right))
+            raise fail(node, "only + and - are allowed in arithmetic")
+        if isinstance(node, ast.Compare):
+            parts: list[Expr] = []
+            left = node.left
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, ast.In):
+                    if not isinstance(right, (ast.Tuple, ast.List)):
+                        raise fail(right, "'in' must be followed by a written list such as (a, b)")
+                    parts.append(InSet(loc, conv(left), tuple(conv(e) for e in right.elts)))
+                elif type(op) in _CMP:
+                    parts.append(Compare(loc, _CMP[type(op)], conv(left), conv(right)))
+                else:
+                    raise fail(node, "unsupported comparison (use ==, !=, <, <=, >, >= or in)")
+                left = right
+            return parts[0] if len(parts) == 1 else BoolOp(loc, "and", tuple(parts))
+        if isinstance(node, ast.IfExp):
+            return IfElse(loc, conv(node.test), conv(node.body), conv(node.orelse))
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                raise fail(node, "only named functions may be called")
+            if node.keywords:
+                raise fail(node, "keyword arguments are not allowed")
+            func = node.func.id
+            if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+                if func not in QUANTIFIERS:
+                    raise fail(node, f"'{func}(... for ...)' is not a quantifier; use all, any or count")
+                return quant(func, node.args[0], loc)
+            if func in QUANTIFIERS:
+                raise fail(node, f"{func} takes one 'expression for variable in domain' argument")
+            return Call(loc, func, tuple(conv(a) for a in node.args))
+        if isinstance(node, ast.GeneratorExp):
+            raise fail(node, "a generator must be the argument of all, any or count")
+        what = _WHAT.get(type(node), type(node).__name__)
+        raise fail(node, f"{what} is not part of the rule language")
+
+    def quant(kind: str, gen: ast.GeneratorExp, loc: Location) -> Quant:
+        if len(gen.generators) != 1:
+            raise fail(gen, "a quantifier ranges over exactly one domain")
+        comp = gen.generators[0]
+        if not isinstance(comp.target, ast.Name):
+            raise fail(comp.target, "a quantifier binds exactly one variable name")
+        if not isinstance(comp.iter, ast.Name):
+            raise fail(comp.iter, "a quantifier ranges over a domain name such as cards or steps")
+        if len(comp.ifs) > 1:
+            raise fail(comp, "write one 'if' condition, joined with 'and'")
+        cond = conv(comp.ifs[0]) if comp.ifs else None
+        return Quant(loc, kind, conv(gen.elt), comp.target.id, comp.iter.id, cond)
+
+    try:
+        return conv(tree.body)
+    except RecursionError:
+        raise error("expression is too deeply nested", place(1, 0)) from None

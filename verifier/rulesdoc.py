@@ -1,0 +1,90 @@
+"""The rules document: numbered statements restating the REG, one Markdown file per entry.
+
+A statement is a list item that starts with its ID in bold, followed by its text and, in
+parentheses at the end, where in the REG it comes from:
+
+    - **SA-4** When a card is set aside it goes to ... (Set Aside, How to Play, bullet 3)
+"""
+
+from __future__ import annotations
+
+__all__ = ["Statement", "RulesDocument", "load_rules_document"]
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Location, RulesDocumentError
+
+ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
+SOURCE = re.compile(r"\(([^()]*)\)\s*$")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One normative statement of the rules document."""
+
+    id: str
+    section: str
+    text: str
+    source: str
+    loc: Location
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of the statement's text, blind to spacing."""
+        normal = " ".join(self.text.split())
+        return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class RulesDocument:
+    """Every statement of every rules file, in file order."""
+
+    statements: tuple[Statement, ...]
+
+    def by_id(self) -> dict[str, Statement]:
+        return {s.id: s for s in self.statements}
+
+
+def load_rules_document(folder: Path) -> RulesDocument:
+    """Read all `*.md` files in `folder`; each statement's text may continue on indented lines."""
+    files = sorted(p for p in folder.glob("*.md") if p.is_file())
+    if not files:
+        raise RulesDocumentError(f"no rules files (*.md) in {folder}")
+    statements: list[Statement] = []
+    seen: dict[str, Location] = {}
+    for path in files:
+        section = path.stem
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesDocumentError(f"cannot read rules file: {exc}", Location(str(path), 1)) from None
+        i = 0
+        while i < len(lines):
+            m = ITEM.match(lines[i])
+            if not m:
+                i += 1
+                continue
+            loc = Location(str(path), i + 1)
+            parts = [m.group(2).strip()]
+            i += 1
+            while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
+                parts.append(lines[i].strip())
+                i += 1
+            body = " ".join(p for p in parts if p)
+            src = SOURCE.search(body)
+            if not src:
+                raise RulesDocumentError(
+                    f"statement {m.group(1)} does not end with its source in parentheses", loc
+                )
+            text = body[: src.start()].strip()
+            if not text:
+                raise RulesDocumentError(f"statement {m.group(1)} has no text", loc)
+            sid = m.group(1)
+            if sid in seen:
+                raise RulesDocumentError(f"statement {sid} appears twice (first at {seen[sid]})", loc)
+            seen[sid] = loc
+            statements.append(Statement(sid, section, text, src.group(1).strip(), loc))
+    return RulesDocument(tuple(statements))

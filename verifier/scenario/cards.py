@@ -1,0 +1,125 @@
+"""Real cards: the bundled card list, and reading a set-aside ability's mechanics from its text."""
+
+from __future__ import annotations
+
+__all__ = ["RealCard", "find_card", "read_set_aside_ability", "TextReading"]
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ..vocabulary import VALUE_SETS
+
+TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
+         "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
+         "Curse": "Curse", "Covenant": "Covenant", "Lost Soul": "Lost_Soul", "Dominant": "Dominant"}
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+
+
+@dataclass(frozen=True)
+class RealCard:
+    """A printed card from the bundled card list."""
+
+    name: str
+    type: str | None
+    brigades: tuple[str, ...]
+    territory_class: bool
+    identifier: str
+    text: str
+
+
+@lru_cache(maxsize=1)
+def _all_cards() -> dict[str, RealCard]:
+    raw = json.loads(resources.files("verifier.data").joinpath("cards.json").read_text("utf-8"))
+    brigade_words = sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True)
+    out: dict[str, RealCard] = {}
+    for name, ctype, brigade, klass, identifier, text in raw["cards"]:
+        found: list[str] = []
+        rest = brigade
+        for word in brigade_words:
+            if word in rest:
+                found.append(word.replace(" ", "_"))
+                rest = rest.replace(word, "")
+        out.setdefault(name, RealCard(name, TYPES.get(ctype), tuple(sorted(found)),
+                                      "Territory" in klass, identifier, text))
+    return out
+
+
+def find_card(name: str) -> RealCard | list[str]:
+    """The card called `name` (exactly, or the single printing `name (set)`), or close names."""
+    cards = _all_cards()
+    if name in cards:
+        return cards[name]
+    printings = [n for n in cards if n.startswith(name + " (")]
+    if len(printings) == 1:
+        return cards[printings[0]]
+    if printings:
+        return sorted(printings)
+    import difflib
+
+    return difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6)
+
+
+@dataclass(frozen=True)
+class TextReading:
+    """The mechanics of a set-aside ability as read from a card's printed text."""
+
+    duration_kind: str
+    duration_turns: int
+    paired: bool
+    on_return: bool
+    grants_ability: bool
+    cannot_be_negated: bool | str
+    target_zone: str | None
+    targets_opponents_cards: bool
+    targets_all_in_location: bool
+
+
+_TARGET_ZONES = [
+    (r"in (?:set-aside areas?|a set-aside area)", "set_aside_area"),
+    (r"in battle", "field_of_battle"),
+    (r"in (?:your |a |an opponent's |opponent's )?territory", "territory"),
+    (r"(?:from|in) (?:your |a |an opponent's )?hand", "hand"),
+    (r"(?:from|in) (?:your |a |an opponent's )?discard pile", "discard_pile"),
+]
+
+
+def read_set_aside_ability(text: str) -> TextReading | None:
+    """Read the set-aside clause of a card's text; None when the text sets nothing aside."""
+    low = text.lower().replace("set-aside", "set aside")
+    clause_match = re.search(r"set [^.]*?aside[^.]*\.?", low) or re.search(r"set aside[^.]*\.?", low)
+    if clause_match is None:
+        return None
+    clause = clause_match.group(0)
+    duration_kind, turns = "no_duration", 0
+    m = re.search(r"for (\d+|one|two|three|four|five|six|seven) turns?", low)
+    if m:
+        duration_kind = "for_turns"
+        turns = int(m.group(1)) if m.group(1).isdigit() else NUMBERS[m.group(1)]
+    elif re.search(r"until (?:the )?end of (?:the )?battle", low):
+        duration_kind = "until_end_of_battle"
+    on_return = bool(re.search(r"\b(?:on|upon) return\b|when [^.]* returns?\b", low))
+    paired = on_return or "while set aside" in low
+    grants = on_return and bool(re.search(r"(?:on|upon) return[^.]*\bgains?\b", low))
+    cbn: bool | str = False
+    m = re.search(r"cannot be negated(?: if (x is \d+ or (?:greater|more)))?", low)
+    if m:
+        cbn = m.group(1) or True
+    target_zone = None
+    for pattern, zone in _TARGET_ZONES:
+        if re.search(pattern, clause):
+            target_zone = zone
+            break
+    return TextReading(
+        duration_kind=duration_kind,
+        duration_turns=turns,
+        paired=paired,
+        on_return=on_return,
+        grants_ability=grants,
+        cannot_be_negated=cbn,
+        target_zone=target_zone,
+        targets_opponents_cards="opponent" in clause,
+        targets_all_in_location=bool(re.search(r"\ball\b|\bany\b", clause)) and target_zone is not None,
+    )

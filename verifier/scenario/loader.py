@@ -1,0 +1,550 @@
+"""Read a case file into a `Scenario`, validating every field and pinning every input.
+
+What a case leaves unsaid takes a documented default (see `DEFAULTS`); every default that
+is applied becomes a fact marked as such, so `regcheck check --show-defaults` can show it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["load_case", "DEFAULTS", "VERDICT_NAMES"]
+
+import re
+from pathlib import Path
+
+from ..errors import CaseError, Location
+from ..language.encoding import RuleBase, parse_at
+from ..language.types import TypeScope, infer
+from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from .cards import RealCard, find_card, read_set_aside_ability
+from .model import NEVER_LABEL, Ability, Attempt, Card, Expectation, Fact, Question, Scenario, Step
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+PHASES = VALUE_SETS["phase"]
+MAX_TURNS, MAX_CARDS, MAX_ATTEMPTS, MAX_PLAYERS = 60, 250, 200, 4
+VERDICT_NAMES = ("determined", "choice-dependent", "ambiguous", "contradiction", "unknown")
+
+DEFAULTS = {
+    "owner": "the first player",
+    "controller": "the owner (permanent control)",
+    "temporary_controller": "the permanent controller",
+    "territory_class": "false (no Territory Class unless stated)",
+    "zone": "territory for characters, hand for every other card",
+    "zone_of": "the owner",
+    "brigade": "none",
+    "ability duration": "none (no duration unless stated)",
+    "ability paired / on_return / grants / cannot_be_negated": "false",
+    "ability target_zone": "none named: targets must be in play",
+    "attempt player": "the permanent controller of the card used; for entering battle, the active player",
+    "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
+}
+
+CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
+             "territory_class", "zone", "zone_of", "abilities", "x")
+ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
+                "target_zone", "targets_opponents", "targets_all_in_location", "text")
+ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
+           "negate": "negate_ability", "enter_battle": "enter_battle",
+           "choose_return": "choose_return", "end_battle": "end_battle"}
+ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", *ACTIONS)
+ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect",
+                 "negate": "negate_effect", "other": "other_effect"}
+
+
+def _name(node: YNode, what: str) -> str:
+    if not isinstance(node, YScalar) or not isinstance(node.value, str) or not NAME.match(node.value):
+        shown = node.value if isinstance(node, YScalar) else node.kind
+        node.fail(f"{what} {shown!r} must be a lower-case name (letters, digits, _; at most 40)")
+    return node.value
+
+
+def _member(node: YNode, value_set: str, what: str) -> str:
+    if not isinstance(node, YScalar) or not isinstance(node.value, str):
+        node.fail(f"{what} must be one of: {', '.join(display_value(v) for v in VALUE_SETS[value_set])}")
+    raw = node.value.strip().replace("-", "_").replace(" ", "_")
+    for member in VALUE_SETS[value_set]:
+        if member.lower() == raw.lower():
+            return member
+    options = VALUE_SETS[value_set]
+    node.fail(f"unknown {what} '{node.value}'{did_you_mean(raw, options)}; "
+              f"one of: {', '.join(display_value(v) for v in options)}")
+
+
+def _flag(m: YMap, key: str, default: bool) -> bool:
+    node = m.get(key)
+    return default if node is None else _scalar(node).boolean(key)
+
+
+def _scalar(node: YNode) -> YScalar:
+    if not isinstance(node, YScalar):
+        node.fail(f"expected a single value, got {node.kind}")
+    return node
+
+
+def _name_list(node: YNode, what: str) -> list[tuple[str, YNode]]:
+    items = list(node) if isinstance(node, YSeq) else [node]
+    return [(_name(i, what), i) for i in items]
+
+
+class _CaseReader:
+    def __init__(self, path: Path, display: str) -> None:
+        self.path = display
+        root, self.text = load_yaml(path, CaseError, display)
+        if not isinstance(root, YMap):
+            root.fail("a case must be a mapping with players, cards, timeline and questions")
+        root.check_keys(("title", "note", "about", "players", "turns", "interpretations", "cards",
+                         "timeline", "questions", "expect"), "a case")
+        self.root = root
+        self.facts: list[Fact] = []
+        self.lines = self.text.splitlines()
+
+    def fact(self, symbol: str, args: tuple[str, ...], value: object, text: str, loc: Location,
+             default: bool = False) -> None:
+        self.facts.append(Fact(symbol, args, value, text, loc, default))
+
+    # -- players -------------------------------------------------------------------------
+    def players(self) -> tuple[str, ...]:
+        node = self.root.require("players", "the case")
+        if not isinstance(node, YSeq) or not 2 <= len(node.items) <= MAX_PLAYERS:
+            node.fail(f"players must be a list of 2 to {MAX_PLAYERS} names; the first takes turn 1")
+        names = [_name(p, "player") for p in node]
+        if len(set(names)) != len(names):
+            node.fail("player names must differ")
+        return tuple(names)
+
+    # -- cards -----------------------------------------------------------------------------
+    def cards(self, players: tuple[str, ...]) -> tuple[list[Card], list[Ability]]:
+        node = self.root.require("cards", "the case")
+        if not isinstance(node, YMap) or not node.entries:
+            node.fail("cards must map card names to their attributes")
+        if len(node.entries) > MAX_CARDS:
+            node.fail(f"at most {MAX_CARDS} cards")
+        cards: list[Card] = []
+        abilities: list[Ability] = []
+        for key, body in node.entries:
+            name = _name(key, "card name")
+            if name in players:
+                key.fail(f"card '{name}' has the same name as a player")
+            if name in MEMBER_OF or name in SYMBOLS:
+                key.fail(f"card name '{name}' is a word of the rules vocabulary; pick another")
+            if not isinstance(body, YMap):
+                body.fail(f"card '{name}' must be a mapping of attributes")
+            body.check_keys(CARD_KEYS, f"card '{name}'")
+            card, abils = self.card(name, body, key.loc, players)
+            cards.append(card)
+            abilities.extend(abils)
+        return cards, abilities
+
+    def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
+        if node is None:
+            return default, True
+        value = _name(node, what)
+        if value not in players:
+            node.fail(f"unknown player '{value}'{did_you_mean(value, players)}")
+        return value, False
+
+    def card(self, name: str, body: YMap, loc: Location, players: tuple[str, ...]) -> tuple[Card, list[Ability]]:
+        real: RealCard | None = None
+        real_node = body.get("card")
+        if real_node is not None:
+            title = _scalar(real_node).text("card")
+            found = find_card(title)
+            if not isinstance(found, RealCard):
+                hint = f"; did you mean {', '.join(repr(f) for f in found)}?" if found else ""
+                real_node.fail(f"no card named '{title}' in the card list{hint}")
+            real = found
+        type_node = body.get("type")
+        if type_node is not None:
+            ctype = _member(type_node, "card_type", "card type")
+        elif real is not None and real.type is not None:
+            ctype = real.type
+        else:
+            (real_node or body).fail(f"card '{name}' needs a 'type'" +
+                                     (" (its printed type is not modelled)" if real else ""))
+        brigade_node = body.get("brigade")
+        if brigade_node is not None:
+            brigades = tuple(sorted({_member(b, "brigade", "brigade") for b in
+                                     (brigade_node if isinstance(brigade_node, YSeq) else [brigade_node])}))
+        else:
+            brigades = real.brigades if real else ()
+        owner, d_owner = self._player(body.get("owner"), players, "owner", players[0])
+        perm, d_perm = self._player(body.get("controller"), players, "controller", owner)
+        temp, d_temp = self._player(body.get("temporary_controller"), players, "temporary controller", perm)
+        tc_node = body.get("territory_class")
+        tc = _scalar(tc_node).boolean("territory_class") if tc_node else (real.territory_class if real else False)
+        zone_node = body.get("zone")
+        zone = _member(zone_node, "zone", "zone") if zone_node else (
+            "territory" if ctype in ("Hero", "Evil_Character") else "hand")
+        zone_of, d_zone_of = self._player(body.get("zone_of"), players, "zone_of", owner)
+
+        src = "real card " + real.name if real else "case"
+        self.fact("card_type", (name,), ctype, f"{name} is a {display_value(ctype)}", loc, type_node is None and real is None)
+        for b in VALUE_SETS["brigade"]:
+            if b in brigades or not brigades:
+                pass
+            self.fact("has_brigade", (name, b), b in brigades,
+                      f"{name} is {'' if b in brigades else 'not '}of the {display_value(b)} brigade",
+                      (brigade_node or body).loc, brigade_node is None and real is None)
+        self.fact("owner", (name,), owner, f"{name} is owned by {owner}", (body.get("owner") or body).loc, d_owner)
+        self.fact("permanent_controller", (name,), perm, f"{perm} has permanent control of {name}",
+                  (body.get("controller") or body).loc, d_perm)
+        self.fact("temporary_controller", (name,), temp, f"{temp} controls {name} at the start",
+                  (body.get("temporary_controller") or body).loc, d_temp)
+        self.fact("territory_class", (name,), tc, f"{name} is {'' if tc else 'not '}Territory Class",
+                  (tc_node or body).loc, tc_node is None and real is None)
+        self.fact("start_zone", (name,), zone, f"{name} starts in the {display_value(zone)}",
+                  (zone_node or body).loc, zone_node is None)
+        self.fact("start_zone_of", (name,), zone_of, f"{name} starts in {zone_of}'s {display_value(zone)}",
+                  (body.get("zone_of") or body).loc, d_zone_of)
+
+        abilities = self.abilities(name, body, real)
+        return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
+                    owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities)), abilities
+
+    def abilities(self, card: str, body: YMap, real: RealCard | None) -> list[Ability]:
+        node = body.get("abilities")
+        out: list[Ability] = []
+        if node is None:
+            if real is None:
+                return out
+            reading = read_set_aside_ability(real.text)
+            if reading is None:
+                return out
+            cbn = reading.cannot_be_negated
+            if isinstance(cbn, str):
+                x_node = body.get("x")
+                if x_node is None:
+                    body.fail(f"{real.name} says 'cannot be negated if {cbn[5:]}': give the card's x")
+                threshold = int(re.findall(r"\d+", cbn)[0])
+                cbn = _scalar(x_node).integer("x", 0, 100) >= threshold
+            ability = Ability(f"{card}_a1", card, "set_aside_effect", reading.duration_kind,
+                              reading.duration_turns, reading.paired, reading.on_return,
+                              reading.grants_ability, bool(cbn), reading.target_zone,
+                              reading.targets_opponents_cards, reading.targets_all_in_location,
+                              real.text)
+            self.ability_facts(ability, body.loc, from_text=True)
+            return [ability]
+        if body.get("x") is not None:
+            body.get("x").fail("x is only read for a real card's text; state the ability instead")  # type: ignore[union-attr]
+        if not isinstance(node, YSeq):
+            node.fail("abilities must be a list")
+        for i, item in enumerate(node, 1):
+            if not isinstance(item, YMap):
+                item.fail("each ability must be a mapping")
+            item.check_keys(ABILITY_KEYS, "an ability")
+            kind_node = item.require("kind", "an ability")
+            kind_text = _scalar(kind_node).text("kind").strip().lower().replace("-", " ").replace("_", " ")
+            if kind_text not in ABILITY_KINDS:
+                kind_node.fail(f"unknown ability kind '{kind_text}'{did_you_mean(kind_text, ABILITY_KINDS)}; "
+                               f"one of: {', '.join(ABILITY_KINDS)}")
+            dkind, turns = self.duration(item.get("duration"))
+            tz_node = item.get("target_zone")
+            target_zone = _member(tz_node, "zone", "target zone") if tz_node else None
+            text_node = item.get("text")
+            on_return = _flag(item, "on_return", False)
+            ability = Ability(
+                f"{card}_a{i}", card, ABILITY_KINDS[kind_text], dkind, turns,
+                _flag(item, "paired", False) or on_return, on_return, _flag(item, "grants", False),
+                _flag(item, "cannot_be_negated", False), target_zone,
+                _flag(item, "targets_opponents", False), _flag(item, "targets_all_in_location", False),
+                _scalar(text_node).text("text") if text_node else "",
+            )
+            if ability.grants_ability and not ability.on_return:
+                item.fail("'grants' describes an on-return clause; set on_return: true as well")
+            self.ability_facts(ability, item.loc, from_text=False)
+            out.append(ability)
+        return out
+
+    def duration(self, node: YNode | None) -> tuple[str, int]:
+        if node is None:
+            return "no_duration", 0
+        s = _scalar(node)
+        if isinstance(s.value, int) and not isinstance(s.value, bool):
+            return "for_turns", s.integer("duration", 1, MAX_TURNS)
+        text = s.text("duration").strip().lower()
+        if text in ("none", "no duration"):
+            return "no_duration", 0
+        if text in ("until end of battle", "until the end of battle", "end of battle"):
+            return "until_end_of_battle", 0
+        m = re.fullmatch(r"(\d+) turns?", text)
+        if m:
+            if not 1 <= int(m.group(1)) <= MAX_TURNS:
+                s.fail(f"duration must be between 1 and {MAX_TURNS} turns")
+            return "for_turns", int(m.group(1))
+        s.fail(f"duration '{text}' is not understood: write 'N turns', 'until end of battle' or 'none'")
+
+    def ability_facts(self, a: Ability, loc: Location, from_text: bool) -> None:
+        src = " (read from the card's text)" if from_text else ""
+        d = (f"lasts {a.duration_turns} turn(s)" if a.duration_kind == "for_turns"
+             else "lasts until end of battle" if a.duration_kind == "until_end_of_battle" else "has no duration")
+        facts = [
+            ("ability_kind", a.kind, f"{a.id} is a {display_value(a.kind)}"),
+            ("duration_kind", a.duration_kind, f"{a.id} {d}"),
+            ("duration_turns", a.duration_turns, f"{a.id} {d}"),
+            ("has_paired_ability", a.paired, f"{a.id} {'has' if a.paired else 'has no'} paired ongoing ability"),
+            ("has_on_return", a.on_return, f"{a.id} {'has' if a.on_return else 'has no'} on-return clause"),
+            ("on_return_grants_ability", a.grants_ability,
+             f"{a.id}'s on-return clause {'gives' if a.grants_ability else 'gives no'} ability"),
+            ("cannot_be_negated", a.cannot_be_negated,
+             f"{a.id} {'cannot' if a.cannot_be_negated else 'can'} be negated by its own text"),
+            ("target_zone_specified", a.target_zone is not None,
+             f"{a.id} {'names' if a.target_zone else 'names no'} target location"),
+            ("target_zone", a.target_zone or "territory",
+             f"{a.id} targets cards in the {display_value(a.target_zone or 'territory')}"),
+            ("targets_opponents_cards", a.targets_opponents_cards,
+             f"{a.id} {'specifically targets' if a.targets_opponents_cards else 'does not specifically target'} an opponent's cards"),
+            ("targets_all_in_location", a.targets_all_in_location,
+             f"{a.id} {'targets' if a.targets_all_in_location else 'does not target'} any or all cards in a location"),
+        ]
+        for symbol, value, text in facts:
+            self.fact(symbol, (a.id,), value, text + src, loc)
+
+    # -- timeline --------------------------------------------------------------------------
+    def timeline(self, players: tuple[str, ...], cards: list[Card], abilities: list[Ability]
+                 ) -> tuple[list[Step], list[Attempt]]:
+        node = self.root.get("timeline")
+        items: list[YNode] = list(node) if isinstance(node, YSeq) else []
+        if node is not None and not isinstance(node, YSeq):
+            node.fail("timeline must be a list of attempts")
+        if len(items) > MAX_ATTEMPTS:
+            node.fail(f"at most {MAX_ATTEMPTS} attempts")  # type: ignore[union-attr]
+        card_names = {c.name: c for c in cards}
+        raw: list[tuple[int, int, YMap]] = []
+        last = (1, 0)
+        for item in items:
+            if not isinstance(item, YMap):
+                item.fail("each timeline entry must be a mapping")
+            item.check_keys(ATTEMPT_KEYS, "a timeline entry")
+            turn = _scalar(item.require("turn", "a timeline entry")).integer("turn", 1, MAX_TURNS)
+            phase = _member(item.require("phase", "a timeline entry"), "phase", "phase")
+            order = (turn, PHASES.index(phase))
+            if order < last:
+                item.fail(f"timeline entries must be in time order; turn {turn} {phase} comes before "
+                          f"an earlier entry")
+            last = order
+            raw.append((turn, PHASES.index(phase), item))
+        longest = max((a.duration_turns for a in abilities), default=0)
+        turns_node = self.root.get("turns")
+        needed = last[0]
+        turns = (_scalar(turns_node).integer("turns", 1, MAX_TURNS) if turns_node
+                 else min(needed + longest + 1, MAX_TURNS))
+        if turns < needed:
+            turns_node.fail(f"turns is {turns} but the timeline reaches turn {needed}")  # type: ignore[union-attr]
+
+        steps: list[Step] = []
+        attempts: list[Attempt] = []
+        ids: dict[str, Location] = {}
+        cursor = 0
+        for turn in range(1, turns + 1):
+            active = players[(turn - 1) % len(players)]
+            for p, phase in enumerate(PHASES):
+                steps.append(Step(len(steps), turn, phase, True, active, f"turn {turn} {phase}"))
+                while cursor < len(raw) and raw[cursor][:2] == (turn, p):
+                    item = raw[cursor][2]
+                    attempt = self.attempt(item, len(steps), active, players, card_names, abilities,
+                                           attempts, ids)
+                    steps.append(Step(len(steps), turn, phase, False, active,
+                                      f"turn {turn} {phase}, {attempt.id}"))
+                    attempts.append(attempt)
+                    cursor += 1
+        return steps, attempts
+
+    def attempt(self, item: YMap, step: int, active: str, players: tuple[str, ...],
+                cards: dict[str, Card], abilities: list[Ability], earlier: list[Attempt],
+                ids: dict[str, Location]) -> Attempt:
+        actions = [k for k in ACTIONS if item.get(k) is not None]
+        if len(actions) != 1:
+            item.fail("a timeline entry needs exactly one of: " + ", ".join(ACTIONS))
+        action = actions[0]
+        kind = ACTIONS[action]
+        id_node = item.get("id")
+        aid = _name(id_node, "attempt id") if id_node else f"{action}_{len(earlier) + 1}"
+        if aid in ids or aid in cards or aid in players or aid in MEMBER_OF or aid in SYMBOLS:
+            (id_node or item).fail(f"attempt id '{aid}' is already used by another name")
+        ids[aid] = item.loc
+        by_id = {a.id: a for a in earlier}
+
+        def card_ref(node: YNode, what: str) -> str:
+            name = _name(node, what)
+            if name not in cards:
+                node.fail(f"unknown card '{name}'{did_you_mean(name, cards)}")
+            return name
+
+        def attempt_ref(node: YNode, what: str) -> Attempt:
+            name = _name(node, what)
+            if name not in by_id:
+                node.fail(f"no earlier attempt '{name}'{did_you_mean(name, by_id)}")
+            return by_id[name]
+
+        def ability_for(card: str, node: YNode, wanted: tuple[str, ...]) -> str:
+            own = [a for a in abilities if a.card == card]
+            if not own:
+                node.fail(f"card '{card}' has no special ability to use (give it 'abilities' or a real 'card')")
+            for a in own:
+                if a.kind in wanted:
+                    return a.id
+            node.fail(f"card '{card}' has no {' or '.join(display_value(w) for w in wanted)} ability")
+
+        main = item.get(action)
+        assert main is not None
+        card = ability = on = negated = set_aside = None
+        targets: list[str] = []
+        default_player = active
+        if kind in ("play_card", "activate_ability"):
+            card = card_ref(main, "card")
+            ability = ability_for(card, main, ("set_aside_effect", "return_effect", "negate_effect", "other_effect"))
+            if item.get("on") is not None:
+                on = card_ref(item.get("on"), "character")  # type: ignore[arg-type]
+            elif kind == "play_card" and cards[card].type in ("GE", "EE"):
+                item.fail("playing an enhancement needs 'on': the character it is played on")
+            targets = [card_ref(n, "target") for _, n in _name_list(item.get("targets"), "target")] if item.get("targets") else []
+            default_player = cards[card].permanent_controller
+        elif kind == "return_early":
+            targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
+            by = item.require("by", "a return attempt")
+            card = card_ref(by, "card")
+            ability = ability_for(card, by, ("return_effect",))
+            default_player = cards[card].permanent_controller
+        elif kind == "negate_ability":
+            target = attempt_ref(main, "attempt to negate")
+            if target.ability is None:
+                main.fail(f"attempt '{target.id}' uses no ability to negate")
+            negated = target.id
+            by = item.require("by", "a negate attempt")
+            card = card_ref(by, "card")
+            ability = ability_for(card, by, ("negate_effect",))
+            default_player = cards[card].permanent_controller
+        elif kind == "enter_battle":
+            targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
+        elif kind == "choose_return":
+            target = attempt_ref(main, "set-aside attempt")
+            set_aside = target.id
+            chosen = item.get("cards")
+            targets = ([card_ref(n, "card") for _, n in _name_list(chosen, "card")] if chosen
+                       else list(target.targets))
+        elif kind == "end_battle":
+            if _scalar(main).value is not True:
+                main.fail("write 'end_battle: true'")
+        for extra in ("on", "targets", "by", "cards"):
+            allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
+                       "by": ("return_early", "negate_ability"), "cards": ("choose_return",)}[extra]
+            if item.get(extra) is not None and kind not in allowed:
+                item.get(extra).fail(f"'{extra}' does not apply to a {action} entry")  # type: ignore[union-attr]
+        if len(set(targets)) != len(targets):
+            item.fail("a card is listed twice among the targets")
+        player, defaulted = self._player(item.get("player"), players, "player", default_player)
+        if kind not in ("enter_battle", "choose_return", "end_battle"):
+            self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
+                      (item.get("player") or item).loc, defaulted)
+        else:
+            self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
+                      (item.get("player") or item).loc, defaulted)
+        for c in cards:
+            self.fact("targets", (aid, c), c in targets,
+                      f"{aid} {'targets' if c in targets else 'does not target'} {c}",
+                      (item.get("targets") or item.get(action) or item).loc, False)
+        return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc)
+
+    # -- questions -------------------------------------------------------------------------
+    def questions(self, constants: dict[str, str], rules: RuleBase) -> list[Question]:
+        node = self.root.require("questions", "the case")
+        if not isinstance(node, YMap) or not node.entries:
+            node.fail("questions must map question names to expressions")
+        scope = TypeScope(rules.definitions, constants, CaseError)
+        out = []
+        for key, value in node.entries:
+            name = _name(key, "question name")
+            expr = parse_at(value, self.lines, CaseError, f"question '{name}'")
+            qtype = infer(expr, {}, scope)
+            out.append(Question(name, expr, qtype, str(getattr(value, "value", "")).strip(), key.loc))
+        return out
+
+    def expectations(self, questions: list[Question], steps: list[Step], players: tuple[str, ...],
+                     cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> list[Expectation]:
+        node = self.root.get("expect")
+        if node is None:
+            return []
+        if not isinstance(node, YMap):
+            node.fail("expect must map question names to verdicts")
+        by_name = {q.name: q for q in questions}
+        out = []
+        for key, value in node.entries:
+            name = str(key.value)
+            if name not in by_name:
+                key.fail(f"expect names unknown question '{name}'{did_you_mean(name, by_name)}")
+            if isinstance(value, YScalar):
+                verdict_node: YNode = value
+                value_node: YNode | None = None
+            elif isinstance(value, YMap):
+                value.check_keys(("verdict", "value"), "an expectation")
+                verdict_node = value.require("verdict", "an expectation")
+                value_node = value.get("value")
+            else:
+                value.fail("an expectation is a verdict name or {verdict: ..., value: ...}")
+            verdict = str(_scalar(verdict_node).value)
+            if verdict not in VERDICT_NAMES:
+                verdict_node.fail(f"unknown verdict '{verdict}'{did_you_mean(verdict, VERDICT_NAMES)}; "
+                                  f"one of: {', '.join(VERDICT_NAMES)}")
+            expected_value = None
+            if value_node is not None:
+                if verdict != "determined":
+                    value_node.fail("only a 'determined' expectation has a value")
+                expected_value = self.expected_value(value_node, by_name[name].type, steps, players,
+                                                     cards, attempts, abilities)
+            elif verdict == "determined":
+                verdict_node.fail("a 'determined' expectation needs the value: {verdict: determined, value: ...}")
+            out.append(Expectation(name, verdict, expected_value, key.loc))
+        return out
+
+    def expected_value(self, node: YNode, qtype: str, steps: list[Step], players: tuple[str, ...],
+                       cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> str:
+        s = _scalar(node)
+        options: list[str]
+        if qtype == "bool":
+            if isinstance(s.value, bool):
+                return display_value(s.value)
+            options = ["yes", "no"]
+        elif qtype == "step":
+            options = [st.label for st in steps] + [NEVER_LABEL]
+        elif qtype in ("int", "turn"):
+            return str(s.integer("value", -1_000_000, 1_000_000))
+        elif qtype in VALUE_SETS:
+            options = [display_value(v) for v in VALUE_SETS[qtype]]
+        else:
+            options = list({"player": players, "card": [c.name for c in cards],
+                            "attempt": [a.id for a in attempts], "ability": [a.id for a in abilities]}[qtype])
+        given = str(s.value).strip()
+        for option in options:
+            if option.lower() == given.lower().replace("_", " ") or option.lower() == given.lower():
+                return option
+        s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
+
+
+def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenario:
+    """Read and validate one case file against the rule base's definitions."""
+    reader = _CaseReader(path, display or str(path))
+    root = reader.root
+    title_node = root.get("title")
+    title = _scalar(title_node).text("title").strip() if title_node else Path(reader.path).stem
+    note_node = root.get("note")
+    note = _scalar(note_node).text("note").strip() if note_node else ""
+    players = reader.players()
+    cards, abilities = reader.cards(players)
+    steps, attempts = reader.timeline(players, cards, abilities)
+    interp: list[str] = []
+    inode = root.get("interpretations")
+    if inode is not None:
+        for rid, n in [(str(_scalar(i).value), i) for i in (inode if isinstance(inode, YSeq) else [inode])]:
+            interpretations = [r.id for r in rules.rules if r.interpretation]
+            if rid not in interpretations:
+                n.fail(f"'{rid}' is not an interpretation rule{did_you_mean(rid, interpretations)}")
+            interp.append(rid)
+    constants: dict[str, str] = {p: "player" for p in players}
+    constants.update({c.name: "card" for c in cards})
+    constants.update({a.id: "ability" for a in abilities})
+    constants.update({a.id: "attempt" for a in attempts})
+    questions = reader.questions(constants, rules)
+    expectations = reader.expectations(questions, steps, players, cards, attempts, abilities)
+    return Scenario(reader.path, title, note, players, tuple(cards), tuple(abilities), tuple(steps),
+                    tuple(attempts), tuple(reader.facts), tuple(questions), tuple(expectations),
+                    tuple(interp))

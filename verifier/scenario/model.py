@@ -1,0 +1,139 @@
+"""The scenario model: a card combination as plain values, with every input pinned."""
+
+from __future__ import annotations
+
+__all__ = [
+    "Fact", "Step", "Ability", "Card", "Attempt", "Question", "Expectation", "Scenario",
+    "NEVER_LABEL",
+]
+
+from dataclasses import dataclass
+
+from ..errors import Location
+from ..language.syntax import Expr
+
+NEVER_LABEL = "never"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One input value stated by the case (or by a documented default), with where it comes from."""
+
+    symbol: str
+    args: tuple[str, ...]
+    value: object
+    text: str
+    loc: Location
+    default: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.symbol}({', '.join(self.args)})"
+
+
+@dataclass(frozen=True)
+class Step:
+    """A point of the timeline: the beginning of a phase, or one attempt within it."""
+
+    index: int
+    turn: int
+    phase: str
+    phase_start: bool
+    active_player: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A special ability written on a card, as the rules see it."""
+
+    id: str
+    card: str
+    kind: str
+    duration_kind: str
+    duration_turns: int
+    paired: bool
+    on_return: bool
+    grants_ability: bool
+    cannot_be_negated: bool
+    target_zone: str | None
+    targets_opponents_cards: bool
+    targets_all_in_location: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card of the scenario with its stated (or defaulted) attributes."""
+
+    name: str
+    real_card: str | None
+    text: str
+    type: str
+    brigades: tuple[str, ...]
+    owner: str
+    permanent_controller: str
+    temporary_controller: str
+    territory_class: bool
+    zone: str
+    zone_of: str
+    abilities: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """Something a player attempts at one step of the timeline."""
+
+    id: str
+    kind: str
+    step: int
+    player: str
+    card: str | None
+    ability: str | None
+    played_on: str | None
+    negated_attempt: str | None
+    set_aside_attempt: str | None
+    targets: tuple[str, ...]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Question:
+    """A named question: an expression whose value the rules should decide."""
+
+    name: str
+    expr: Expr
+    type: str
+    text: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The verdict (and, for `determined`, the value) a case expects for one question."""
+
+    question: str
+    verdict: str
+    value: str | None
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A whole case: the players, cards, timeline, pinned inputs, questions and expectations."""
+
+    path: str
+    title: str
+    note: str
+    players: tuple[str, ...]
+    cards: tuple[Card, ...]
+    abilities: tuple[Ability, ...]
+    steps: tuple[Step, ...]
+    attempts: tuple[Attempt, ...]
+    facts: tuple[Fact, ...]
+    questions: tuple[Question, ...]
+    expectations: tuple[Expectation, ...]
+    interpretations: tuple[str, ...]
+
+    def step_label(self, index: int) -> str:
+        return self.steps[index].label if 0 <= index < len(self.steps) else NEVER_LABEL

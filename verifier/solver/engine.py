@@ -1,0 +1,228 @@
+"""The engine: turns a scenario and the rule base into one verdict per question.
+
+Semantics (R: grounded rules, F: facts, C: choices, q: a question):
+contradiction iff R and F are unsatisfiable; determined iff R, F and q != v are unsatisfiable
+for the value v of some model; ambiguous iff two copies of the outcomes, sharing inputs and
+choices, can give q two values; choice-dependent otherwise. Cores are minimised and re-checked;
+witnesses are re-checked against the rules before they are reported.
+"""
+
+from __future__ import annotations
+
+__all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
+
+from typing import Callable
+
+from ..language.encoding import RuleBase
+from ..rulesdoc import RulesDocument
+from ..scenario.model import Fact, Question, Scenario
+from ..verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
+from ..vocabulary import SYMBOLS, SymbolKind, display_value
+from .backend import SAT, UNKNOWN, UNSAT, Session
+from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, value_smt
+
+DEFAULT_TIMEOUT_MS = 10_000
+MAX_CHOICE_VALUES = 12
+
+
+class _Case:
+    def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | None,
+                 timeout_ms: int, memory_mb: int | None) -> None:
+        self.sc = scenario
+        self.rules = rules
+        self.statements = doc.by_id() if doc else {}
+        self.g: Grounding = ground(scenario, rules)
+        self.session = Session(self.g, timeout_ms, memory_mb)
+        self.all = [t.name for t in self.g.tracked]
+        self.by_name = {t.name: t for t in self.g.tracked}
+        self.has_copy = False
+
+    # -- values ------------------------------------------------------------------------
+    def show(self, type_name: str, value: object) -> str:
+        if type_name == "step" and isinstance(value, int):
+            return self.sc.step_label(value)
+        return display_value(value)
+
+    def show_ref(self, ref: SymbolRef) -> str:
+        params = SYMBOLS[ref.symbol].params
+        args = [self.sc.step_label(int(a)) if p == "step" else a for p, a in zip(params, ref.args)]
+        return f"{ref.symbol}({', '.join(args)})"
+
+    def value_of(self, term: Term) -> object:
+        if term.known:
+            return term.const
+        return self.session.values([str(term.smt)])[str(term.smt)]
+
+    def refs(self, kinds: tuple[SymbolKind, ...], prefix: str = "|o:") -> list[SymbolRef]:
+        out = []
+        for name, ref in self.g.constants.items():
+            if ref.kind in kinds and (ref.kind is not SymbolKind.OUTCOME or name.startswith(prefix)):
+                out.append(ref)
+        return out
+
+    def model_values(self, refs: list[SymbolRef]) -> dict[str, object]:
+        return self.session.values([r.smt for r in refs])
+
+    # -- explanation of cores ----------------------------------------------------------
+    def describe(self, name: str) -> CoreItem:
+        origin = self.by_name[name].origin
+        if isinstance(origin, RuleInstance):
+            cited = tuple((sid, self.statements[sid].text if sid in self.statements else "(not in the rules document)")
+                          for sid in origin.rule.cites)
+            return CoreItem("rule", origin.label, origin.sentence, str(origin.rule.loc), cited,
+                            origin.rule.interpretation)
+        assert isinstance(origin, Fact)
+        text = origin.text + (" (default)" if origin.default else "")
+        return CoreItem("fact", origin.name, text, str(origin.loc))
+
+    def minimise(self, core: list[str]) -> tuple[list[str], bool, str]:
+        order = {n: i for i, n in enumerate(self.all)}
+        current = sorted(core, key=order.__getitem__)
+        i = 0
+        while i < len(current):
+            trial = current[:i] + current[i + 1:]
+            result = self.session.check(trial)
+            if result.status == UNSAT:
+                keep = set(self.session.core())
+                current = [n for n in trial if n in keep]
+            elif result.status == UNKNOWN:
+                return current, False, f"minimising stopped: {result.reason}"
+            else:
+                i += 1
+        if self.session.check(current).status != UNSAT:
+            return current, False, "the reported set did not re-check as conflicting"
+        for n in current:
+            if self.session.check([m for m in current if m != n]).status != SAT:
+                return current, False, "the reported set did not re-check as minimal"
+        return current, True, ""
+
+    # -- witnesses ---------------------------------------------------------------------
+    def pins(self, values: dict[SymbolRef, object]) -> list[str]:
+        return [f"(= {r.smt} {value_smt(r.type, v)})" for r, v in values.items()]  # type: ignore[arg-type]
+
+    def recheck(self, values: dict[SymbolRef, object]) -> bool:
+        """Whether the rules and facts hold with every outcome and choice fixed to `values`."""
+        return self.session.check(self.all, self.pins(values)).status == SAT
+
+    # -- verdicts ----------------------------------------------------------------------
+    def run(self) -> CaseResult:
+        first = self.session.check(self.all)
+        if first.status == UNKNOWN:
+            return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
+        if first.status == UNSAT:
+            core, verified, why = self.minimise(self.session.core())
+            items = tuple(self.describe(n) for n in core)
+            return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=items,
+                                                     core_verified=verified, reason=why))
+        outcome_refs = self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE))
+        base = {r: v for r, v in zip(outcome_refs, self.model_values(outcome_refs).values())}
+        base_questions = {q.name: self.value_of(self.g.questions[q.name]) for q in self.sc.questions}
+        base_ok = self.recheck(base)
+        return self.finish(lambda q: self.question(q, base_questions[q.name], base_ok))
+
+    def finish(self, each: Callable[[Question], QuestionResult]) -> CaseResult:
+        return CaseResult(self.sc.path, self.sc.title, self.sc.note, tuple(each(q) for q in self.sc.questions))
+
+    def question(self, q: Question, value: object, base_ok: bool) -> QuestionResult:
+        term = self.g.questions[q.name]
+        shown = self.show(q.type, value)
+        if term.known:
+            return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
+        other = self.session.check(self.all, [f"(not (= {term.smt} {value_smt(q.type, value)}))"])  # type: ignore[arg-type]
+        if other.status == UNKNOWN:
+            return self.result(q, Verdict.UNKNOWN, reason=other.reason)
+        if other.status == UNSAT:
+            if not base_ok:
+                return self.result(q, Verdict.UNKNOWN, reason="the model behind the answer did not re-check")
+            return self.result(q, Verdict.DETERMINED, shown, rules=self.involved(q))
+        if not self.has_copy:
+            self.session.extend(ground_copy(self.sc, self.rules, self.g))
+            self.has_copy = True
+        term2 = self.g.questions["@2:" + q.name]
+        split = self.session.check(self.all, [f"(not (= {term.smt} {term2.smt}))"])
+        if split.status == UNKNOWN:
+            return self.result(q, Verdict.UNKNOWN, reason=split.reason)
+        if split.status == SAT:
+            return self.ambiguous(q, term, term2)
+        return self.choice_dependent(q, term)
+
+    def ambiguous(self, q: Question, term: Term, term2: Term) -> QuestionResult:
+        one = self.refs((SymbolKind.OUTCOME,), "|o:")
+        two = {r.smt.replace("|o:", "|o2:", 1): r for r in one}
+        choices = self.refs((SymbolKind.CHOICE,))
+        names = [r.smt for r in one] + list(two) + [c.smt for c in choices]
+        vals = self.session.values(names + [str(term.smt), str(term2.smt)])
+        v1, v2 = vals[str(term.smt)], vals[str(term2.smt)]
+        chosen = {c: vals[c.smt] for c in choices}
+        first = {r: vals[r.smt] for r in one}
+        second = {r: vals[s] for s, r in two.items()}
+        if not (self.recheck({**first, **chosen}) and self.recheck({**second, **chosen})):
+            return self.result(q, Verdict.UNKNOWN, reason="an ambiguity witness did not re-check against the rules")
+        differs = [r for r in one if first[r] != second[r]]
+        choice_text = tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items())
+        w1 = Witness(self.show(q.type, v1), choice_text,
+                     tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
+        w2 = Witness(self.show(q.type, v2), choice_text,
+                     tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
+        return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs))
+
+    def choice_dependent(self, q: Question, term: Term) -> QuestionResult:
+        choices = self.refs((SymbolKind.CHOICE,))
+        outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
+        found: list[object] = []
+        witnesses: list[Witness] = []
+        reason = ""
+        while len(found) < MAX_CHOICE_VALUES:
+            block = [f"(not (= {term.smt} {value_smt(q.type, v)}))" for v in found]  # type: ignore[arg-type]
+            r = self.session.check(self.all, block)
+            if r.status == UNSAT:
+                break
+            if r.status == UNKNOWN:
+                reason = f"listing values stopped: {r.reason}"
+                break
+            value = self.value_of(term)
+            chosen = dict(zip(choices, self.model_values(choices).values()))
+            model = dict(zip(outcomes, self.model_values(outcomes).values()))
+            if not self.recheck({**model, **chosen}):
+                return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
+            found.append(value)
+            witnesses.append(Witness(self.show(q.type, value),
+                                     tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()), ()))
+        else:
+            reason = f"more than {MAX_CHOICE_VALUES} values; the first {MAX_CHOICE_VALUES} are listed"
+        witnesses.sort(key=lambda w: w.value)
+        return self.result(q, Verdict.CHOICE_DEPENDENT, witnesses=tuple(witnesses), reason=reason,
+                           rules=self.involved(q))
+
+    def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
+        term = self.g.questions[q.name]
+        wanted = set()
+        if not term.known:
+            for t in self.g.tracked:
+                if isinstance(t.origin, RuleInstance) and t.mentions & self.g.question_mentions.get(q.name, frozenset()):
+                    wanted.add(t.origin.rule.id)
+        extra_names = {r.smt for r in extra}
+        for t in self.g.tracked:
+            if isinstance(t.origin, RuleInstance) and t.mentions & extra_names:
+                wanted.add(t.origin.rule.id)
+        order = {r.id: i for i, r in enumerate(self.rules.rules)}
+        return tuple(sorted(wanted, key=order.__getitem__))
+
+    def result(self, q: Question, verdict: Verdict, value: str | None = None, *,
+               witnesses: tuple[Witness, ...] = (), core: tuple[CoreItem, ...] = (),
+               core_verified: bool = False, rules: tuple[str, ...] = (), reason: str = "") -> QuestionResult:
+        exp = next((e for e in self.sc.expectations if e.question == q.name), None)
+        if exp is None:
+            ok = verdict not in (Verdict.CONTRADICTION, Verdict.UNKNOWN)
+        else:
+            ok = exp.verdict == verdict.value and (exp.value is None or exp.value == value)
+        return QuestionResult(self.sc.path, self.sc.title, q.name, verdict, value,
+                              exp.verdict if exp else None, exp.value if exp else None, ok,
+                              witnesses, core, core_verified, rules, reason)
+
+
+def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | None = None,
+                   timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> CaseResult:
+    """Every question's verdict for one scenario."""
+    return _Case(scenario, rules, doc, timeout_ms, memory_mb).run()
+

@@ -1,0 +1,448 @@
+"""Ground the rules over a scenario's finite sorts and write them as SMT-LIB terms.
+
+Every rule is instantiated once per binding of its `for` variables; each instance and each
+scenario fact becomes one named assertion, so a conflict can be reported as the instances
+and facts involved. Inputs are solver constants pinned by those facts, never values baked
+into the rules. Structure (which step an attempt is at, the phase of a step) is known and
+folded while grounding, which keeps the formulas small.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "smt_symbol", "value_smt"]
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Mapping, Union
+
+from ..errors import EncodingError, Location
+from ..language.encoding import Rule, RuleBase
+from ..language.syntax import (
+    Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant,
+)
+from ..language.types import Definition
+from ..scenario.model import Fact, Scenario
+from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
+
+Py = Union[bool, int, str]
+
+
+@dataclass(frozen=True)
+class Term:
+    """A grounded value: a known Python value, or an SMT-LIB term."""
+
+    type: str
+    const: Py | None = None
+    smt: str | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.smt is None
+
+
+TRUE = Term("bool", True)
+FALSE = Term("bool", False)
+
+
+@dataclass(frozen=True)
+class RuleInstance:
+    """One grounded instance of a rule: the rule and the values of its variables."""
+
+    rule: Rule
+    binding: tuple[tuple[str, str], ...]
+
+    @property
+    def label(self) -> str:
+        inner = ", ".join(f"{k}={v}" for k, v in self.binding)
+        return f"{self.rule.id}[{inner}]" if inner else self.rule.id
+
+    @property
+    def sentence(self) -> str:
+        return self.rule.says.format(**dict(self.binding))
+
+
+@dataclass(frozen=True)
+class Tracked:
+    """A named assertion: a rule instance or a scenario fact."""
+
+    name: str
+    body: str
+    origin: RuleInstance | Fact
+    mentions: frozenset[str]
+
+
+@dataclass(frozen=True)
+class SymbolRef:
+    """A solver constant standing for one application of a vocabulary symbol."""
+
+    smt: str
+    symbol: str
+    args: tuple[str, ...]
+    kind: SymbolKind
+    type: str
+
+    @property
+    def display(self) -> str:
+        return f"{self.symbol}({', '.join(self.args)})" if self.args else self.symbol
+
+
+def smt_symbol(text: str) -> str:
+    return "|" + text.replace("|", "/").replace("\\", "/") + "|"
+
+
+def sort_name(type_name: str) -> str:
+    if type_name == "bool":
+        return "Bool"
+    if type_name in ("int", "step", "turn"):
+        return "Int"
+    return smt_symbol("S:" + type_name)
+
+
+def value_smt(type_name: str, value: Py) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value >= 0 else f"(- {-value})"
+    return smt_symbol(f"v:{type_name}:{value}")
+
+
+@dataclass
+class Grounding:
+    """The grounded problem: sorts, constants, background and tracked assertions, questions."""
+
+    datatypes: dict[str, tuple[str, ...]]
+    constants: dict[str, SymbolRef] = field(default_factory=dict)
+    background: list[str] = field(default_factory=list)
+    tracked: list[Tracked] = field(default_factory=list)
+    questions: dict[str, Term] = field(default_factory=dict)
+    derived: dict[str, str] = field(default_factory=dict)
+    question_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+class _Grounder:
+    def __init__(self, scenario: Scenario, rules: RuleBase, prefix: str, g: Grounding) -> None:
+        self.sc = scenario
+        self.rb = rules
+        self.prefix = prefix
+        self.g = g
+        self.n_steps = len(scenario.steps)
+        self.turns = max(s.turn for s in scenario.steps)
+        self.domains: dict[str, list[Py]] = {
+            "player": list(scenario.players),
+            "card": [c.name for c in scenario.cards],
+            "ability": [a.id for a in scenario.abilities],
+            "attempt": [a.id for a in scenario.attempts],
+            "step": list(range(self.n_steps)),
+            "turn": list(range(1, self.turns + 1)),
+        }
+        self.domains.update({name: list(members) for name, members in VALUE_SETS.items()})
+        self.constants: dict[str, str] = {p: "player" for p in scenario.players}
+        self.constants.update({c.name: "card" for c in scenario.cards})
+        self.constants.update({a.id: "ability" for a in scenario.abilities})
+        self.constants.update({a.id: "attempt" for a in scenario.attempts})
+        self.attempts = {a.id: a for a in scenario.attempts}
+        self.abilities = {a.id: a for a in scenario.abilities}
+        self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.mentions: set[str] = set()
+        self.phase_end: dict[tuple[int, str], int] = {}
+        for s in scenario.steps:
+            self.phase_end[(s.turn, s.phase)] = s.index
+
+    # -- symbols -----------------------------------------------------------------------
+    def ref(self, name: str, args: tuple[Py, ...]) -> Term:
+        sym = SYMBOLS[name]
+        shown = tuple(str(a) for a in args)
+        tag = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}.get(sym.kind, self.prefix)
+        key = smt_symbol(f"{tag}:{name}({','.join(shown)})")
+        if key not in self.g.constants:
+            self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
+            if sym.result == "step":
+                self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
+        self.mentions.add(key)
+        return Term(sym.result, smt=key)
+
+    def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        sym = SYMBOLS[name]
+
+        def undefined(what: str) -> EncodingError:
+            return EncodingError(f"{name}({', '.join(map(str, args))}) has no value: {what}", loc)
+
+        def step(i: Py) -> object:
+            if not isinstance(i, int) or not 0 <= i < self.n_steps:
+                raise undefined("the step is outside the timeline")
+            return self.sc.steps[i]
+
+        if name == "never":
+            return Term("step", self.n_steps)
+        if name == "at":
+            turn, phase = args
+            if (turn, phase) not in self.phase_end:
+                raise undefined(f"turn {turn} is not in the timeline")
+            return Term("step", self.phase_end[(turn, phase)])  # type: ignore[index]
+        if sym.params == ("step",):
+            st = step(args[0])
+            value: Py = {"turn_of": st.turn, "phase_of": st.phase,  # type: ignore[attr-defined]
+                         "phase_start": st.phase_start,  # type: ignore[attr-defined]
+                         "active_player": st.active_player}[name]  # type: ignore[attr-defined]
+            return Term(sym.result, value)
+        if name == "source":
+            return Term("card", self.abilities[str(args[0])].card)
+        attempt = self.attempts[str(args[0])]
+        field_value = {
+            "step_of": attempt.step, "attempt_kind": attempt.kind, "card_of": attempt.card,
+            "ability_of": attempt.ability, "played_on": attempt.played_on,
+            "plays_on_character": attempt.played_on is not None,
+            "negated_attempt": attempt.negated_attempt, "set_aside_attempt": attempt.set_aside_attempt,
+        }[name]
+        if field_value is None:
+            raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none; "
+                            "guard the use with attempt_kind(...)")
+        return Term(sym.result, field_value)
+
+    # -- expressions -------------------------------------------------------------------
+    def smt(self, t: Term) -> str:
+        if t.smt is not None:
+            return t.smt
+        assert t.const is not None
+        return value_smt(t.type, t.const)
+
+    def compile(self, e: Expr, env: Mapping[str, Term]) -> Term:
+        if isinstance(e, Const):
+            return Term("bool" if isinstance(e.value, bool) else "int", e.value)
+        if isinstance(e, Name):
+            if e.id in env:
+                return env[e.id]
+            if e.id in self.constants:
+                return Term(self.constants[e.id], e.id)
+            if e.id in MEMBER_OF:
+                return Term(MEMBER_OF[e.id], e.id)
+            return self.structure(e.id, (), e.loc)
+        if isinstance(e, Not):
+            v = self.compile(e.operand, env)
+            return Term("bool", not v.const) if v.known else Term("bool", smt=f"(not {v.smt})")
+        if isinstance(e, Neg):
+            v = self.compile(e.operand, env)
+            return Term("int", -v.const) if v.known else Term("int", smt=f"(- {v.smt})")  # type: ignore[operator]
+        if isinstance(e, BoolOp):
+            return self.boolop(e.op, [lambda o=o: self.compile(o, env) for o in e.operands])
+        if isinstance(e, Compare):
+            return self.compare(e.op, self.compile(e.left, env), self.compile(e.right, env))
+        if isinstance(e, Arith):
+            left, right = self.compile(e.left, env), self.compile(e.right, env)
+            rtype = left.type if left.type != "int" else right.type
+            if left.type == right.type and left.type != "int":
+                rtype = "int"
+            if left.known and right.known:
+                val = left.const + right.const if e.op == "+" else left.const - right.const  # type: ignore[operator]
+                return Term(rtype, val)
+            return Term(rtype, smt=f"({e.op} {self.smt(left)} {self.smt(right)})")
+        if isinstance(e, IfElse):
+            cond = self.compile(e.cond, env)
+            if cond.known:
+                return self.compile(e.then if cond.const else e.other, env)
+            then, other = self.compile(e.then, env), self.compile(e.other, env)
+            rtype = then.type if then.type != "int" else other.type
+            return Term(rtype, smt=f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
+        if isinstance(e, InSet):
+            item = self.compile(e.item, env)
+            return self.boolop("or", [lambda o=o: self.compare("==", item, self.compile(o, env)) for o in e.options])
+        if isinstance(e, Quant):
+            return self.quant(e, env)
+        if isinstance(e, Call):
+            return self.call(e, env)
+        raise EncodingError("unsupported expression", e.loc)
+
+    def boolop(self, op: str, parts: list[Callable[[], Term]]) -> Term:
+        absorbing = op == "or"
+        terms: list[str] = []
+        for make in parts:
+            v = make()
+            if v.known:
+                if bool(v.const) == absorbing:
+                    return Term("bool", absorbing)
+                continue
+            terms.append(v.smt)  # type: ignore[arg-type]
+        if not terms:
+            return Term("bool", not absorbing)
+        if len(terms) == 1:
+            return Term("bool", smt=terms[0])
+        return Term("bool", smt=f"({op} {' '.join(terms)})")
+
+    def compare(self, op: str, left: Term, right: Term) -> Term:
+        if left.known and right.known:
+            a, b = left.const, right.const
+            result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,  # type: ignore[operator]
+                      ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
+            return Term("bool", result)
+        ltype = left.type if left.type != "int" else right.type
+        ls, rs = self.smt(Term(ltype, left.const, left.smt)), self.smt(Term(ltype, right.const, right.smt))
+        if op == "==":
+            return Term("bool", smt=f"(= {ls} {rs})")
+        if op == "!=":
+            return Term("bool", smt=f"(not (= {ls} {rs}))")
+        return Term("bool", smt=f"({op} {ls} {rs})")
+
+    def domain(self, sort: str) -> list[Py]:
+        return self.domains[sort]
+
+    def quant(self, e: Quant, env: Mapping[str, Term]) -> Term:
+        sort = DOMAINS[e.domain]
+        inner = dict(env)
+
+        def instances() -> Iterator[tuple[Term | None, Callable[[], Term]]]:
+            for value in self.domain(sort):
+                inner[e.var] = Term(sort, value)
+                cond = self.compile(e.cond, inner) if e.cond is not None else TRUE
+                if cond.known and not cond.const:
+                    continue
+                yield (None if cond.known else cond), (lambda b=dict(inner): self.compile(e.body, b))
+
+        if e.kind == "count":
+            total = 0
+            terms: list[str] = []
+            for cond, body in instances():
+                full = self.boolop("and", [lambda c=cond: c or TRUE, body])
+                if full.known:
+                    total += 1 if full.const else 0
+                else:
+                    terms.append(f"(ite {full.smt} 1 0)")
+            if not terms:
+                return Term("int", total)
+            if total:
+                terms.append(str(total))
+            return Term("int", smt=f"(+ {' '.join(terms)})" if len(terms) > 1 else terms[0])
+        makers: list[Callable[[], Term]] = []
+        for cond, body in instances():
+            if cond is None:
+                makers.append(body)
+            elif e.kind == "all":
+                makers.append(lambda c=cond, b=body: self.implies(c, b))
+            else:
+                makers.append(lambda c=cond, b=body: self.boolop("and", [lambda: c, b]))
+        return self.boolop("and" if e.kind == "all" else "or", makers)
+
+    def implies(self, cond: Term, make_body: Callable[[], Term]) -> Term:
+        if cond.known:
+            return make_body() if cond.const else TRUE
+        body = make_body()
+        if body.known:
+            return TRUE if body.const else Term("bool", smt=f"(not {cond.smt})")
+        return Term("bool", smt=f"(=> {cond.smt} {body.smt})")
+
+    def call(self, e: Call, env: Mapping[str, Term]) -> Term:
+        if e.func == "implies":
+            return self.implies(self.compile(e.args[0], env), lambda: self.compile(e.args[1], env))
+        if e.func in self.rb.definitions:
+            return self.define(self.rb.definitions[e.func], [self.compile(a, env) for a in e.args])
+        args = [self.compile(a, env) for a in e.args]
+        sym = SYMBOLS[e.func]
+        return self.apply(e, sym.kind, args, 0)
+
+    def apply(self, e: Call, kind: SymbolKind, args: list[Term], start: int) -> Term:
+        """Apply a symbol; an argument the solver decides is expanded over its finite domain."""
+        for i in range(start, len(args)):
+            if not args[i].known:
+                param = SYMBOLS[e.func].params[i]
+                values = self.domain(param) if param != "step" else list(range(self.n_steps))
+                branches = []
+                for v in values:
+                    fixed = list(args)
+                    fixed[i] = Term(param, v)
+                    branches.append((v, self.apply(e, kind, fixed, i + 1)))
+                result = branches[-1][1]
+                text = self.smt(result)
+                for v, branch in reversed(branches[:-1]):
+                    text = f"(ite (= {args[i].smt} {value_smt(param, v)}) {self.smt(branch)} {text})"
+                return Term(SYMBOLS[e.func].result, smt=text)
+        consts = tuple(a.const for a in args)
+        if kind is SymbolKind.STRUCTURE:
+            return self.structure(e.func, consts, e.loc)  # type: ignore[arg-type]
+        for param, value in zip(SYMBOLS[e.func].params, consts):
+            if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
+                raise EncodingError(f"{e.func}(...) is applied to step {value}, outside the timeline "
+                                    "(guard it with a condition on the step)", e.loc)
+        return self.ref(e.func, consts)  # type: ignore[arg-type]
+
+    def define(self, d: Definition, args: list[Term]) -> Term:
+        key = (d.name, tuple(a.const for a in args)) if all(a.known for a in args) else None
+        if key is not None and key in self.def_cache:
+            cached = self.def_cache[key]
+            return cached
+        env = {name: arg for (name, _), arg in zip(d.params, args)}
+        result = self.compile(d.body, env)
+        if key is not None:
+            self.def_cache[key] = result
+        return result
+
+    # -- rules -------------------------------------------------------------------------
+    def show(self, sort: str, value: Py) -> str:
+        if sort == "step":
+            return self.sc.step_label(int(value))
+        return str(value)
+
+    def instances(self, rule: Rule) -> Iterator[tuple[RuleInstance, Term]]:
+        for values in itertools.product(*(self.domain(s) for _, s in rule.params)):
+            env = {n: Term(s, v) for (n, s), v in zip(rule.params, values)}
+            binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
+            self.mentions = set()
+            body = self.compile(rule.body, env)
+            if body.known and body.const:
+                continue
+            yield RuleInstance(rule, binding), body
+
+
+def _datatypes(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    datatypes = {sort_name(s): tuple(value_smt(s, m) for m in members) for s, members in VALUE_SETS.items()}
+    entity_values = {"player": scenario.players, "card": [c.name for c in scenario.cards],
+                     "ability": [a.id for a in scenario.abilities], "attempt": [a.id for a in scenario.attempts]}
+    for s in ENTITY_SORTS:
+        if entity_values[s]:
+            datatypes[sort_name(s)] = tuple(value_smt(s, v) for v in entity_values[s])
+    return datatypes
+
+
+def _question(g: Grounding, name: str, term: Term) -> Term:
+    """Name a question's term by a constant of its own, so its value can be read from a model."""
+    if term.known:
+        return term
+    const = smt_symbol(name)
+    g.derived[const] = term.type
+    g.background.append(f"(= {const} {term.smt})")
+    return Term(term.type, smt=const)
+
+
+def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
+    """Ground the rules in force for `scenario`, its facts and its questions."""
+    g = Grounding(_datatypes(scenario))
+    gr = _Grounder(scenario, rules, "o", g)
+    for rule in rules.active_rules(scenario.interpretations):
+        for inst, body in gr.instances(rule):
+            name = smt_symbol(f"t:{len(g.tracked)}")
+            g.tracked.append(Tracked(name, "false" if body.known else str(body.smt), inst, frozenset(gr.mentions)))
+    for fact in scenario.facts:
+        sym = SYMBOLS[fact.symbol]
+        term = gr.ref(fact.symbol, tuple(fact.args))
+        name = smt_symbol(f"f:{len(g.tracked)}")
+        body = f"(= {term.smt} {value_smt(sym.result, fact.value)})"  # type: ignore[arg-type]
+        g.tracked.append(Tracked(name, body, fact, frozenset({str(term.smt)})))
+    for q in scenario.questions:
+        gr.mentions = set()
+        g.questions[q.name] = _question(g, "q:" + q.name, gr.compile(q.expr, {}))
+        g.question_mentions[q.name] = frozenset(gr.mentions)
+    return g
+
+
+def ground_copy(scenario: Scenario, rules: RuleBase, g: Grounding) -> list[str]:
+    """A second copy of every rule over fresh outcome constants (inputs and choices shared).
+
+    Adds the copy's constants and question terms (named `@2:<question>`) to `g`, and returns
+    the copy's rule bodies to assert untracked.
+    """
+    gr = _Grounder(scenario, rules, "o2", g)
+    bodies = []
+    for rule in rules.active_rules(scenario.interpretations):
+        for _inst, body in gr.instances(rule):
+            bodies.append("false" if body.known else str(body.smt))
+    for q in scenario.questions:
+        g.questions["@2:" + q.name] = _question(g, "q2:" + q.name, gr.compile(q.expr, {}))
+    return bodies

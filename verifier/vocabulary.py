@@ -1,0 +1,171 @@
+"""The vocabulary the rules are written in: sorts, value sets and symbols.
+
+Three kinds of symbol carry a scenario: inputs (what the case states), outcomes (what the
+rules decide) and choices (decisions the rules hand to a player). Structure symbols describe
+the shape of the scenario (which step an attempt happens at, the phase of a step) and are
+known before any rule is read.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SymbolKind",
+    "Symbol",
+    "ENTITY_SORTS",
+    "ORDERED_SORTS",
+    "VALUE_SETS",
+    "DOMAINS",
+    "SYMBOLS",
+    "MEMBER_OF",
+    "TYPE_NAMES",
+    "display_value",
+]
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class SymbolKind(str, Enum):
+    """What a symbol stands for."""
+
+    INPUT = "input"
+    OUTCOME = "outcome"
+    CHOICE = "choice"
+    STRUCTURE = "structure"
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A function of the vocabulary with its argument sorts and its value's type."""
+
+    name: str
+    kind: SymbolKind
+    params: tuple[str, ...]
+    result: str
+    meaning: str
+
+
+# Sorts whose members are the scenario's named things.
+ENTITY_SORTS = ("player", "card", "ability", "attempt")
+# Sorts numbered in time order; arithmetic and comparisons are allowed on them.
+ORDERED_SORTS = ("step", "turn")
+
+# Fixed value sets of the game. Member names are unique across all sets.
+VALUE_SETS: dict[str, tuple[str, ...]] = {
+    "card_type": (
+        "Hero", "Evil_Character", "GE", "EE", "Weapon", "Artifact", "Fortress", "Site",
+        "City", "Curse", "Covenant", "Lost_Soul", "Dominant",
+    ),
+    "zone": (
+        "territory", "field_of_battle", "set_aside_area", "discard_pile", "hand", "draw_pile",
+        "land_of_bondage", "artifact_pile", "banish_pile", "reserve", "land_of_redemption",
+    ),
+    "phase": ("Draw", "Upkeep", "Preparation", "Battle", "Discard"),
+    "ability_kind": ("set_aside_effect", "return_effect", "negate_effect", "other_effect"),
+    "attempt_kind": (
+        "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",
+        "choose_return", "end_battle",
+    ),
+    "duration_kind": ("no_duration", "for_turns", "until_end_of_battle"),
+    "brigade": (
+        "Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White", "Black",
+        "Brown", "Crimson", "Gray", "Orange", "Pale_Green",
+    ),
+}
+
+MEMBER_OF: dict[str, str] = {m: s for s, members in VALUE_SETS.items() for m in members}
+
+# Quantifier domains: `for c in cards` ranges over the scenario's cards.
+DOMAINS: dict[str, str] = {
+    "players": "player", "cards": "card", "abilities": "ability", "attempts": "attempt",
+    "steps": "step", "turns": "turn", "brigades": "brigade", "zones": "zone", "phases": "phase",
+}
+
+TYPE_NAMES = ("bool", "int", *ENTITY_SORTS, *ORDERED_SORTS, *VALUE_SETS)
+
+I, O, C, S = SymbolKind.INPUT, SymbolKind.OUTCOME, SymbolKind.CHOICE, SymbolKind.STRUCTURE
+
+_SYMBOLS = [
+    # structure of the scenario
+    Symbol("step_of", S, ("attempt",), "step", "the step at which an attempt is made"),
+    Symbol("attempt_kind", S, ("attempt",), "attempt_kind", "what kind of attempt it is"),
+    Symbol("card_of", S, ("attempt",), "card", "the card played, or whose ability is used"),
+    Symbol("ability_of", S, ("attempt",), "ability", "the ability the attempt uses"),
+    Symbol("played_on", S, ("attempt",), "card", "the character an enhancement is played on"),
+    Symbol("plays_on_character", S, ("attempt",), "bool", "the attempt plays a card on a character"),
+    Symbol("negated_attempt", S, ("attempt",), "attempt", "the attempt whose ability a negate attempt targets"),
+    Symbol("set_aside_attempt", S, ("attempt",), "attempt", "the set-aside a choose-return attempt is about"),
+    Symbol("source", S, ("ability",), "card", "the card an ability is written on"),
+    Symbol("turn_of", S, ("step",), "turn", "the turn a step belongs to"),
+    Symbol("phase_of", S, ("step",), "phase", "the phase a step belongs to"),
+    Symbol("phase_start", S, ("step",), "bool", "the step is the beginning of its phase"),
+    Symbol("active_player", S, ("step",), "player", "the player whose turn it is"),
+    Symbol("at", S, ("turn", "phase"), "step", "the last step of a phase of a turn"),
+    Symbol("never", S, (), "step", "a step after the end of the timeline"),
+    # inputs: what a case states
+    Symbol("card_type", I, ("card",), "card_type", "the card's type"),
+    Symbol("has_brigade", I, ("card", "brigade"), "bool", "the card belongs to the brigade"),
+    Symbol("owner", I, ("card",), "player", "the card's owner"),
+    Symbol("permanent_controller", I, ("card",), "player", "the player with permanent control"),
+    Symbol("temporary_controller", I, ("card",), "player", "the player controlling it at the start"),
+    Symbol("territory_class", I, ("card",), "bool", "the card is Territory Class"),
+    Symbol("start_zone", I, ("card",), "zone", "the zone the card starts in"),
+    Symbol("start_zone_of", I, ("card",), "player", "whose zone the card starts in"),
+    Symbol("ability_kind", I, ("ability",), "ability_kind", "what the ability does"),
+    Symbol("duration_kind", I, ("ability",), "duration_kind", "how the ability's duration is given"),
+    Symbol("duration_turns", I, ("ability",), "int", "the duration in turns"),
+    Symbol("has_paired_ability", I, ("ability",), "bool", "a set-aside effect with a paired ongoing ability"),
+    Symbol("has_on_return", I, ("ability",), "bool", "the paired ability has an on-return clause"),
+    Symbol("on_return_grants_ability", I, ("ability",), "bool", "the on-return clause gives the card an ability"),
+    Symbol("cannot_be_negated", I, ("ability",), "bool", "the card says the ability cannot be negated"),
+    Symbol("target_zone_specified", I, ("ability",), "bool", "the ability names where its targets are"),
+    Symbol("target_zone", I, ("ability",), "zone", "the zone the ability names for its targets"),
+    Symbol("targets_opponents_cards", I, ("ability",), "bool", "the ability specifically targets an opponent's cards"),
+    Symbol("targets_all_in_location", I, ("ability",), "bool", "the ability targets any or all cards in a location"),
+    Symbol("player_of", I, ("attempt",), "player", "the player making the attempt"),
+    Symbol("targets", I, ("attempt", "card"), "bool", "the attempt targets the card"),
+    # outcomes: what the rules decide
+    Symbol("zone", O, ("card", "step"), "zone", "the zone a card is in after a step"),
+    Symbol("zone_of", O, ("card", "step"), "player", "whose zone the card is in after a step"),
+    Symbol("controller", O, ("card", "step"), "player", "who controls the card after a step"),
+    Symbol("moved", O, ("card", "step"), "bool", "the card changes zone at the step"),
+    Symbol("battle_ongoing", O, ("step",), "bool", "a battle is in progress after the step"),
+    Symbol("legal", O, ("attempt",), "bool", "the attempt is allowed by the rules"),
+    Symbol("legal_target", O, ("attempt", "card"), "bool", "the card may be targeted by the attempt"),
+    Symbol("negated", O, ("attempt",), "bool", "the attempt's ability is negated"),
+    Symbol("set_aside", O, ("attempt", "card"), "bool", "the attempt sets the card aside"),
+    Symbol("counts_own_upkeep", O, ("attempt",), "bool", "the Upkeep in which the card was set aside counts toward its duration"),
+    Symbol("scheduled_return", O, ("attempt",), "step", "the step at which the set-aside duration has the cards return"),
+    Symbol("early_return", O, ("attempt", "card"), "step", "the step at which an effect returns the card early"),
+    Symbol("return_step", O, ("attempt", "card"), "step", "the step at which the card returns from set-aside"),
+    Symbol("premature", O, ("attempt", "card"), "bool", "the card returned before its specified duration"),
+    Symbol("paired_active", O, ("attempt", "step"), "bool", "the paired ability is active after the step"),
+    Symbol("paired_ends", O, ("attempt",), "step", "the step at which the paired ability ends"),
+    Symbol("on_return_fires", O, ("attempt",), "bool", "the on-return clause triggers and is carried out"),
+    Symbol("has_gained_ability", O, ("card", "step"), "bool", "the card has an ability gained from being set aside"),
+    Symbol("gained_ability_negatable", O, ("card", "step"), "bool", "the gained ability can be negated"),
+    # choices: decisions the rules give a player
+    Symbol("return_choice", C, ("attempt", "card"), "step", "when the controller chooses to return the card"),
+]
+
+SYMBOLS: dict[str, Symbol] = {s.name: s for s in _SYMBOLS}
+
+_PRETTY_ZONES = {
+    "field_of_battle": "field of battle",
+    "set_aside_area": "set-aside area",
+    "discard_pile": "discard pile",
+    "draw_pile": "draw pile",
+    "land_of_bondage": "Land of Bondage",
+    "artifact_pile": "artifact pile",
+    "banish_pile": "banish pile",
+    "land_of_redemption": "Land of Redemption",
+}
+
+
+def display_value(value: object) -> str:
+    """A value as the game would say it (zones with spaces, yes/no for truth values)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return _PRETTY_ZONES.get(value, value.replace("_", " "))
+    return str(value)

@@ -1,0 +1,223 @@
+"""Read YAML into plain values that remember the file, line and column they came from.
+
+Only YAML's safe subset is read: mappings, sequences and scalars. Anchors and aliases are
+refused (they are how cyclic and exploding documents are built), as are duplicate keys and
+custom tags. Nothing in a file is ever executed.
+"""
+
+from __future__ import annotations
+
+__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean"]
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, NoReturn
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from .errors import InputError, Location
+
+MAX_FILE_BYTES = 1_000_000
+MAX_DEPTH = 40
+
+ErrorFactory = Callable[[str, Location | None], InputError]
+
+
+def did_you_mean(name: str, options: Iterable[str]) -> str:
+    """A ' (did you mean X?)' hint for a misspelt name, or an empty string."""
+    close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True)
+class YNode:
+    """A YAML node with its place in the file."""
+
+    loc: Location
+    error: ErrorFactory = field(repr=False, compare=False)
+
+    def fail(self, message: str) -> NoReturn:
+        raise self.error(message, self.loc)
+
+    @property
+    def kind(self) -> str:
+        return "value"
+
+
+@dataclass(frozen=True)
+class YScalar(YNode):
+    """A scalar: str, int, float, bool or None."""
+
+    value: object = None
+    style: str | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.value is None:
+            return "nothing"
+        return {bool: "true/false", int: "a number", float: "a number", str: "text"}.get(
+            type(self.value), "value"
+        )
+
+    def text(self, what: str) -> str:
+        if not isinstance(self.value, str) or not self.value.strip():
+            self.fail(f"{what} must be text, got {self.kind}")
+        return self.value
+
+    def integer(self, what: str, low: int, high: int) -> int:
+        if isinstance(self.value, bool) or not isinstance(self.value, int):
+            self.fail(f"{what} must be a whole number, got {self.kind}")
+        if not low <= self.value <= high:
+            self.fail(f"{what} must be between {low} and {high}, got {self.value}")
+        return self.value
+
+    def boolean(self, what: str) -> bool:
+        if not isinstance(self.value, bool):
+            self.fail(f"{what} must be true or false, got {self.kind}")
+        return self.value
+
+
+@dataclass(frozen=True)
+class YSeq(YNode):
+    """A sequence of nodes."""
+
+    items: tuple[YNode, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "a list"
+
+    def __iter__(self) -> Iterator[YNode]:
+        return iter(self.items)
+
+
+@dataclass(frozen=True)
+class YMap(YNode):
+    """A mapping from text keys to nodes, in file order."""
+
+    entries: tuple[tuple[YScalar, YNode], ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "a mapping"
+
+    def keys(self) -> list[str]:
+        return [str(k.value) for k, _ in self.entries]
+
+    def get(self, key: str) -> YNode | None:
+        for k, v in self.entries:
+            if k.value == key:
+                return v
+        return None
+
+    def require(self, key: str, what: str) -> YNode:
+        node = self.get(key)
+        if node is None:
+            self.fail(f"{what} is missing '{key}'")
+        return node
+
+    def check_keys(self, allowed: Iterable[str], what: str) -> None:
+        allowed = list(allowed)
+        for k, _ in self.entries:
+            if k.value not in allowed:
+                k.fail(f"unknown field '{k.value}' in {what}{did_you_mean(str(k.value), allowed)}")
+
+
+def _loc(path: str, node: yaml.Node) -> Location:
+    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNode:
+    loc = _loc(path, node)
+    if depth > MAX_DEPTH:
+        raise error(f"nesting deeper than {MAX_DEPTH} levels", loc)
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag not in _SCALAR_TAGS:
+            raise error(f"tag {node.tag!r} is not allowed", loc)
+        value = SafeConstructor().construct_object(node)
+        if isinstance(value, str) and len(value) > 20_000:
+            raise error("text longer than 20000 characters", loc)
+        return YScalar(loc, error, value, node.style)
+    if isinstance(node, yaml.SequenceNode):
+        if node.tag != "tag:yaml.org,2002:seq":
+            raise error(f"tag {node.tag!r} is not allowed", loc)
+        return YSeq(loc, error, tuple(_convert(path, n, error, depth + 1) for n in node.value))
+    if isinstance(node, yaml.MappingNode):
+        if node.tag != "tag:yaml.org,2002:map":
+            raise error(f"tag {node.tag!r} is not allowed", loc)
+        entries: list[tuple[YScalar, YNode]] = []
+        seen: dict[object, Location] = {}
+        for knode, vnode in node.value:
+            if not isinstance(knode, yaml.ScalarNode):
+                raise error("mapping keys must be plain names", _loc(path, knode))
+            # Keys are names: read them as written, so that `on:` or `no:` stay text.
+            key = YScalar(_loc(path, knode), error, knode.value, knode.style)
+            if key.value in seen:
+                raise error(f"duplicate key '{key.value}' (first at line {seen[key.value].line})", key.loc)
+            seen[key.value] = key.loc
+            entries.append((key, _convert(path, vnode, error, depth + 1)))
+        return YMap(loc, error, tuple(entries))
+    raise error("unsupported YAML node", loc)
+
+
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+}
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """A safe loader that refuses anchors and aliases."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases are not allowed", event.start_mark
+            )
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+
+def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tuple[YNode, str]:
+    """Read one YAML document from `path`; returns the node tree and the file's text."""
+    shown = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror or exc}", Location(shown, 1)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise error(f"file is larger than {MAX_FILE_BYTES} bytes", Location(shown, 1))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise error("file is not valid UTF-8", Location(shown, line)) from None
+    loader = _NoAliasLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        column = mark.column + 1 if mark else 0
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise error(f"malformed YAML: {problem}", Location(shown, line, column)) from None
+    except yaml.YAMLError as exc:
+        raise error(f"malformed YAML: {exc}", Location(shown, 1)) from None
+    except RecursionError:
+        raise error(f"nesting deeper than {MAX_DEPTH} levels", Location(shown, 1)) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise error("file is empty", Location(shown, 1))
+    return _convert(shown, node, error, 0), text
