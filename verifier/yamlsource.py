@@ -136,7 +136,7 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
     if isinstance(node, yaml.ScalarNode):
         if node.tag not in _SCALAR_TAGS:
             raise error(f"tag {node.tag!r} is not allowed", loc)
-        value = SafeConstructor().construct_object(node)
+        value = node.value if node.tag == "tag:yaml.org,2002:str" else _scalar_value(node)
         if isinstance(value, str) and len(value) > 20_000:
             raise error("text longer than 20000 characters", loc)
         return YScalar(loc, error, value, node.style)
@@ -162,6 +162,16 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
     raise error("unsupported YAML node", loc)
 
 
+_CONSTRUCTOR = SafeConstructor()
+
+
+def _scalar_value(node: yaml.ScalarNode) -> object:
+    """A non-text scalar (number, truth value, null) as YAML's safe rules read it."""
+    value = _CONSTRUCTOR.construct_object(node)
+    _CONSTRUCTOR.constructed_objects.clear()
+    return value
+
+
 _SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -171,22 +181,23 @@ _SCALAR_TAGS = {
 }
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """A safe loader that refuses anchors and aliases."""
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases are not allowed", event.start_mark
-            )
-        event = self.peek_event()
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases are not allowed", event.start_mark
-            )
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+
+def _refuse_shared(path: str, root: yaml.Node, error: ErrorFactory) -> None:
+    """Refuse anchors and aliases: an alias makes the composer hand back one node twice."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise error("anchors and aliases are not allowed", _loc(path, node))
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack.extend((k, v))
 
 
 def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tuple[YNode, str]:
@@ -203,9 +214,11 @@ def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tu
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise error("file is not valid UTF-8", Location(shown, line)) from None
-    loader = _NoAliasLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _refuse_shared(shown, node, error)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1

@@ -8,7 +8,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from ..vocabulary import VALUE_SETS
 
@@ -31,35 +31,39 @@ class RealCard:
 
 
 @lru_cache(maxsize=1)
-def _all_cards() -> dict[str, RealCard]:
-    raw = json.loads(resources.files("verifier.data").joinpath("cards.json").read_text("utf-8"))
-    brigade_words = sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True)
-    out: dict[str, RealCard] = {}
-    for name, ctype, brigade, klass, identifier, text in raw["cards"]:
-        found: list[str] = []
-        rest = brigade
-        for word in brigade_words:
-            if word in rest:
-                found.append(word.replace(" ", "_"))
-                rest = rest.replace(word, "")
-        out.setdefault(name, RealCard(name, TYPES.get(ctype), tuple(sorted(found)),
-                                      "Territory" in klass, identifier, text))
-    return out
+def _rows() -> dict[str, list[str]]:
+    path = Path(__file__).resolve().parent.parent / "data" / "cards.json"
+    raw = json.loads(path.read_text("utf-8"))
+    rows: dict[str, list[str]] = {}
+    for row in raw["cards"]:
+        rows.setdefault(row[0], row)
+    return rows
+
+
+def _card(row: list[str]) -> RealCard:
+    name, ctype, brigade, klass, identifier, text = row
+    found: list[str] = []
+    rest = brigade
+    for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
+        if word in rest:
+            found.append(word.replace(" ", "_"))
+            rest = rest.replace(word, "")
+    return RealCard(name, TYPES.get(ctype), tuple(sorted(found)), "Territory" in klass, identifier, text)
 
 
 def find_card(name: str) -> RealCard | list[str]:
     """The card called `name` (exactly, or the single printing `name (set)`), or close names."""
-    cards = _all_cards()
-    if name in cards:
-        return cards[name]
-    printings = [n for n in cards if n.startswith(name + " (")]
+    rows = _rows()
+    if name in rows:
+        return _card(rows[name])
+    printings = [n for n in rows if n.startswith(name + " (")]
     if len(printings) == 1:
-        return cards[printings[0]]
+        return _card(rows[printings[0]])
     if printings:
         return sorted(printings)
     import difflib
 
-    return difflib.get_close_matches(name, list(cards), n=3, cutoff=0.6)
+    return difflib.get_close_matches(name, list(rows), n=3, cutoff=0.6)
 
 
 @dataclass(frozen=True)

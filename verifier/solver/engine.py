@@ -33,15 +33,17 @@ class _Case:
         self.statements = doc.by_id() if doc else {}
         self.g: Grounding = ground(scenario, rules)
         self.session = Session(self.g, timeout_ms, memory_mb)
+        self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
         self.has_copy = False
 
     # -- values ------------------------------------------------------------------------
-    def show(self, type_name: str, value: object) -> str:
-        if type_name == "step" and isinstance(value, int):
-            return self.sc.step_label(value)
-        return display_value(value)
+    def show(self, type_name: str, raw: object) -> str:
+        """A raw solver value as the game would say it."""
+        if type_name == "step" and isinstance(raw, int):
+            return self.sc.step_label(raw)
+        return display_value(self.g.decode(type_name, raw))
 
     def show_ref(self, ref: SymbolRef) -> str:
         params = SYMBOLS[ref.symbol].params
@@ -49,8 +51,9 @@ class _Case:
         return f"{ref.symbol}({', '.join(args)})"
 
     def value_of(self, term: Term) -> object:
+        """The raw value of a question's term in the last model."""
         if term.known:
-            return term.const
+            return self.g.encode(term.type, term.const)  # type: ignore[arg-type]
         return self.session.values([str(term.smt)])[str(term.smt)]
 
     def refs(self, kinds: tuple[SymbolKind, ...], prefix: str = "|o:") -> list[SymbolRef]:
@@ -97,12 +100,9 @@ class _Case:
         return current, True, ""
 
     # -- witnesses ---------------------------------------------------------------------
-    def pins(self, values: dict[SymbolRef, object]) -> list[str]:
-        return [f"(= {r.smt} {value_smt(r.type, v)})" for r, v in values.items()]  # type: ignore[arg-type]
-
     def recheck(self, values: dict[SymbolRef, object]) -> bool:
         """Whether the rules and facts hold with every outcome and choice fixed to `values`."""
-        return self.session.check(self.all, self.pins(values)).status == SAT
+        return self.session.check_pinned({r.smt: v for r, v in values.items()}).status == SAT
 
     # -- verdicts ----------------------------------------------------------------------
     def run(self) -> CaseResult:
@@ -110,31 +110,52 @@ class _Case:
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
+            self.session = Session(self.g, *self.limits, tracked=True)
+            if self.session.check(self.all).status != UNSAT:
+                return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
             core, verified, why = self.minimise(self.session.core())
             items = tuple(self.describe(n) for n in core)
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=items,
                                                      core_verified=verified, reason=why))
-        outcome_refs = self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE))
-        base = {r: v for r, v in zip(outcome_refs, self.model_values(outcome_refs).values())}
-        base_questions = {q.name: self.value_of(self.g.questions[q.name]) for q in self.sc.questions}
-        base_ok = self.recheck(base)
-        return self.finish(lambda q: self.question(q, base_questions[q.name], base_ok))
+        base = {q.name: self.value_of(self.g.questions[q.name]) for q in self.sc.questions}
+        settled = self.settled(base)
+        return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
     def finish(self, each: Callable[[Question], QuestionResult]) -> CaseResult:
         return CaseResult(self.sc.path, self.sc.title, self.sc.note, tuple(each(q) for q in self.sc.questions))
 
-    def question(self, q: Question, value: object, base_ok: bool) -> QuestionResult:
+    def settled(self, base: dict[str, object]) -> set[str]:
+        """Questions whose base value no outcome can change, found with as few solver calls as possible.
+
+        One check asks whether any open question can take another value; the questions the
+        answering model moves are open, and the rest are asked again until the check fails.
+        """
+        open_terms = {q.name: self.g.questions[q.name] for q in self.sc.questions
+                      if not self.g.questions[q.name].known}
+        moved: set[str] = set()
+        while open_terms:
+            differs = " ".join(f"(not (= {t.smt} {value_smt(base[n])}))" for n, t in open_terms.items())  # type: ignore[arg-type]
+            result = self.session.check(self.all, [f"(or {differs})"])
+            if result.status != SAT:
+                return set(open_terms) if result.status == UNSAT else set()
+            now = self.session.values([str(t.smt) for t in open_terms.values()])
+            changed = {n for n, t in open_terms.items() if now[str(t.smt)] != base[n]}
+            moved |= changed
+            open_terms = {n: t for n, t in open_terms.items() if n not in changed}
+        return set()
+
+    def question(self, q: Question, value: object, settled: bool) -> QuestionResult:
         term = self.g.questions[q.name]
         shown = self.show(q.type, value)
         if term.known:
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
-        other = self.session.check(self.all, [f"(not (= {term.smt} {value_smt(q.type, value)}))"])  # type: ignore[arg-type]
+        if settled:
+            return self.result(q, Verdict.DETERMINED, shown)
+        other = self.session.check(self.all, [f"(not (= {term.smt} {value_smt(value)}))"])  # type: ignore[arg-type]
         if other.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
         if other.status == UNSAT:
-            if not base_ok:
-                return self.result(q, Verdict.UNKNOWN, reason="the model behind the answer did not re-check")
-            return self.result(q, Verdict.DETERMINED, shown, rules=self.involved(q))
+            return self.result(q, Verdict.DETERMINED, shown)
         if not self.has_copy:
             self.session.extend(ground_copy(self.sc, self.rules, self.g))
             self.has_copy = True
@@ -173,7 +194,7 @@ class _Case:
         witnesses: list[Witness] = []
         reason = ""
         while len(found) < MAX_CHOICE_VALUES:
-            block = [f"(not (= {term.smt} {value_smt(q.type, v)}))" for v in found]  # type: ignore[arg-type]
+            block = [f"(not (= {term.smt} {value_smt(v)}))" for v in found]  # type: ignore[arg-type]
             r = self.session.check(self.all, block)
             if r.status == UNSAT:
                 break

@@ -9,11 +9,11 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "smt_symbol", "value_smt"]
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt"]
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Union
+from typing import Callable, Iterator, Mapping, NamedTuple, Union
 
 from ..errors import EncodingError, Location
 from ..language.encoding import Rule, RuleBase
@@ -27,8 +27,7 @@ from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, SYMBOLS, VALUE_SETS, 
 Py = Union[bool, int, str]
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
     """A grounded value: a known Python value, or an SMT-LIB term."""
 
     type: str
@@ -90,33 +89,47 @@ def smt_symbol(text: str) -> str:
     return "|" + text.replace("|", "/").replace("\\", "/") + "|"
 
 
-def sort_name(type_name: str) -> str:
-    if type_name == "bool":
-        return "Bool"
-    if type_name in ("int", "step", "turn"):
-        return "Int"
-    return smt_symbol("S:" + type_name)
-
-
-def value_smt(type_name: str, value: Py) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value) if value >= 0 else f"(- {-value})"
-    return smt_symbol(f"v:{type_name}:{value}")
+def value_smt(raw: object) -> str:
+    """An encoded value (bool or whole number) written as an SMT-LIB term."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    assert isinstance(raw, int)
+    return str(raw) if raw >= 0 else f"(- {-raw})"
 
 
 @dataclass
 class Grounding:
-    """The grounded problem: sorts, constants, background and tracked assertions, questions."""
+    """The grounded problem: value names, constants, background and tracked assertions, questions.
 
-    datatypes: dict[str, tuple[str, ...]]
+    Members of value sets and named things of the scenario are numbered (their position in
+    `names[type]`), so every solver constant is a whole number or a truth value.
+    """
+
+    names: dict[str, tuple[str, ...]]
     constants: dict[str, SymbolRef] = field(default_factory=dict)
     background: list[str] = field(default_factory=list)
     tracked: list[Tracked] = field(default_factory=list)
     questions: dict[str, Term] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)
     question_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def encode(self, type_name: str, value: Py) -> int | bool:
+        """A plain value as the solver holds it."""
+        if type_name in self.names:
+            return self.names[type_name].index(str(value))
+        assert isinstance(value, (bool, int))
+        return value
+
+    def decode(self, type_name: str, raw: object) -> Py:
+        """A solver value as a plain value of the vocabulary."""
+        if type_name in self.names and isinstance(raw, int) and not isinstance(raw, bool):
+            names = self.names[type_name]
+            return names[raw] if 0 <= raw < len(names) else f"<{raw}>"
+        assert isinstance(raw, (bool, int))
+        return raw
+
+    def declaration(self, name: str, type_name: str) -> str:
+        return f"(declare-const {name} {'Bool' if type_name == 'bool' else 'Int'})"
 
 
 class _Grounder:
@@ -158,8 +171,10 @@ class _Grounder:
             self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
             if sym.result == "step":
                 self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
+            elif sym.result in self.g.names:
+                self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
         self.mentions.add(key)
-        return Term(sym.result, smt=key)
+        return Term(sym.result, None, key)
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         sym = SYMBOLS[name]
@@ -204,60 +219,67 @@ class _Grounder:
         if t.smt is not None:
             return t.smt
         assert t.const is not None
-        return value_smt(t.type, t.const)
+        return value_smt(self.g.encode(t.type, t.const))
 
     def compile(self, e: Expr, env: Mapping[str, Term]) -> Term:
-        if isinstance(e, Const):
-            return Term("bool" if isinstance(e.value, bool) else "int", e.value)
-        if isinstance(e, Name):
-            if e.id in env:
-                return env[e.id]
-            if e.id in self.constants:
-                return Term(self.constants[e.id], e.id)
-            if e.id in MEMBER_OF:
-                return Term(MEMBER_OF[e.id], e.id)
-            return self.structure(e.id, (), e.loc)
-        if isinstance(e, Not):
-            v = self.compile(e.operand, env)
-            return Term("bool", not v.const) if v.known else Term("bool", smt=f"(not {v.smt})")
-        if isinstance(e, Neg):
-            v = self.compile(e.operand, env)
-            return Term("int", -v.const) if v.known else Term("int", smt=f"(- {v.smt})")  # type: ignore[operator]
-        if isinstance(e, BoolOp):
-            return self.boolop(e.op, [lambda o=o: self.compile(o, env) for o in e.operands])
-        if isinstance(e, Compare):
-            return self.compare(e.op, self.compile(e.left, env), self.compile(e.right, env))
-        if isinstance(e, Arith):
-            left, right = self.compile(e.left, env), self.compile(e.right, env)
-            rtype = left.type if left.type != "int" else right.type
-            if left.type == right.type and left.type != "int":
-                rtype = "int"
-            if left.known and right.known:
-                val = left.const + right.const if e.op == "+" else left.const - right.const  # type: ignore[operator]
-                return Term(rtype, val)
-            return Term(rtype, smt=f"({e.op} {self.smt(left)} {self.smt(right)})")
-        if isinstance(e, IfElse):
-            cond = self.compile(e.cond, env)
-            if cond.known:
-                return self.compile(e.then if cond.const else e.other, env)
-            then, other = self.compile(e.then, env), self.compile(e.other, env)
-            rtype = then.type if then.type != "int" else other.type
-            return Term(rtype, smt=f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
-        if isinstance(e, InSet):
-            item = self.compile(e.item, env)
-            return self.boolop("or", [lambda o=o: self.compare("==", item, self.compile(o, env)) for o in e.options])
-        if isinstance(e, Quant):
-            return self.quant(e, env)
-        if isinstance(e, Call):
-            return self.call(e, env)
-        raise EncodingError("unsupported expression", e.loc)
+        return self._dispatch[type(e)](self, e, env)  # type: ignore[no-any-return]
+
+    def _const(self, e: Const, env: Mapping[str, Term]) -> Term:
+        return Term("bool" if isinstance(e.value, bool) else "int", e.value)
+
+    def _name(self, e: Name, env: Mapping[str, Term]) -> Term:
+        if e.id in env:
+            return env[e.id]
+        if e.id in self.constants:
+            return Term(self.constants[e.id], e.id)
+        if e.id in MEMBER_OF:
+            return Term(MEMBER_OF[e.id], e.id)
+        return self.structure(e.id, (), e.loc)
+
+    def _not(self, e: Not, env: Mapping[str, Term]) -> Term:
+        v = self.compile(e.operand, env)
+        return Term("bool", not v.const) if v.smt is None else Term("bool", None, f"(not {v.smt})")
+
+    def _neg(self, e: Neg, env: Mapping[str, Term]) -> Term:
+        v = self.compile(e.operand, env)
+        return Term("int", -v.const) if v.smt is None else Term("int", None, f"(- {v.smt})")  # type: ignore[operator]
+
+    def _boolop(self, e: BoolOp, env: Mapping[str, Term]) -> Term:
+        return self.boolop(e.op, [lambda o=o: self.compile(o, env) for o in e.operands])
+
+    def _compare(self, e: Compare, env: Mapping[str, Term]) -> Term:
+        return self.compare(e.op, self.compile(e.left, env), self.compile(e.right, env))
+
+    def _arith(self, e: Arith, env: Mapping[str, Term]) -> Term:
+        left, right = self.compile(e.left, env), self.compile(e.right, env)
+        rtype = left.type if left.type != "int" else right.type
+        if left.type == right.type and left.type != "int":
+            rtype = "int"
+        if left.smt is None and right.smt is None:
+            val = left.const + right.const if e.op == "+" else left.const - right.const  # type: ignore[operator]
+            return Term(rtype, val)
+        return Term(rtype, None, f"({e.op} {self.smt(left)} {self.smt(right)})")
+
+    def _ifelse(self, e: IfElse, env: Mapping[str, Term]) -> Term:
+        cond = self.compile(e.cond, env)
+        if cond.smt is None:
+            return self.compile(e.then if cond.const else e.other, env)
+        then, other = self.compile(e.then, env), self.compile(e.other, env)
+        rtype = then.type if then.type != "int" else other.type
+        return Term(rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
+
+    def _inset(self, e: InSet, env: Mapping[str, Term]) -> Term:
+        item = self.compile(e.item, env)
+        return self.boolop("or", [lambda o=o: self.compare("==", item, self.compile(o, env)) for o in e.options])
+
+    _dispatch: dict[type, Callable[..., Term]] = {}
 
     def boolop(self, op: str, parts: list[Callable[[], Term]]) -> Term:
         absorbing = op == "or"
         terms: list[str] = []
         for make in parts:
             v = make()
-            if v.known:
+            if v.smt is None:
                 if bool(v.const) == absorbing:
                     return Term("bool", absorbing)
                 continue
@@ -265,11 +287,11 @@ class _Grounder:
         if not terms:
             return Term("bool", not absorbing)
         if len(terms) == 1:
-            return Term("bool", smt=terms[0])
-        return Term("bool", smt=f"({op} {' '.join(terms)})")
+            return Term("bool", None, terms[0])
+        return Term("bool", None, f"({op} {' '.join(terms)})")
 
     def compare(self, op: str, left: Term, right: Term) -> Term:
-        if left.known and right.known:
+        if left.smt is None and right.smt is None:
             a, b = left.const, right.const
             result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,  # type: ignore[operator]
                       ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
@@ -277,10 +299,10 @@ class _Grounder:
         ltype = left.type if left.type != "int" else right.type
         ls, rs = self.smt(Term(ltype, left.const, left.smt)), self.smt(Term(ltype, right.const, right.smt))
         if op == "==":
-            return Term("bool", smt=f"(= {ls} {rs})")
+            return Term("bool", None, f"(= {ls} {rs})")
         if op == "!=":
-            return Term("bool", smt=f"(not (= {ls} {rs}))")
-        return Term("bool", smt=f"({op} {ls} {rs})")
+            return Term("bool", None, f"(not (= {ls} {rs}))")
+        return Term("bool", None, f"({op} {ls} {rs})")
 
     def domain(self, sort: str) -> list[Py]:
         return self.domains[sort]
@@ -293,16 +315,16 @@ class _Grounder:
             for value in self.domain(sort):
                 inner[e.var] = Term(sort, value)
                 cond = self.compile(e.cond, inner) if e.cond is not None else TRUE
-                if cond.known and not cond.const:
+                if cond.smt is None and not cond.const:
                     continue
-                yield (None if cond.known else cond), (lambda b=dict(inner): self.compile(e.body, b))
+                yield (None if cond.smt is None else cond), (lambda b=dict(inner): self.compile(e.body, b))
 
         if e.kind == "count":
             total = 0
             terms: list[str] = []
             for cond, body in instances():
                 full = self.boolop("and", [lambda c=cond: c or TRUE, body])
-                if full.known:
+                if full.smt is None:
                     total += 1 if full.const else 0
                 else:
                     terms.append(f"(ite {full.smt} 1 0)")
@@ -310,7 +332,7 @@ class _Grounder:
                 return Term("int", total)
             if total:
                 terms.append(str(total))
-            return Term("int", smt=f"(+ {' '.join(terms)})" if len(terms) > 1 else terms[0])
+            return Term("int", None, f"(+ {' '.join(terms)})" if len(terms) > 1 else terms[0])
         makers: list[Callable[[], Term]] = []
         for cond, body in instances():
             if cond is None:
@@ -322,12 +344,12 @@ class _Grounder:
         return self.boolop("and" if e.kind == "all" else "or", makers)
 
     def implies(self, cond: Term, make_body: Callable[[], Term]) -> Term:
-        if cond.known:
+        if cond.smt is None:
             return make_body() if cond.const else TRUE
         body = make_body()
-        if body.known:
-            return TRUE if body.const else Term("bool", smt=f"(not {cond.smt})")
-        return Term("bool", smt=f"(=> {cond.smt} {body.smt})")
+        if body.smt is None:
+            return TRUE if body.const else Term("bool", None, f"(not {cond.smt})")
+        return Term("bool", None, f"(=> {cond.smt} {body.smt})")
 
     def call(self, e: Call, env: Mapping[str, Term]) -> Term:
         if e.func == "implies":
@@ -341,7 +363,7 @@ class _Grounder:
     def apply(self, e: Call, kind: SymbolKind, args: list[Term], start: int) -> Term:
         """Apply a symbol; an argument the solver decides is expanded over its finite domain."""
         for i in range(start, len(args)):
-            if not args[i].known:
+            if not args[i].smt is None:
                 param = SYMBOLS[e.func].params[i]
                 values = self.domain(param) if param != "step" else list(range(self.n_steps))
                 branches = []
@@ -352,8 +374,8 @@ class _Grounder:
                 result = branches[-1][1]
                 text = self.smt(result)
                 for v, branch in reversed(branches[:-1]):
-                    text = f"(ite (= {args[i].smt} {value_smt(param, v)}) {self.smt(branch)} {text})"
-                return Term(SYMBOLS[e.func].result, smt=text)
+                    text = f"(ite (= {args[i].smt} {value_smt(self.g.encode(param, v))}) {self.smt(branch)} {text})"
+                return Term(SYMBOLS[e.func].result, None, text)
         consts = tuple(a.const for a in args)
         if kind is SymbolKind.STRUCTURE:
             return self.structure(e.func, consts, e.loc)  # type: ignore[arg-type]
@@ -364,7 +386,7 @@ class _Grounder:
         return self.ref(e.func, consts)  # type: ignore[arg-type]
 
     def define(self, d: Definition, args: list[Term]) -> Term:
-        key = (d.name, tuple(a.const for a in args)) if all(a.known for a in args) else None
+        key = (d.name, tuple(a.const for a in args)) if all(a.smt is None for a in args) else None
         if key is not None and key in self.def_cache:
             cached = self.def_cache[key]
             return cached
@@ -386,44 +408,50 @@ class _Grounder:
             binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
             self.mentions = set()
             body = self.compile(rule.body, env)
-            if body.known and body.const:
+            if body.smt is None and body.const:
                 continue
             yield RuleInstance(rule, binding), body
 
 
-def _datatypes(scenario: Scenario) -> dict[str, tuple[str, ...]]:
-    datatypes = {sort_name(s): tuple(value_smt(s, m) for m in members) for s, members in VALUE_SETS.items()}
-    entity_values = {"player": scenario.players, "card": [c.name for c in scenario.cards],
-                     "ability": [a.id for a in scenario.abilities], "attempt": [a.id for a in scenario.attempts]}
-    for s in ENTITY_SORTS:
-        if entity_values[s]:
-            datatypes[sort_name(s)] = tuple(value_smt(s, v) for v in entity_values[s])
-    return datatypes
+_Grounder._dispatch = {
+    Const: _Grounder._const, Name: _Grounder._name, Not: _Grounder._not, Neg: _Grounder._neg,
+    BoolOp: _Grounder._boolop, Compare: _Grounder._compare, Arith: _Grounder._arith,
+    IfElse: _Grounder._ifelse, InSet: _Grounder._inset, Quant: _Grounder.quant, Call: _Grounder.call,
+}
+
+
+def _names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    names = dict(VALUE_SETS)
+    names["player"] = scenario.players
+    names["card"] = tuple(c.name for c in scenario.cards)
+    names["ability"] = tuple(a.id for a in scenario.abilities)
+    names["attempt"] = tuple(a.id for a in scenario.attempts)
+    return names
 
 
 def _question(g: Grounding, name: str, term: Term) -> Term:
     """Name a question's term by a constant of its own, so its value can be read from a model."""
-    if term.known:
+    if term.smt is None:
         return term
     const = smt_symbol(name)
     g.derived[const] = term.type
     g.background.append(f"(= {const} {term.smt})")
-    return Term(term.type, smt=const)
+    return Term(term.type, None, const)
 
 
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions."""
-    g = Grounding(_datatypes(scenario))
+    g = Grounding(_names(scenario))
     gr = _Grounder(scenario, rules, "o", g)
     for rule in rules.active_rules(scenario.interpretations):
         for inst, body in gr.instances(rule):
             name = smt_symbol(f"t:{len(g.tracked)}")
-            g.tracked.append(Tracked(name, "false" if body.known else str(body.smt), inst, frozenset(gr.mentions)))
+            g.tracked.append(Tracked(name, "false" if body.smt is None else str(body.smt), inst, frozenset(gr.mentions)))
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args))
         name = smt_symbol(f"f:{len(g.tracked)}")
-        body = f"(= {term.smt} {value_smt(sym.result, fact.value)})"  # type: ignore[arg-type]
+        body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, body, fact, frozenset({str(term.smt)})))
     for q in scenario.questions:
         gr.mentions = set()
@@ -442,7 +470,7 @@ def ground_copy(scenario: Scenario, rules: RuleBase, g: Grounding) -> list[str]:
     bodies = []
     for rule in rules.active_rules(scenario.interpretations):
         for _inst, body in gr.instances(rule):
-            bodies.append("false" if body.known else str(body.smt))
+            bodies.append("false" if body.smt is None else str(body.smt))
     for q in scenario.questions:
         g.questions["@2:" + q.name] = _question(g, "q2:" + q.name, gr.compile(q.expr, {}))
     return bodies
