@@ -108,7 +108,8 @@ def read_set_aside_ability(text: str) -> TextReading | None:
     paired = on_return or "while set aside" in low
     grants = on_return and bool(re.search(r"(?:on|upon) return[^.]*\bgains?\b", low))
     cbn: bool | str = False
-    m = re.search(r"cannot be negated(?: if (x is \d+ or (?:greater|more)))?", low)
+    # Only a sentence that starts "Cannot be negated" speaks of the card's own ability.
+    m = re.search(r"(?:^|[.:]\s*)cannot be negated(?: if (x is \d+ or (?:greater|more)))?", low)
     if m:
         cbn = m.group(1) or True
     target_zone = None

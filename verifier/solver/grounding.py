@@ -407,7 +407,12 @@ class _Grounder:
             env = {n: Term(s, v) for (n, s), v in zip(rule.params, values)}
             binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
             self.mentions = set()
-            body = self.compile(rule.body, env)
+            try:
+                body = self.compile(rule.body, env)
+            except EncodingError as exc:
+                shown = RuleInstance(rule, binding).label
+                raise EncodingError(f"{exc.message} (while grounding {shown} for {self.sc.path})",
+                                    exc.location) from None
             if body.smt is None and body.const:
                 continue
             yield RuleInstance(rule, binding), body
