@@ -5,8 +5,13 @@ from __future__ import annotations
 __all__ = ["main", "find_root", "collect_cases"]
 
 import json
+import multiprocessing
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import click
 
@@ -85,8 +90,10 @@ def main() -> None:
 @click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
               help="Megabytes of memory the solver may use.")
 @click.option("--show-defaults", is_flag=True, help="List the inputs each case left to a default.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Cases checked at once (default: one per processor).")
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
-          show_defaults: bool) -> None:
+          show_defaults: bool, jobs: int | None) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
     try:
         _root, rules, doc = _load_base(root)
@@ -98,24 +105,18 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         raise click.UsageError("no case files (*.yaml) found in the given paths")
     results: list[CaseResult] = []
     bad_input = False
-    for f in files:
-        try:
-            scenario = load_case(f, rules)
-        except RegcheckError as err:
-            _fail_input(err)
+    task = CaseTask(rules, doc, int(timeout * 1000), memory, show_defaults)
+    for outcome in run_cases(task, files, jobs):
+        if isinstance(outcome, str):
+            click.echo(f"error: {outcome}", err=True)
             bad_input = True
             continue
-        try:
-            result = check_scenario(scenario, rules, doc, int(timeout * 1000), memory)
-        except RegcheckError as err:
-            _fail_input(err)
-            bad_input = True
-            continue
+        result, defaults_text = outcome
         results.append(result)
         if fmt == "text":
             click.echo(render_case(result))
             if show_defaults:
-                click.echo(_defaults_text(scenario))
+                click.echo(defaults_text)
             click.echo()
     if fmt == "json":
         click.echo(json.dumps(results_json(results), indent=2, sort_keys=False))
@@ -126,6 +127,36 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     if bad_input:
         sys.exit(EXIT_INPUT)
     sys.exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
+
+
+@dataclass(frozen=True)
+class CaseTask:
+    """What checking one case file needs besides the file."""
+
+    rules: RuleBase
+    doc: RulesDocument
+    timeout_ms: int
+    memory_mb: int | None
+    show_defaults: bool
+
+    def __call__(self, path: Path) -> tuple[CaseResult, str] | str:
+        """The case's result (and its defaults, as text), or the message of its input error."""
+        try:
+            scenario = load_case(path, self.rules)
+            result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
+        except RegcheckError as err:
+            return str(err)
+        return result, _defaults_text(scenario) if self.show_defaults else ""
+
+
+def run_cases(task: CaseTask, files: list[Path], jobs: int | None) -> Iterator[tuple[CaseResult, str] | str]:
+    """Check `files` in order, several at once on a machine with more than one processor."""
+    workers = min(jobs or os.cpu_count() or 1, len(files), 8)
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(task, files)
+        return
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        yield from pool.map(task, files)
 
 
 def _defaults_text(sc: Scenario) -> str:

@@ -24,14 +24,28 @@ def _side_by_side(a: Witness, b: Witness) -> list[str]:
 
 
 def _core(items: tuple[CoreItem, ...], verified: bool) -> list[str]:
+    """The conflicting set, one entry per rule (its instances folded together), then the facts."""
     check = "re-checked: conflicting and minimal" if verified else "NOT re-checked as minimal"
-    lines = [f"    conflicting set ({len(items)} items, {check}):"]
-    for item in items:
-        tag = "interpretation" if item.interpretation else item.kind
-        lines.append(f"    - [{tag}] {item.label}  ({item.location})")
-        lines.append(f"        {item.text}")
-        for sid, text in item.statements:
+    rules = [i for i in items if i.kind == "rule"]
+    facts = [i for i in items if i.kind == "fact"]
+    lines = [f"    conflicting set ({len(rules)} rule instances, {len(facts)} facts; {check}):"]
+    groups: dict[str, list[CoreItem]] = {}
+    for item in rules:
+        groups.setdefault(item.label.split("[", 1)[0], []).append(item)
+    for rule_id, group in groups.items():
+        first = group[0]
+        tag = " (interpretation)" if first.interpretation else ""
+        if len(group) == 1:
+            lines.append(f"    - {first.label}{tag}: {first.text}  ({first.location})")
+        else:
+            bindings = ", ".join(i.label[len(rule_id):] for i in group)
+            lines.append(f"    - {rule_id}{tag} x{len(group)}: {bindings}  ({first.location})")
+            lines.append(f"        e.g. {first.text}")
+        for sid, text in first.statements:
             lines.append(f"        {sid}: {text}")
+    if facts:
+        lines.append("    scenario facts:")
+        lines += [f"    - {f.text}  ({f.location})" for f in facts]
     return lines
 
 

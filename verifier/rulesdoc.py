@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import Location, RulesDocumentError
+from .yamlsource import display_path
 
 ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
 SOURCE = re.compile(r"\(([^()]*)\)\s*$")
@@ -60,14 +61,14 @@ def load_rules_document(folder: Path) -> RulesDocument:
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
-            raise RulesDocumentError(f"cannot read rules file: {exc}", Location(str(path), 1)) from None
+            raise RulesDocumentError(f"cannot read rules file: {exc}", Location(display_path(path), 1)) from None
         i = 0
         while i < len(lines):
             m = ITEM.match(lines[i])
             if not m:
                 i += 1
                 continue
-            loc = Location(str(path), i + 1)
+            loc = Location(display_path(path), i + 1)
             parts = [m.group(2).strip()]
             i += 1
             while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():

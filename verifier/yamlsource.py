@@ -7,7 +7,7 @@ custom tags. Nothing in a file is ever executed.
 
 from __future__ import annotations
 
-__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean"]
+__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path"]
 
 import difflib
 from dataclasses import dataclass, field
@@ -23,6 +23,14 @@ MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
 
 ErrorFactory = Callable[[str, Location | None], InputError]
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the current folder when it lies inside it, as users typed it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def did_you_mean(name: str, options: Iterable[str]) -> str:
@@ -202,7 +210,7 @@ def _refuse_shared(path: str, root: yaml.Node, error: ErrorFactory) -> None:
 
 def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tuple[YNode, str]:
     """Read one YAML document from `path`; returns the node tree and the file's text."""
-    shown = display or str(path)
+    shown = display or display_path(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:

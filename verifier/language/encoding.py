@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import EncodingError, InputError, Location
 from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
-from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
 from .syntax import Call, Expr, Quant, SourceText, parse_expression
 from .types import BUILTINS, Definition, TypeScope, infer
 
@@ -231,7 +231,7 @@ def load_rule_base(folder: Path) -> RuleBase:
         if not isinstance(reason, YScalar):
             reason.fail("reason must be text")
         waivers.append(Waiver(st.value, reason.text("reason").strip(), item.loc))
-    return RuleBase(tuple(rules), definitions, tuple(waivers), tuple(str(f) for f in files))
+    return RuleBase(tuple(rules), definitions, tuple(waivers), tuple(display_path(f) for f in files))
 
 
 def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Definition]:

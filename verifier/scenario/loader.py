@@ -177,11 +177,9 @@ class _CaseReader:
             "territory" if ctype in ("Hero", "Evil_Character") else "hand")
         zone_of, d_zone_of = self._player(body.get("zone_of"), players, "zone_of", owner)
 
-        src = "real card " + real.name if real else "case"
-        self.fact("card_type", (name,), ctype, f"{name} is a {display_value(ctype)}", loc, type_node is None and real is None)
+        self.fact("card_type", (name,), ctype, f"{name}'s type is {display_value(ctype)}", loc,
+                  type_node is None and real is None)
         for b in VALUE_SETS["brigade"]:
-            if b in brigades or not brigades:
-                pass
             self.fact("has_brigade", (name, b), b in brigades,
                       f"{name} is {'' if b in brigades else 'not '}of the {display_value(b)} brigade",
                       (brigade_node or body).loc, brigade_node is None and real is None)
@@ -433,12 +431,8 @@ class _CaseReader:
         if len(set(targets)) != len(targets):
             item.fail("a card is listed twice among the targets")
         player, defaulted = self._player(item.get("player"), players, "player", default_player)
-        if kind not in ("enter_battle", "choose_return", "end_battle"):
-            self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
-                      (item.get("player") or item).loc, defaulted)
-        else:
-            self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
-                      (item.get("player") or item).loc, defaulted)
+        self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
+                  (item.get("player") or item).loc, defaulted)
         for c in cards:
             self.fact("targets", (aid, c), c in targets,
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",

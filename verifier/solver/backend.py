@@ -50,17 +50,21 @@ class Session:
         self.solver.set("random_seed", SEED)
         self.solver.set("timeout", int(timeout_ms))
         self.model_cache: z3.ModelRef | None = None
+        self.has_model = False
         self.last_core: list[str] = []
         self.handles: dict[str, z3.ExprRef] = {}
         self.declared: set[str] = set()
         self.background_done = 0
         lines = self._declarations()
+        self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
             lines += [f"(declare-const {t.name} Bool)" for t in grounding.tracked]
             lines += [f"(assert (=> {t.name} {t.body}))" for t in grounding.tracked]
         else:
             lines += [f"(assert {t.body})" for t in grounding.tracked]
         self._load(lines)
+        if tracked:
+            self.literals = {t.name: self.handle(t.name) for t in grounding.tracked}
 
     def _declarations(self) -> list[str]:
         lines = []
@@ -107,7 +111,7 @@ class Session:
     def check(self, assume: Iterable[str] = (), extra: Sequence[str] = ()) -> Check:
         """Check the assertions (those named in `assume`, when tracked) with `extra` terms assumed."""
         try:
-            lits: list[z3.ExprRef] = [self.handle(n) for n in assume] if self.tracked else []
+            lits: list[z3.ExprRef] = [self.literals[n] for n in assume] if self.tracked else []
             if extra:
                 lits += self.parse("\n".join(f"(assert {e})" for e in extra))
             return self._check(lits)
@@ -125,9 +129,13 @@ class Session:
 
     def _check(self, assumptions: list[z3.ExprRef]) -> Check:
         self.model_cache = None
-        result = self.solver.check(*assumptions)
+        self.has_model = False
+        # Z3's Python check() re-casts every assumption on each call; pass them to the C API as they are.
+        array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
+        code = z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(assumptions), array)
+        result = z3.CheckSatResult(code)
         if result == z3.sat:
-            self.model_cache = self.solver.model()
+            self.has_model = True
             return Check(SAT)
         if result == z3.unsat:
             names = (str(c) for c in self.solver.unsat_core())
@@ -142,7 +150,9 @@ class Session:
     def values(self, names: Iterable[str]) -> dict[str, object]:
         """Raw values of named constants in the last satisfiable check's model."""
         if self.model_cache is None:
-            raise SolverError("no model is available")
+            if not self.has_model:
+                raise SolverError("no model is available")
+            self.model_cache = self.solver.model()
         out: dict[str, object] = {}
         for name in names:
             v = self.model_cache.eval(self.handle(name), model_completion=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
 
+import re
 from typing import Callable
 
 from ..language.encoding import RuleBase
@@ -22,6 +23,7 @@ from .backend import SAT, UNKNOWN, UNSAT, Session
 from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, value_smt
 
 DEFAULT_TIMEOUT_MS = 10_000
+_SYMBOL = re.compile(r"\|[^|]*\|")
 MAX_CHOICE_VALUES = 12
 
 
@@ -113,7 +115,14 @@ class _Case:
             self.session = Session(self.g, *self.limits, tracked=True)
             if self.session.check(self.all).status != UNSAT:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
-            core, verified, why = self.minimise(self.session.core())
+            first_core = self.session.core()
+            # Minimise on a solver that holds only the core's assertions: each check is then quick.
+            items = [self.by_name[n] for n in first_core]
+            used = set().union(*(t.mentions for t in items))
+            small = Grounding(self.g.names, {n: r for n, r in self.g.constants.items() if n in used},
+                              [b for b in self.g.background if set(_SYMBOL.findall(b)) <= used], items)
+            self.session = Session(small, *self.limits, tracked=True)
+            core, verified, why = self.minimise(first_core)
             items = tuple(self.describe(n) for n in core)
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=items,
                                                      core_verified=verified, reason=why))
@@ -180,7 +189,10 @@ class _Case:
         if not (self.recheck({**first, **chosen}) and self.recheck({**second, **chosen})):
             return self.result(q, Verdict.UNKNOWN, reason="an ambiguity witness did not re-check against the rules")
         differs = [r for r in one if first[r] != second[r]]
-        choice_text = tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items())
+        never = len(self.sc.steps)
+        # a step-valued choice left at `never` is one the player did not make within the timeline
+        choice_text = tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()
+                            if not (c.type == "step" and v == never))
         w1 = Witness(self.show(q.type, v1), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
         w2 = Witness(self.show(q.type, v2), choice_text,
@@ -211,6 +223,11 @@ class _Case:
                                      tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()), ()))
         else:
             reason = f"more than {MAX_CHOICE_VALUES} values; the first {MAX_CHOICE_VALUES} are listed"
+        # show the choices that tell the values apart
+        varying = {n for n, _ in witnesses[0].choices
+                   if len({dict(w.choices)[n] for w in witnesses}) > 1} if witnesses else set()
+        witnesses = [Witness(w.value, tuple((n, v) for n, v in w.choices if n in varying), w.outcomes)
+                     for w in witnesses]
         witnesses.sort(key=lambda w: w.value)
         return self.result(q, Verdict.CHOICE_DEPENDENT, witnesses=tuple(witnesses), reason=reason,
                            rules=self.involved(q))

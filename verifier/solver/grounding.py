@@ -13,7 +13,7 @@ __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_cop
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, NamedTuple, Union
+from typing import Any, Callable, Iterator, NamedTuple, Union
 
 from ..errors import EncodingError, Location
 from ..language.encoding import Rule, RuleBase
@@ -41,6 +41,8 @@ class Term(NamedTuple):
 
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
+Env = dict[str, Term]
+Fn = Callable[[Env], Term]
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ class Grounding:
 
 
 class _Grounder:
+    _builders: dict[type, Callable[[_Grounder, Any], Fn]] = {}
+
     def __init__(self, scenario: Scenario, rules: RuleBase, prefix: str, g: Grounding) -> None:
         self.sc = scenario
         self.rb = rules
@@ -155,15 +159,27 @@ class _Grounder:
         self.constants.update({a.id: "attempt" for a in scenario.attempts})
         self.attempts = {a.id: a for a in scenario.attempts}
         self.abilities = {a.id: a for a in scenario.abilities}
-        self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.def_cache: dict[tuple[str, tuple[Py, ...]], tuple[Term, frozenset[str]]] = {}
+        self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.fns: dict[int, Fn] = {}
         self.mentions: set[str] = set()
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.index
 
     # -- symbols -----------------------------------------------------------------------
-    def ref(self, name: str, args: tuple[Py, ...]) -> Term:
+    def ref(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        """The solver constant for `name(args)`, declared on first use."""
+        cached = self.refs.get((name, args))
+        if cached is not None:
+            self.mentions.add(cached.smt)  # type: ignore[arg-type]
+            return cached
         sym = SYMBOLS[name]
+        for param, value in zip(sym.params, args):
+            if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
+                raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
+                                    "(guard it with a condition on the step)", loc)
         shown = tuple(str(a) for a in args)
         tag = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}.get(sym.kind, self.prefix)
         key = smt_symbol(f"{tag}:{name}({','.join(shown)})")
@@ -173,19 +189,22 @@ class _Grounder:
                 self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
+        term = self.refs[(name, args)] = Term(sym.result, None, key)
         self.mentions.add(key)
-        return Term(sym.result, None, key)
+        return term
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        """The value of a structure symbol, read off the scenario."""
+        cached = self.structures.get((name, args))
+        if cached is None:
+            cached = self.structures[(name, args)] = self._structure(name, args, loc)
+        return cached
+
+    def _structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         sym = SYMBOLS[name]
 
         def undefined(what: str) -> EncodingError:
             return EncodingError(f"{name}({', '.join(map(str, args))}) has no value: {what}", loc)
-
-        def step(i: Py) -> object:
-            if not isinstance(i, int) or not 0 <= i < self.n_steps:
-                raise undefined("the step is outside the timeline")
-            return self.sc.steps[i]
 
         if name == "never":
             return Term("step", self.n_steps)
@@ -195,10 +214,12 @@ class _Grounder:
                 raise undefined(f"turn {turn} is not in the timeline")
             return Term("step", self.phase_end[(turn, phase)])  # type: ignore[index]
         if sym.params == ("step",):
-            st = step(args[0])
-            value: Py = {"turn_of": st.turn, "phase_of": st.phase,  # type: ignore[attr-defined]
-                         "phase_start": st.phase_start,  # type: ignore[attr-defined]
-                         "active_player": st.active_player}[name]  # type: ignore[attr-defined]
+            i = args[0]
+            if not isinstance(i, int) or not 0 <= i < self.n_steps:
+                raise undefined("the step is outside the timeline")
+            st = self.sc.steps[i]
+            value: Py = {"turn_of": st.turn, "phase_of": st.phase, "phase_start": st.phase_start,
+                         "active_player": st.active_player}[name]
             return Term(sym.result, value)
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
@@ -215,89 +236,230 @@ class _Grounder:
         return Term(sym.result, field_value)
 
     # -- expressions -------------------------------------------------------------------
+    # Each syntax node is turned once into a closure from variable bindings to a Term;
+    # grounding an instance then runs closures instead of walking the syntax tree again.
     def smt(self, t: Term) -> str:
         if t.smt is not None:
             return t.smt
         assert t.const is not None
         return value_smt(self.g.encode(t.type, t.const))
 
-    def compile(self, e: Expr, env: Mapping[str, Term]) -> Term:
-        return self._dispatch[type(e)](self, e, env)  # type: ignore[no-any-return]
+    def compile(self, e: Expr, env: Env) -> Term:
+        return self.fn(e)(env)
 
-    def _const(self, e: Const, env: Mapping[str, Term]) -> Term:
-        return Term("bool" if isinstance(e.value, bool) else "int", e.value)
+    def fn(self, e: Expr) -> Fn:
+        f = self.fns.get(id(e))
+        if f is None:
+            f = self.fns[id(e)] = self._builders[type(e)](self, e)
+        return f
 
-    def _name(self, e: Name, env: Mapping[str, Term]) -> Term:
-        if e.id in env:
-            return env[e.id]
-        if e.id in self.constants:
-            return Term(self.constants[e.id], e.id)
-        if e.id in MEMBER_OF:
-            return Term(MEMBER_OF[e.id], e.id)
-        return self.structure(e.id, (), e.loc)
+    def _const(self, e: Const) -> Fn:
+        t = Term("bool" if isinstance(e.value, bool) else "int", e.value)
+        return lambda env: t
 
-    def _not(self, e: Not, env: Mapping[str, Term]) -> Term:
-        v = self.compile(e.operand, env)
-        return Term("bool", not v.const) if v.smt is None else Term("bool", None, f"(not {v.smt})")
+    def _name(self, e: Name) -> Fn:
+        ident = e.id
+        fixed: Term | None = None
+        if ident in self.constants:
+            fixed = Term(self.constants[ident], ident)
+        elif ident in MEMBER_OF:
+            fixed = Term(MEMBER_OF[ident], ident)
 
-    def _neg(self, e: Neg, env: Mapping[str, Term]) -> Term:
-        v = self.compile(e.operand, env)
-        return Term("int", -v.const) if v.smt is None else Term("int", None, f"(- {v.smt})")  # type: ignore[operator]
+        def f(env: Env) -> Term:
+            t = env.get(ident)
+            if t is not None:
+                return t
+            return fixed if fixed is not None else self.structure(ident, (), e.loc)
+        return f
 
-    def _boolop(self, e: BoolOp, env: Mapping[str, Term]) -> Term:
-        return self.boolop(e.op, [lambda o=o: self.compile(o, env) for o in e.operands])
+    def _not(self, e: Not) -> Fn:
+        g = self.fn(e.operand)
 
-    def _compare(self, e: Compare, env: Mapping[str, Term]) -> Term:
-        return self.compare(e.op, self.compile(e.left, env), self.compile(e.right, env))
-
-    def _arith(self, e: Arith, env: Mapping[str, Term]) -> Term:
-        left, right = self.compile(e.left, env), self.compile(e.right, env)
-        rtype = left.type if left.type != "int" else right.type
-        if left.type == right.type and left.type != "int":
-            rtype = "int"
-        if left.smt is None and right.smt is None:
-            val = left.const + right.const if e.op == "+" else left.const - right.const  # type: ignore[operator]
-            return Term(rtype, val)
-        return Term(rtype, None, f"({e.op} {self.smt(left)} {self.smt(right)})")
-
-    def _ifelse(self, e: IfElse, env: Mapping[str, Term]) -> Term:
-        cond = self.compile(e.cond, env)
-        if cond.smt is None:
-            return self.compile(e.then if cond.const else e.other, env)
-        then, other = self.compile(e.then, env), self.compile(e.other, env)
-        rtype = then.type if then.type != "int" else other.type
-        return Term(rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
-
-    def _inset(self, e: InSet, env: Mapping[str, Term]) -> Term:
-        item = self.compile(e.item, env)
-        return self.boolop("or", [lambda o=o: self.compare("==", item, self.compile(o, env)) for o in e.options])
-
-    _dispatch: dict[type, Callable[..., Term]] = {}
-
-    def boolop(self, op: str, parts: list[Callable[[], Term]]) -> Term:
-        absorbing = op == "or"
-        terms: list[str] = []
-        for make in parts:
-            v = make()
+        def f(env: Env) -> Term:
+            v = g(env)
             if v.smt is None:
-                if bool(v.const) == absorbing:
-                    return Term("bool", absorbing)
-                continue
-            terms.append(v.smt)  # type: ignore[arg-type]
-        if not terms:
-            return Term("bool", not absorbing)
-        if len(terms) == 1:
-            return Term("bool", None, terms[0])
-        return Term("bool", None, f"({op} {' '.join(terms)})")
+                return FALSE if v.const else TRUE
+            return Term("bool", None, f"(not {v.smt})")
+        return f
+
+    def _neg(self, e: Neg) -> Fn:
+        g = self.fn(e.operand)
+
+        def f(env: Env) -> Term:
+            v = g(env)
+            return Term("int", -v.const) if v.smt is None else Term("int", None, f"(- {v.smt})")  # type: ignore[operator]
+        return f
+
+    def _boolop(self, e: BoolOp) -> Fn:
+        parts = [self.fn(o) for o in e.operands]
+        op = e.op
+        absorbing = op == "or"
+        stop, neutral = Term("bool", absorbing), Term("bool", not absorbing)
+
+        def f(env: Env) -> Term:
+            terms = []
+            for part in parts:
+                v = part(env)
+                if v.smt is None:
+                    if bool(v.const) == absorbing:
+                        return stop
+                    continue
+                terms.append(v.smt)
+            if not terms:
+                return neutral
+            if len(terms) == 1:
+                return Term("bool", None, terms[0])
+            return Term("bool", None, f"({op} {' '.join(terms)})")
+        return f
+
+    def _compare(self, e: Compare) -> Fn:
+        left, right, op = self.fn(e.left), self.fn(e.right), e.op
+        return lambda env: self.compare(op, left(env), right(env))
+
+    def _arith(self, e: Arith) -> Fn:
+        fl, fr, op = self.fn(e.left), self.fn(e.right), e.op
+
+        def f(env: Env) -> Term:
+            left, right = fl(env), fr(env)
+            rtype = left.type if left.type != "int" else right.type
+            if left.type == right.type and left.type != "int":
+                rtype = "int"
+            if left.smt is None and right.smt is None:
+                val = left.const + right.const if op == "+" else left.const - right.const  # type: ignore[operator]
+                return Term(rtype, val)
+            return Term(rtype, None, f"({op} {self.smt(left)} {self.smt(right)})")
+        return f
+
+    def _ifelse(self, e: IfElse) -> Fn:
+        fc, ft, fo = self.fn(e.cond), self.fn(e.then), self.fn(e.other)
+
+        def f(env: Env) -> Term:
+            cond = fc(env)
+            if cond.smt is None:
+                return ft(env) if cond.const else fo(env)
+            then, other = ft(env), fo(env)
+            rtype = then.type if then.type != "int" else other.type
+            return Term(rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
+        return f
+
+    def _inset(self, e: InSet) -> Fn:
+        item_fn = self.fn(e.item)
+        options = [self.fn(o) for o in e.options]
+
+        def f(env: Env) -> Term:
+            item = item_fn(env)
+            terms = []
+            for option in options:
+                v = self.compare("==", item, option(env))
+                if v.smt is None:
+                    if v.const:
+                        return TRUE
+                    continue
+                terms.append(v.smt)
+            if not terms:
+                return FALSE
+            return Term("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})")
+        return f
+
+    def _quant(self, e: Quant) -> Fn:
+        sort = DOMAINS[e.domain]
+        values = [Term(sort, v) for v in self.domain(sort)]
+        var, kind = e.var, e.kind
+        cond_fn = self.fn(e.cond) if e.cond is not None else None
+        body_fn = self.fn(e.body)
+
+        def f(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            total = 0
+            for value in values:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if kind == "all":
+                    if body.smt is None:
+                        if body.const:
+                            continue
+                        if cond.smt is None:
+                            return FALSE
+                        terms.append(f"(not {cond.smt})")
+                    else:
+                        terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
+                elif kind == "any":
+                    if body.smt is None:
+                        if not body.const:
+                            continue
+                        if cond.smt is None:
+                            return TRUE
+                        terms.append(cond.smt)
+                    else:
+                        terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
+                else:
+                    if cond.smt is None:
+                        full = body
+                    elif body.smt is None:
+                        full = cond if body.const else FALSE
+                    else:
+                        full = Term("bool", None, f"(and {cond.smt} {body.smt})")
+                    if full.smt is None:
+                        total += 1 if full.const else 0
+                    else:
+                        terms.append(f"(ite {full.smt} 1 0)")
+            if kind == "count":
+                if not terms:
+                    return Term("int", total)
+                if total:
+                    terms.append(str(total))
+                return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
+            if not terms:
+                return TRUE if kind == "all" else FALSE
+            if len(terms) == 1:
+                return Term("bool", None, terms[0])
+            return Term("bool", None, f"({'and' if kind == 'all' else 'or'} {' '.join(terms)})")
+        return f
+
+    def _call(self, e: Call) -> Fn:
+        if e.func == "implies":
+            fa, fb = self.fn(e.args[0]), self.fn(e.args[1])
+
+            def implies(env: Env) -> Term:
+                cond = fa(env)
+                if cond.smt is None:
+                    return fb(env) if cond.const else TRUE
+                body = fb(env)
+                if body.smt is None:
+                    return TRUE if body.const else Term("bool", None, f"(not {cond.smt})")
+                return Term("bool", None, f"(=> {cond.smt} {body.smt})")
+            return implies
+        arg_fns = [self.fn(a) for a in e.args]
+        if e.func in self.rb.definitions:
+            d = self.rb.definitions[e.func]
+            return lambda env: self.define(d, [g(env) for g in arg_fns])
+        name, loc = e.func, e.loc
+        structural = SYMBOLS[name].kind is SymbolKind.STRUCTURE
+
+        def apply(env: Env) -> Term:
+            args = [g(env) for g in arg_fns]
+            for a in args:
+                if a.smt is not None:
+                    return self.expand(e, args, 0)
+            consts = tuple(a.const for a in args)
+            if structural:
+                return self.structure(name, consts, loc)  # type: ignore[arg-type]
+            return self.ref(name, consts, loc)  # type: ignore[arg-type]
+        return apply
 
     def compare(self, op: str, left: Term, right: Term) -> Term:
         if left.smt is None and right.smt is None:
             a, b = left.const, right.const
             result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,  # type: ignore[operator]
                       ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
-            return Term("bool", result)
+            return TRUE if result else FALSE
         ltype = left.type if left.type != "int" else right.type
-        ls, rs = self.smt(Term(ltype, left.const, left.smt)), self.smt(Term(ltype, right.const, right.smt))
+        ls = left.smt if left.smt is not None else value_smt(self.g.encode(ltype, left.const))  # type: ignore[arg-type]
+        rs = right.smt if right.smt is not None else value_smt(self.g.encode(ltype, right.const))  # type: ignore[arg-type]
         if op == "==":
             return Term("bool", None, f"(= {ls} {rs})")
         if op == "!=":
@@ -307,93 +469,39 @@ class _Grounder:
     def domain(self, sort: str) -> list[Py]:
         return self.domains[sort]
 
-    def quant(self, e: Quant, env: Mapping[str, Term]) -> Term:
-        sort = DOMAINS[e.domain]
-        inner = dict(env)
-
-        def instances() -> Iterator[tuple[Term | None, Callable[[], Term]]]:
-            for value in self.domain(sort):
-                inner[e.var] = Term(sort, value)
-                cond = self.compile(e.cond, inner) if e.cond is not None else TRUE
-                if cond.smt is None and not cond.const:
-                    continue
-                yield (None if cond.smt is None else cond), (lambda b=dict(inner): self.compile(e.body, b))
-
-        if e.kind == "count":
-            total = 0
-            terms: list[str] = []
-            for cond, body in instances():
-                full = self.boolop("and", [lambda c=cond: c or TRUE, body])
-                if full.smt is None:
-                    total += 1 if full.const else 0
-                else:
-                    terms.append(f"(ite {full.smt} 1 0)")
-            if not terms:
-                return Term("int", total)
-            if total:
-                terms.append(str(total))
-            return Term("int", None, f"(+ {' '.join(terms)})" if len(terms) > 1 else terms[0])
-        makers: list[Callable[[], Term]] = []
-        for cond, body in instances():
-            if cond is None:
-                makers.append(body)
-            elif e.kind == "all":
-                makers.append(lambda c=cond, b=body: self.implies(c, b))
-            else:
-                makers.append(lambda c=cond, b=body: self.boolop("and", [lambda: c, b]))
-        return self.boolop("and" if e.kind == "all" else "or", makers)
-
-    def implies(self, cond: Term, make_body: Callable[[], Term]) -> Term:
-        if cond.smt is None:
-            return make_body() if cond.const else TRUE
-        body = make_body()
-        if body.smt is None:
-            return TRUE if body.const else Term("bool", None, f"(not {cond.smt})")
-        return Term("bool", None, f"(=> {cond.smt} {body.smt})")
-
-    def call(self, e: Call, env: Mapping[str, Term]) -> Term:
-        if e.func == "implies":
-            return self.implies(self.compile(e.args[0], env), lambda: self.compile(e.args[1], env))
-        if e.func in self.rb.definitions:
-            return self.define(self.rb.definitions[e.func], [self.compile(a, env) for a in e.args])
-        args = [self.compile(a, env) for a in e.args]
-        sym = SYMBOLS[e.func]
-        return self.apply(e, sym.kind, args, 0)
-
-    def apply(self, e: Call, kind: SymbolKind, args: list[Term], start: int) -> Term:
-        """Apply a symbol; an argument the solver decides is expanded over its finite domain."""
+    def expand(self, e: Call, args: list[Term], start: int) -> Term:
+        """Apply a symbol whose argument the solver decides, by cases over that argument's domain."""
         for i in range(start, len(args)):
-            if not args[i].smt is None:
+            if args[i].smt is not None:
                 param = SYMBOLS[e.func].params[i]
-                values = self.domain(param) if param != "step" else list(range(self.n_steps))
                 branches = []
-                for v in values:
+                for v in self.domain(param):
                     fixed = list(args)
                     fixed[i] = Term(param, v)
-                    branches.append((v, self.apply(e, kind, fixed, i + 1)))
-                result = branches[-1][1]
-                text = self.smt(result)
+                    branches.append((v, self.expand(e, fixed, i + 1)))
+                text = self.smt(branches[-1][1])
                 for v, branch in reversed(branches[:-1]):
                     text = f"(ite (= {args[i].smt} {value_smt(self.g.encode(param, v))}) {self.smt(branch)} {text})"
                 return Term(SYMBOLS[e.func].result, None, text)
         consts = tuple(a.const for a in args)
-        if kind is SymbolKind.STRUCTURE:
+        if SYMBOLS[e.func].kind is SymbolKind.STRUCTURE:
             return self.structure(e.func, consts, e.loc)  # type: ignore[arg-type]
-        for param, value in zip(SYMBOLS[e.func].params, consts):
-            if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
-                raise EncodingError(f"{e.func}(...) is applied to step {value}, outside the timeline "
-                                    "(guard it with a condition on the step)", e.loc)
-        return self.ref(e.func, consts)  # type: ignore[arg-type]
+        return self.ref(e.func, consts, e.loc)  # type: ignore[arg-type]
 
     def define(self, d: Definition, args: list[Term]) -> Term:
         key = (d.name, tuple(a.const for a in args)) if all(a.smt is None for a in args) else None
         if key is not None and key in self.def_cache:
-            cached = self.def_cache[key]
+            cached, mentioned = self.def_cache[key]
+            self.mentions |= mentioned
             return cached
+        outer = self.mentions
+        self.mentions = set()
         env = {name: arg for (name, _), arg in zip(d.params, args)}
-        result = self.compile(d.body, env)
+        result = self.fn(d.body)(env)
         if key is not None:
-            self.def_cache[key] = result
+            self.def_cache[key] = (result, frozenset(self.mentions))
+        outer |= self.mentions
+        self.mentions = outer
         return result
 
     # -- rules -------------------------------------------------------------------------
@@ -418,10 +526,10 @@ class _Grounder:
             yield RuleInstance(rule, binding), body
 
 
-_Grounder._dispatch = {
+_Grounder._builders = {
     Const: _Grounder._const, Name: _Grounder._name, Not: _Grounder._not, Neg: _Grounder._neg,
     BoolOp: _Grounder._boolop, Compare: _Grounder._compare, Arith: _Grounder._arith,
-    IfElse: _Grounder._ifelse, InSet: _Grounder._inset, Quant: _Grounder.quant, Call: _Grounder.call,
+    IfElse: _Grounder._ifelse, InSet: _Grounder._inset, Quant: _Grounder._quant, Call: _Grounder._call,
 }
 
 
@@ -454,7 +562,7 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
             g.tracked.append(Tracked(name, "false" if body.smt is None else str(body.smt), inst, frozenset(gr.mentions)))
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
-        term = gr.ref(fact.symbol, tuple(fact.args))
+        term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
         name = smt_symbol(f"f:{len(g.tracked)}")
         body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, body, fact, frozenset({str(term.smt)})))

@@ -1,0 +1,59 @@
+"""Benchmark: whole-process time of `regcheck check` against the import floor, and all cases.
+
+Run from the repository root with the interpreter regcheck is installed in:
+
+    .venv/bin/python benchmarks/startup.py [--runs 21] [--case cases/set-aside/<file>.yaml]
+
+It prints the median wall time of `python -c "import z3, click, yaml"` (the floor), of
+`regcheck check CASE` on one case, their ratio, and the time to check every case in cases/.
+Runs of the floor and of the check alternate, so load on the machine hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CASE = "cases/set-aside/provisions-returns-after-two-turns.yaml"
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"command failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--case", default=DEFAULT_CASE)
+    args = parser.parse_args()
+    python = sys.executable
+    floor_cmd = [python, "-c", "import z3, click, yaml"]
+    check_cmd = [python, "-m", "verifier", "check", args.case]
+    all_cmd = [python, "-m", "verifier", "check", "cases"]
+    timed(check_cmd)  # warm the file cache
+    floors, checks = [], []
+    for _ in range(args.runs):
+        floors.append(timed(floor_cmd))
+        checks.append(timed(check_cmd))
+    floor, check = statistics.median(floors), statistics.median(checks)
+    whole = [timed(all_cmd) for _ in range(3)]
+    n_cases = sum(1 for p in (ROOT / "cases").rglob("*.yaml"))
+    print(f"runs per figure:            {args.runs}")
+    print(f"import floor (median):      {floor * 1000:7.1f} ms   python -c 'import z3, click, yaml'")
+    print(f"check one case (median):    {check * 1000:7.1f} ms   regcheck check {args.case}")
+    print(f"ratio to floor:             {check / floor:7.2f} x   (goal: at most 2.00)")
+    print(f"all {n_cases} cases (median of 3): {statistics.median(whole):7.2f} s    regcheck check cases")
+
+
+if __name__ == "__main__":
+    main()
