@@ -5,10 +5,10 @@ from __future__ import annotations
 __all__ = ["Verdict", "CoreItem", "Witness", "QuestionResult", "CaseResult"]
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What the rules say about one question of one scenario."""
 
     DETERMINED = "determined"

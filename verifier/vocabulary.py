@@ -22,10 +22,10 @@ __all__ = [
 ]
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class SymbolKind(str, Enum):
+class SymbolKind(StrEnum):
     """What a symbol stands for."""
 
     INPUT = "input"

@@ -10,9 +10,10 @@ from __future__ import annotations
 __all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path"]
 
 import difflib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NoReturn
+from typing import NoReturn
 
 import yaml
 from yaml.constructor import SafeConstructor

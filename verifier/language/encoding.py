@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import EncodingError, InputError, Location
 from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
-from .syntax import Call, Expr, Quant, SourceText, parse_expression
+from .syntax import Call, Expr, SourceText, parse_expression
 from .types import BUILTINS, Definition, TypeScope, infer
 
 STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
@@ -216,11 +216,11 @@ def load_rule_base(folder: Path) -> RuleBase:
         if replaces and not interpretation:
             replaces_node.fail("only an interpretation may replace rules")  # type: ignore[union-attr]
         rules.append(Rule(rid, section, cites, says, params, body, interpretation, replaces, item.loc))
-    ids = {r.id for r in rules}
+    rule_ids = {r.id for r in rules}
     for r in rules:
-        for target in r.replaces:
-            if target not in ids:
-                raise EncodingError(f"rule {r.id} replaces unknown rule '{target}'{did_you_mean(target, ids)}", r.loc)
+        for replaced in r.replaces:
+            if replaced not in rule_ids:
+                raise EncodingError(f"rule {r.id} replaces unknown rule '{replaced}'{did_you_mean(replaced, rule_ids)}", r.loc)
     waivers: list[Waiver] = []
     for item, _section, _lines in raw_waivers:
         item.check_keys(("statement", "reason"), "a waiver")

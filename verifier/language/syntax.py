@@ -16,8 +16,8 @@ __all__ = [
 ]
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import InputError, Location
 
@@ -180,7 +180,7 @@ def parse_expression(
                 return Const(loc, node.id == "True")
             return Name(loc, node.id)
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or (isinstance(node.value, int)):
+            if isinstance(node.value, (bool, int)):
                 if not isinstance(node.value, bool) and abs(node.value) > 1_000_000:
                     raise fail(node, f"number {node.value} is too large (at most 1000000)")
                 return Const(loc, node.value)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 __all__ = ["Definition", "TypeScope", "infer", "NUMERIC", "compatible"]
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
 
 from ..errors import InputError, Location
 from ..vocabulary import DOMAINS, MEMBER_OF, ORDERED_SORTS, SYMBOLS
@@ -129,6 +129,7 @@ def infer(expr: Expr, variables: Mapping[str, str], scope: TypeScope) -> str:
             raise err(f"the body of {expr.kind}(...) must be bool, got {body}", expr.body.loc)
         return "int" if expr.kind == "count" else "bool"
     if isinstance(expr, Call):
+        params: tuple[str, ...]
         if expr.func in BUILTINS:
             params, result = BUILTINS[expr.func]
         elif expr.func in SYMBOLS:

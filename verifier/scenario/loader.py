@@ -290,7 +290,8 @@ class _CaseReader:
             ("target_zone", a.target_zone or "territory",
              f"{a.id} targets cards in the {display_value(a.target_zone or 'territory')}"),
             ("targets_opponents_cards", a.targets_opponents_cards,
-             f"{a.id} {'specifically targets' if a.targets_opponents_cards else 'does not specifically target'} an opponent's cards"),
+             f"{a.id} {'' if a.targets_opponents_cards else 'does not '}specifically target(s) "
+             "an opponent's cards"),
             ("targets_all_in_location", a.targets_all_in_location,
              f"{a.id} {'targets' if a.targets_all_in_location else 'does not target'} any or all cards in a location"),
         ]
@@ -395,7 +396,8 @@ class _CaseReader:
                 on = card_ref(item.get("on"), "character")  # type: ignore[arg-type]
             elif kind == "play_card" and cards[card].type in ("GE", "EE"):
                 item.fail("playing an enhancement needs 'on': the character it is played on")
-            targets = [card_ref(n, "target") for _, n in _name_list(item.get("targets"), "target")] if item.get("targets") else []
+            targets_node = item.get("targets")
+            targets = [card_ref(n, "target") for _, n in _name_list(targets_node, "target")] if targets_node else []
             default_player = cards[card].permanent_controller
         elif kind == "return_early":
             targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
@@ -420,9 +422,8 @@ class _CaseReader:
             chosen = item.get("cards")
             targets = ([card_ref(n, "card") for _, n in _name_list(chosen, "card")] if chosen
                        else list(target.targets))
-        elif kind == "end_battle":
-            if _scalar(main).value is not True:
-                main.fail("write 'end_battle: true'")
+        elif kind == "end_battle" and _scalar(main).value is not True:
+            main.fail("write 'end_battle: true'")
         for extra in ("on", "targets", "by", "cards"):
             allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
                        "by": ("return_early", "negate_ability"), "cards": ("choose_return",)}[extra]

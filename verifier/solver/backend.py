@@ -10,8 +10,8 @@ from __future__ import annotations
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import z3
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 __all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..language.encoding import RuleBase
 from ..rulesdoc import RulesDocument
@@ -123,8 +123,8 @@ class _Case:
                               [b for b in self.g.background if set(_SYMBOL.findall(b)) <= used], items)
             self.session = Session(small, *self.limits, tracked=True)
             core, verified, why = self.minimise(first_core)
-            items = tuple(self.describe(n) for n in core)
-            return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=items,
+            described = tuple(self.describe(n) for n in core)
+            return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
                                                      core_verified=verified, reason=why))
         base = {q.name: self.value_of(self.g.questions[q.name]) for q in self.sc.questions}
         settled = self.settled(base)

@@ -12,19 +12,31 @@ from __future__ import annotations
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt"]
 
 import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, NamedTuple, Union
+from typing import Any, NamedTuple
 
 from ..errors import EncodingError, Location
 from ..language.encoding import Rule, RuleBase
 from ..language.syntax import (
-    Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant,
+    Arith,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Expr,
+    IfElse,
+    InSet,
+    Name,
+    Neg,
+    Not,
+    Quant,
 )
 from ..language.types import Definition
 from ..scenario.model import Fact, Scenario
-from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
+from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
-Py = Union[bool, int, str]
+Py = bool | int | str
 
 
 class Term(NamedTuple):
@@ -218,18 +230,26 @@ class _Grounder:
             if not isinstance(i, int) or not 0 <= i < self.n_steps:
                 raise undefined("the step is outside the timeline")
             st = self.sc.steps[i]
-            value: Py = {"turn_of": st.turn, "phase_of": st.phase, "phase_start": st.phase_start,
-                         "active_player": st.active_player}[name]
+            value: Py
+            if name == "turn_of":
+                value = st.turn
+            elif name == "phase_of":
+                value = st.phase
+            elif name == "phase_start":
+                value = st.phase_start
+            else:
+                value = st.active_player
             return Term(sym.result, value)
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
         attempt = self.attempts[str(args[0])]
-        field_value = {
+        fields: dict[str, Py | None] = {
             "step_of": attempt.step, "attempt_kind": attempt.kind, "card_of": attempt.card,
             "ability_of": attempt.ability, "played_on": attempt.played_on,
             "plays_on_character": attempt.played_on is not None,
             "negated_attempt": attempt.negated_attempt, "set_aside_attempt": attempt.set_aside_attempt,
-        }[name]
+        }
+        field_value = fields[name]
         if field_value is None:
             raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none; "
                             "guard the use with attempt_kind(...)")
@@ -489,7 +509,9 @@ class _Grounder:
         return self.ref(e.func, consts, e.loc)  # type: ignore[arg-type]
 
     def define(self, d: Definition, args: list[Term]) -> Term:
-        key = (d.name, tuple(a.const for a in args)) if all(a.smt is None for a in args) else None
+        key: tuple[str, tuple[Py, ...]] | None = None
+        if all(a.smt is None for a in args):
+            key = (d.name, tuple(a.const for a in args))  # type: ignore[misc]
         if key is not None and key in self.def_cache:
             cached, mentioned = self.def_cache[key]
             self.mentions |= mentioned
@@ -564,8 +586,8 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
         name = smt_symbol(f"f:{len(g.tracked)}")
-        body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
-        g.tracked.append(Tracked(name, body, fact, frozenset({str(term.smt)})))
+        fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
+        g.tracked.append(Tracked(name, fact_body, fact, frozenset({str(term.smt)})))
     for q in scenario.questions:
         gr.mentions = set()
         g.questions[q.name] = _question(g, "q:" + q.name, gr.compile(q.expr, {}))
