@@ -149,14 +149,31 @@ class CaseTask:
         return result, _defaults_text(scenario) if self.show_defaults else ""
 
 
+_forked_task: CaseTask | None = None
+
+
+def _run_forked(path: Path) -> tuple[CaseResult, str] | str:
+    assert _forked_task is not None
+    return _forked_task(path)
+
+
 def run_cases(task: CaseTask, files: list[Path], jobs: int | None) -> Iterator[tuple[CaseResult, str] | str]:
-    """Check `files` in order, several at once on a machine with more than one processor."""
+    """Check `files` in order, several at once on a machine with more than one processor.
+
+    Workers are forked after the rule base is loaded, so they inherit it instead of
+    receiving a copy with every case.
+    """
+    global _forked_task
     workers = min(jobs or os.cpu_count() or 1, len(files), 8)
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(task, files)
         return
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        yield from pool.map(task, files)
+    _forked_task = task
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            yield from pool.map(_run_forked, files)
+    finally:
+        _forked_task = None
 
 
 def _defaults_text(sc: Scenario) -> str:

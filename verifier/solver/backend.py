@@ -43,10 +43,11 @@ class Session:
                  tracked: bool = False) -> None:
         self.g = grounding
         self.tracked = tracked
-        self.ctx = z3.Context()
+        self.ctx = z3.main_ctx()
         if memory_mb:
             z3.set_param("memory_max_size", memory_mb)
-        self.solver = z3.Solver(ctx=self.ctx)
+        # Every constant is a whole number or a truth value, and every constraint linear.
+        self.solver = z3.SolverFor("QF_LIA", ctx=self.ctx)
         self.solver.set("random_seed", SEED)
         self.solver.set("timeout", int(timeout_ms))
         self.model_cache: z3.ModelRef | None = None

@@ -20,7 +20,7 @@ from ..scenario.model import Fact, Question, Scenario
 from ..verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
 from .backend import SAT, UNKNOWN, UNSAT, Session
-from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, value_smt
+from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, mentioned, value_smt
 
 DEFAULT_TIMEOUT_MS = 10_000
 _SYMBOL = re.compile(r"\|[^|]*\|")
@@ -237,7 +237,7 @@ class _Case:
         wanted = set()
         if not term.known:
             for t in self.g.tracked:
-                if isinstance(t.origin, RuleInstance) and t.mentions & self.g.question_mentions.get(q.name, frozenset()):
+                if isinstance(t.origin, RuleInstance) and t.mentions & mentioned(self.g.question_terms.get(q.name, "")):
                     wanted.add(t.origin.rule.id)
         extra_names = {r.smt for r in extra}
         for t in self.g.tracked:

@@ -12,6 +12,8 @@ from __future__ import annotations
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt"]
 
 import itertools
+import re
+from functools import cached_property
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -74,6 +76,14 @@ class RuleInstance:
         return self.rule.says.format(**dict(self.binding))
 
 
+_SYMBOL = re.compile(r"\|[^|]*\|")
+
+
+def mentioned(smt: str) -> frozenset[str]:
+    """The solver constants an SMT-LIB term names."""
+    return frozenset(_SYMBOL.findall(smt))
+
+
 @dataclass(frozen=True)
 class Tracked:
     """A named assertion: a rule instance or a scenario fact."""
@@ -81,7 +91,10 @@ class Tracked:
     name: str
     body: str
     origin: RuleInstance | Fact
-    mentions: frozenset[str]
+
+    @cached_property
+    def mentions(self) -> frozenset[str]:
+        return mentioned(self.body)
 
 
 @dataclass(frozen=True)
@@ -125,7 +138,7 @@ class Grounding:
     tracked: list[Tracked] = field(default_factory=list)
     questions: dict[str, Term] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)
-    question_mentions: dict[str, frozenset[str]] = field(default_factory=dict)
+    question_terms: dict[str, str] = field(default_factory=dict)
 
     def encode(self, type_name: str, value: Py) -> int | bool:
         """A plain value as the solver holds it."""
@@ -171,11 +184,10 @@ class _Grounder:
         self.constants.update({a.id: "attempt" for a in scenario.attempts})
         self.attempts = {a.id: a for a in scenario.attempts}
         self.abilities = {a.id: a for a in scenario.abilities}
-        self.def_cache: dict[tuple[str, tuple[Py, ...]], tuple[Term, frozenset[str]]] = {}
+        self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.fns: dict[int, Fn] = {}
-        self.mentions: set[str] = set()
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.index
@@ -185,7 +197,6 @@ class _Grounder:
         """The solver constant for `name(args)`, declared on first use."""
         cached = self.refs.get((name, args))
         if cached is not None:
-            self.mentions.add(cached.smt)  # type: ignore[arg-type]
             return cached
         sym = SYMBOLS[name]
         for param, value in zip(sym.params, args):
@@ -202,7 +213,6 @@ class _Grounder:
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
         term = self.refs[(name, args)] = Term(sym.result, None, key)
-        self.mentions.add(key)
         return term
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
@@ -459,6 +469,28 @@ class _Grounder:
             return lambda env: self.define(d, [g(env) for g in arg_fns])
         name, loc = e.func, e.loc
         structural = SYMBOLS[name].kind is SymbolKind.STRUCTURE
+        known = self.structures if structural else self.refs
+        lookup = self.structure if structural else self.ref
+        if len(arg_fns) == 1:
+            only = arg_fns[0]
+
+            def apply1(env: Env) -> Term:
+                a = only(env)
+                if a.smt is not None:
+                    return self.expand(e, [a], 0)
+                args = (a.const,)
+                return known.get((name, args)) or lookup(name, args, loc)  # type: ignore[arg-type]
+            return apply1
+        if len(arg_fns) == 2:
+            first, second = arg_fns
+
+            def apply2(env: Env) -> Term:
+                a, b = first(env), second(env)
+                if a.smt is not None or b.smt is not None:
+                    return self.expand(e, [a, b], 0)
+                args = (a.const, b.const)
+                return known.get((name, args)) or lookup(name, args, loc)  # type: ignore[arg-type]
+            return apply2
 
         def apply(env: Env) -> Term:
             args = [g(env) for g in arg_fns]
@@ -512,18 +544,14 @@ class _Grounder:
         key: tuple[str, tuple[Py, ...]] | None = None
         if all(a.smt is None for a in args):
             key = (d.name, tuple(a.const for a in args))  # type: ignore[misc]
-        if key is not None and key in self.def_cache:
-            cached, mentioned = self.def_cache[key]
-            self.mentions |= mentioned
-            return cached
-        outer = self.mentions
-        self.mentions = set()
+        if key is not None:
+            cached = self.def_cache.get(key)
+            if cached is not None:
+                return cached
         env = {name: arg for (name, _), arg in zip(d.params, args)}
         result = self.fn(d.body)(env)
         if key is not None:
-            self.def_cache[key] = (result, frozenset(self.mentions))
-        outer |= self.mentions
-        self.mentions = outer
+            self.def_cache[key] = result
         return result
 
     # -- rules -------------------------------------------------------------------------
@@ -536,7 +564,6 @@ class _Grounder:
         for values in itertools.product(*(self.domain(s) for _, s in rule.params)):
             env = {n: Term(s, v) for (n, s), v in zip(rule.params, values)}
             binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
-            self.mentions = set()
             try:
                 body = self.compile(rule.body, env)
             except EncodingError as exc:
@@ -581,17 +608,17 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     for rule in rules.active_rules(scenario.interpretations):
         for inst, body in gr.instances(rule):
             name = smt_symbol(f"t:{len(g.tracked)}")
-            g.tracked.append(Tracked(name, "false" if body.smt is None else str(body.smt), inst, frozenset(gr.mentions)))
+            g.tracked.append(Tracked(name, "false" if body.smt is None else str(body.smt), inst))
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
         name = smt_symbol(f"f:{len(g.tracked)}")
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
-        g.tracked.append(Tracked(name, fact_body, fact, frozenset({str(term.smt)})))
+        g.tracked.append(Tracked(name, fact_body, fact))
     for q in scenario.questions:
-        gr.mentions = set()
-        g.questions[q.name] = _question(g, "q:" + q.name, gr.compile(q.expr, {}))
-        g.question_mentions[q.name] = frozenset(gr.mentions)
+        term = gr.compile(q.expr, {})
+        g.question_terms[q.name] = term.smt or ""
+        g.questions[q.name] = _question(g, "q:" + q.name, term)
     return g
 
 
