@@ -13,9 +13,9 @@ __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_cop
 
 import itertools
 import re
-from functools import cached_property
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..errors import EncodingError, Location
