@@ -46,7 +46,7 @@ class Symbol:
 
 
 # Sorts whose members are the scenario's named things.
-ENTITY_SORTS = ("player", "card", "ability", "attempt")
+ENTITY_SORTS = ("player", "card", "ability", "attempt", "modifier")
 # Sorts numbered in time order; arithmetic and comparisons are allowed on them.
 ORDERED_SORTS = ("step", "turn")
 
@@ -61,11 +61,19 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
         "land_of_bondage", "artifact_pile", "banish_pile", "reserve", "land_of_redemption",
     ),
     "phase": ("Draw", "Upkeep", "Preparation", "Battle", "Discard"),
-    "ability_kind": ("set_aside_effect", "return_effect", "negate_effect", "other_effect"),
+    "ability_kind": (
+        "set_aside_effect", "return_effect", "negate_effect", "heal_effect", "discard_effect", "other_effect",
+    ),
     "attempt_kind": (
         "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",
-        "choose_return", "end_battle",
+        "choose_return", "end_battle", "discard_card",
     ),
+    "part": ("negate_part", "discard_part", "set_aside_part", "heal_part", "other_part"),
+    "modifier_scope": ("whole_ability", "ability_type", "excluded_type", "single_effect"),
+    "modifier_effect": ("unnegatable", "other_modification"),
+    "discard_cause": ("by_special_ability", "by_triggered_rule", "by_battle_resolution"),
+    "effect_class": ("plain_effect", "adds_same_side", "adds_opposite_side", "side_battle_effect", "triggered_effect"),
+    "battle_role": ("rescuing", "blocking", "attacking", "defending", "taunting", "no_role"),
     "duration_kind": ("no_duration", "for_turns", "until_end_of_battle"),
     "brigade": (
         "Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White", "Black",
@@ -79,6 +87,7 @@ MEMBER_OF: dict[str, str] = {m: s for s, members in VALUE_SETS.items() for m in 
 DOMAINS: dict[str, str] = {
     "players": "player", "cards": "card", "abilities": "ability", "attempts": "attempt",
     "steps": "step", "turns": "turn", "brigades": "brigade", "zones": "zone", "phases": "phase",
+    "modifiers": "modifier", "parts": "part",
 }
 
 TYPE_NAMES = ("bool", "int", *ENTITY_SORTS, *ORDERED_SORTS, *VALUE_SETS)
@@ -96,6 +105,8 @@ _SYMBOLS = [
     Symbol("negated_attempt", S, ("attempt",), "attempt", "the attempt whose ability a negate attempt targets"),
     Symbol("set_aside_attempt", S, ("attempt",), "attempt", "the set-aside a choose-return attempt is about"),
     Symbol("source", S, ("ability",), "card", "the card an ability is written on"),
+    Symbol("modifier_of", S, ("modifier",), "ability", "the ability a modifier is part of"),
+    Symbol("phase_last", S, ("step",), "step", "the last step of the phase a step belongs to"),
     Symbol("turn_of", S, ("step",), "turn", "the turn a step belongs to"),
     Symbol("phase_of", S, ("step",), "phase", "the phase a step belongs to"),
     Symbol("phase_start", S, ("step",), "bool", "the step is the beginning of its phase"),
@@ -122,6 +133,19 @@ _SYMBOLS = [
     Symbol("target_zone", I, ("ability",), "zone", "the zone the ability names for its targets"),
     Symbol("targets_opponents_cards", I, ("ability",), "bool", "the ability specifically targets an opponent's cards"),
     Symbol("targets_all_in_location", I, ("ability",), "bool", "the ability targets any or all cards in a location"),
+    Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
+    Symbol("has_part", I, ("ability", "part"), "bool", "the ability has an effect of this part"),
+    Symbol("start_poisoned", I, ("card",), "bool", "the card starts poisoned"),
+    Symbol("start_diseased", I, ("card",), "bool", "the card starts diseased"),
+    Symbol("start_paralyzed", I, ("card",), "bool", "the card starts paralyzed"),
+    Symbol("start_decreased", I, ("card",), "bool", "the card starts with its abilities decreased"),
+    Symbol("start_tied_effect", I, ("card",), "bool", "an ongoing effect tied to the card's condition is active at the start"),
+    Symbol("modifier_scope", I, ("modifier",), "modifier_scope", "what the modifier targets"),
+    Symbol("modifier_part", I, ("modifier",), "part", "the type of ability or effect the modifier names"),
+    Symbol("modifier_effect", I, ("modifier",), "modifier_effect", "what the modifier does"),
+    Symbol("modifier_condition", I, ("modifier",), "bool", "the modifier's conditions hold"),
+    Symbol("granted_to", I, ("modifier", "ability"), "bool", "the modifier is granted to the ability"),
+    Symbol("discard_cause", I, ("attempt",), "discard_cause", "what is discarding the cards"),
     Symbol("player_of", I, ("attempt",), "player", "the player making the attempt"),
     Symbol("targets", I, ("attempt", "card"), "bool", "the attempt targets the card"),
     # outcomes: what the rules decide
@@ -144,6 +168,17 @@ _SYMBOLS = [
     Symbol("on_return_fires", O, ("attempt",), "bool", "the on-return clause triggers and is carried out"),
     Symbol("has_gained_ability", O, ("card", "step"), "bool", "the card has an ability gained from being set aside"),
     Symbol("gained_ability_negatable", O, ("card", "step"), "bool", "the gained ability can be negated"),
+    Symbol("poisoned", O, ("card", "step"), "bool", "the card is poisoned after the step"),
+    Symbol("diseased", O, ("card", "step"), "bool", "the card is diseased after the step"),
+    Symbol("paralyzed", O, ("card", "step"), "bool", "the card is paralyzed after the step"),
+    Symbol("decreased", O, ("card", "step"), "bool", "the card's abilities are decreased after the step"),
+    Symbol("tied_effect_active", O, ("card", "step"), "bool", "an ongoing effect tied to the card's condition is active"),
+    Symbol("healed", O, ("card", "step"), "bool", "the card is healed at the step"),
+    Symbol("being_discarded", O, ("card", "step"), "bool", "a discard of the card is in progress after the step"),
+    Symbol("discard_completes", O, ("attempt", "card"), "bool", "the discard of the card completes"),
+    Symbol("discard_suspended", O, ("attempt", "step"), "bool", "the discard is suspended at the step"),
+    Symbol("modifies", O, ("modifier", "ability", "part"), "bool", "the modifier modifies that part of the ability"),
+    Symbol("modifier_active", O, ("modifier", "step"), "bool", "the modifier is in force after the step"),
     # choices: decisions the rules give a player
     Symbol("return_choice", C, ("attempt", "card"), "step", "when the controller chooses to return the card"),
 ]

@@ -203,14 +203,15 @@ def parse_expression(
             parts: list[Expr] = []
             left = node.left
             for op, right in zip(node.ops, node.comparators):
-                if isinstance(op, ast.In):
+                if isinstance(op, (ast.In, ast.NotIn)):
                     if not isinstance(right, (ast.Tuple, ast.List)):
                         raise fail(right, "'in' must be followed by a written list such as (a, b)")
-                    parts.append(InSet(loc, conv(left), tuple(conv(e) for e in right.elts)))
+                    member = InSet(loc, conv(left), tuple(conv(e) for e in right.elts))
+                    parts.append(member if isinstance(op, ast.In) else Not(loc, member))
                 elif type(op) in _CMP:
                     parts.append(Compare(loc, _CMP[type(op)], conv(left), conv(right)))
                 else:
-                    raise fail(node, "unsupported comparison (use ==, !=, <, <=, >, >= or in)")
+                    raise fail(node, "unsupported comparison (use ==, !=, <, <=, >, >=, in or not in)")
                 left = right
             return parts[0] if len(parts) == 1 else BoolOp(loc, "and", tuple(parts))
         if isinstance(node, ast.IfExp):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["RealCard", "find_card", "read_set_aside_ability", "TextReading"]
+__all__ = ["RealCard", "find_card", "read_set_aside_ability", "read_heal_ability", "TextReading", "HealReading"]
 
 import json
 import re
@@ -128,3 +128,30 @@ def read_set_aside_ability(text: str) -> TextReading | None:
         targets_opponents_cards="opponent" in clause,
         targets_all_in_location=bool(re.search(r"\ball\b|\bany\b", clause)) and target_zone is not None,
     )
+
+
+@dataclass(frozen=True)
+class HealReading:
+    """The mechanics of a heal ability as read from a card's printed text."""
+
+    target_zone: str | None
+    also_in_play: bool
+    cannot_be_negated: bool
+    parts: tuple[str, ...]
+
+
+def read_heal_ability(text: str) -> HealReading | None:
+    """Read a heal (or "restore abilities") clause of a card's text; None when it heals nothing."""
+    low = text.lower().replace("set-aside", "set aside")
+    if not re.search(r"\b(heal|restore abilities)\b", low):
+        return None
+    zone, also = None, False
+    if re.search(r"in play or in a set aside area", low):
+        zone, also = "set_aside_area", True
+    elif re.search(r"in (?:a |your |an opponent's )?set aside area", low):
+        zone = "set_aside_area"
+    parts = ["heal_part"]
+    if re.search(r"\bdiscard\b(?! pile)", low.split(".", 1)[1] if "." in low else ""):
+        parts.append("discard_part")
+    cbn = bool(re.search(r"(?:^|[.:]\s*)cannot be negated", low))
+    return HealReading(zone, also, cbn, tuple(parts))

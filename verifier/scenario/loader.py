@@ -16,8 +16,8 @@ from ..language.encoding import RuleBase, parse_at
 from ..language.types import TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
-from .cards import RealCard, find_card, read_set_aside_ability
-from .model import NEVER_LABEL, Ability, Attempt, Card, Expectation, Fact, Question, Scenario, Step
+from .cards import RealCard, find_card, read_heal_ability, read_set_aside_ability
+from .model import NEVER_LABEL, Ability, Attempt, Card, Expectation, Fact, Modifier, Question, Scenario, Step
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 PHASES = VALUE_SETS["phase"]
@@ -39,16 +39,23 @@ DEFAULTS = {
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
 
+CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paralyzed": "start_paralyzed",
+              "decreased": "start_decreased", "tied_effect": "start_tied_effect"}
 CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
-             "territory_class", "zone", "zone_of", "abilities", "x")
+             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
-                "target_zone", "targets_opponents", "targets_all_in_location", "text")
+                "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
+                "parts", "class", "gained", "adds", "modifiers")
+MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
+DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
+                "heal_effect": "heal_part", "discard_effect": "discard_part", "other_effect": "other_part"}
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
-           "choose_return": "choose_return", "end_battle": "end_battle"}
-ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", *ACTIONS)
-ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect",
-                 "negate": "negate_effect", "other": "other_effect"}
+           "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
+ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", *ACTIONS)
+ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
+                 "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
+                 "other": "other_effect"}
 
 
 def _name(node: YNode, what: str) -> str:
@@ -68,6 +75,15 @@ def _member(node: YNode, value_set: str, what: str) -> str:
     options = VALUE_SETS[value_set]
     node.fail(f"unknown {what} '{node.value}'{did_you_mean(raw, options)}; "
               f"one of: {', '.join(display_value(v) for v in options)}")
+
+
+def _part(node: YNode) -> str:
+    """A part of an ability, written `discard` or `discard_part`."""
+    text = _scalar(node).text("part").strip().lower().replace(" ", "_").replace("-", "_")
+    options = [m.removesuffix("_part") for m in VALUE_SETS["part"]]
+    if text.removesuffix("_part") not in options:
+        node.fail(f"unknown part '{text}'{did_you_mean(text, options)}; one of: {', '.join(options)}")
+    return text.removesuffix("_part") + "_part"
 
 
 def _flag(m: YMap, key: str, default: bool) -> bool:
@@ -96,7 +112,17 @@ class _CaseReader:
                          "timeline", "questions", "expect"), "a case")
         self.root = root
         self.facts: list[Fact] = []
+        self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
+
+    def locate(self, card: str) -> Location:
+        """Where a card is written in the case."""
+        cards = self.root.get("cards")
+        if isinstance(cards, YMap):
+            for key, _ in cards.entries:
+                if key.value == card:
+                    return key.loc
+        return self.root.loc
 
     def fact(self, symbol: str, args: tuple[str, ...], value: object, text: str, loc: Location,
              default: bool = False) -> None:
@@ -195,9 +221,20 @@ class _CaseReader:
         self.fact("start_zone_of", (name,), zone_of, f"{name} starts in {zone_of}'s {display_value(zone)}",
                   (body.get("zone_of") or body).loc, d_zone_of)
 
+        for key, symbol in CONDITIONS.items():
+            node = body.get(key)
+            value = _scalar(node).boolean(key) if node else False
+            self.fact(symbol, (name,), value,
+                      f"{name} {'is' if value else 'is not'} {key.replace('_', ' ')} at the start",
+                      (node or body).loc, node is None)
+        equipped = body.get("equipped_to")
+        equipped_to = _name(equipped, "equipped_to") if equipped else None
+        if equipped_to is not None and ctype != "Weapon":
+            equipped.fail("only a Weapon can be equipped to a character")  # type: ignore[union-attr]
         abilities = self.abilities(name, body, real)
         return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
-                    owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities)), abilities
+                    owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities),
+                    equipped_to), abilities
 
     def abilities(self, card: str, body: YMap, real: RealCard | None) -> list[Ability]:
         node = body.get("abilities")
@@ -207,7 +244,14 @@ class _CaseReader:
                 return out
             reading = read_set_aside_ability(real.text)
             if reading is None:
-                return out
+                heal = read_heal_ability(real.text)
+                if heal is None:
+                    return out
+                ability = Ability(f"{card}_a1", card, "heal_effect", "no_duration", 0, False, False, False,
+                                  heal.cannot_be_negated, heal.target_zone, False, False, real.text,
+                                  also_in_play=heal.also_in_play, parts=heal.parts)
+                self.ability_facts(ability, body.loc, from_text=True)
+                return [ability]
             cbn = reading.cannot_be_negated
             if isinstance(cbn, str):
                 x_node = body.get("x")
@@ -219,7 +263,7 @@ class _CaseReader:
                               reading.duration_turns, reading.paired, reading.on_return,
                               reading.grants_ability, bool(cbn), reading.target_zone,
                               reading.targets_opponents_cards, reading.targets_all_in_location,
-                              real.text)
+                              real.text, parts=("set_aside_part",))
             self.ability_facts(ability, body.loc, from_text=True)
             return [ability]
         if body.get("x") is not None:
@@ -240,17 +284,79 @@ class _CaseReader:
             target_zone = _member(tz_node, "zone", "target zone") if tz_node else None
             text_node = item.get("text")
             on_return = _flag(item, "on_return", False)
+            kind = ABILITY_KINDS[kind_text]
+            parts_node = item.get("parts")
+            parts = (tuple(sorted({_part(p) for p in (parts_node if isinstance(parts_node, YSeq) else [parts_node])}))
+                     if parts_node is not None else (DEFAULT_PART[kind],))
+            class_node = item.get("class")
+            gained_node = item.get("gained")
+            adds_node = item.get("adds")
+            ability_id = f"{card}_a{i}"
             ability = Ability(
-                f"{card}_a{i}", card, ABILITY_KINDS[kind_text], dkind, turns,
+                ability_id, card, kind, dkind, turns,
                 _flag(item, "paired", False) or on_return, on_return, _flag(item, "grants", False),
                 _flag(item, "cannot_be_negated", False), target_zone,
                 _flag(item, "targets_opponents", False), _flag(item, "targets_all_in_location", False),
                 _scalar(text_node).text("text") if text_node else "",
+                also_in_play=_flag(item, "also_in_play", False),
+                parts=parts,
+                effect_class=_member(class_node, "effect_class", "ability class") if class_node else "plain_effect",
+                gained_order=_scalar(gained_node).integer("gained", 1, 100) if gained_node else 0,
+                adds=tuple(n for n, _ in _name_list(adds_node, "added character")) if adds_node else (),
             )
+            if ability.also_in_play and target_zone is None:
+                item.fail("'also_in_play' widens a named target_zone; give target_zone as well")
+            self.modifiers_of(ability_id, item.get("modifiers"))
             if ability.grants_ability and not ability.on_return:
                 item.fail("'grants' describes an on-return clause; set on_return: true as well")
             self.ability_facts(ability, item.loc, from_text=False)
             out.append(ability)
+        return out
+
+    def modifiers_of(self, ability: str, node: YNode | None) -> None:
+        """Read the modifiers written as part of an ability; their targets are resolved later."""
+        if node is None:
+            return
+        if not isinstance(node, YSeq):
+            node.fail("modifiers must be a list")
+        for i, item in enumerate(node, 1):
+            if not isinstance(item, YMap):
+                item.fail("each modifier must be a mapping")
+            item.check_keys(MODIFIER_KEYS, "a modifier")
+            scope = _member(item.require("scope", "a modifier"), "modifier_scope", "modifier scope")
+            part_node = item.get("part")
+            if part_node is None and scope != "whole_ability":
+                item.fail(f"a modifier with scope {display_value(scope)} names the part it is about")
+            effect_node = item.get("effect")
+            if isinstance(effect_node, YScalar) and str(effect_node.value).strip().lower() == "cannot be negated":
+                effect = "unnegatable"
+            else:
+                effect = (_member(effect_node, "modifier_effect", "modifier effect") if effect_node
+                          else "other_modification")
+            granted = item.get("granted_to")
+            self.raw_modifiers.append((f"{ability}_m{i}", ability, scope, _part(part_node) if part_node else "other_part",
+                                       effect, _flag(item, "condition", True),
+                                       _name_list(granted, "ability") if granted else [], item))
+
+    def resolve_modifiers(self, abilities: list[Ability]) -> list[Modifier]:
+        ids = [a.id for a in abilities]
+        out = []
+        for mid, ability, scope, part, effect, condition, granted, item in self.raw_modifiers:
+            targets = []
+            for name, node in granted:
+                if name not in ids:
+                    node.fail(f"unknown ability '{name}'{did_you_mean(name, ids)}")
+                targets.append(name)
+            m = Modifier(mid, ability, scope, part, effect, condition, tuple(targets or [ability]))
+            out.append(m)
+            self.fact("modifier_scope", (mid,), scope, f"{mid} targets {display_value(scope)}", item.loc)
+            self.fact("modifier_part", (mid,), part, f"{mid} names the {display_value(part)}", item.loc)
+            self.fact("modifier_effect", (mid,), effect, f"{mid} makes {display_value(effect)}", item.loc)
+            self.fact("modifier_condition", (mid,), condition,
+                      f"{mid}'s conditions {'hold' if condition else 'do not hold'}", item.loc)
+            for a in ids:
+                self.fact("granted_to", (mid, a), a in m.granted_to,
+                          f"{mid} {'is' if a in m.granted_to else 'is not'} granted to {a}", item.loc)
         return out
 
     def duration(self, node: YNode | None) -> tuple[str, int]:
@@ -295,8 +401,13 @@ class _CaseReader:
             ("targets_all_in_location", a.targets_all_in_location,
              f"{a.id} {'targets' if a.targets_all_in_location else 'does not target'} any or all cards in a location"),
         ]
+        facts.append(("targets_in_play_too", a.also_in_play,
+                      f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
+        for part in VALUE_SETS["part"]:
+            self.fact("has_part", (a.id, part), part in a.parts,
+                      f"{a.id} {'has' if part in a.parts else 'has no'} {display_value(part)}", loc)
 
     # -- timeline --------------------------------------------------------------------------
     def timeline(self, players: tuple[str, ...], cards: list[Card], abilities: list[Ability]
@@ -391,7 +502,7 @@ class _CaseReader:
         default_player = active
         if kind in ("play_card", "activate_ability"):
             card = card_ref(main, "card")
-            ability = ability_for(card, main, ("set_aside_effect", "return_effect", "negate_effect", "other_effect"))
+            ability = ability_for(card, main, VALUE_SETS["ability_kind"])
             if item.get("on") is not None:
                 on = card_ref(item.get("on"), "character")  # type: ignore[arg-type]
             elif kind == "play_card" and cards[card].type in ("GE", "EE"):
@@ -416,6 +527,13 @@ class _CaseReader:
             default_player = cards[card].permanent_controller
         elif kind == "enter_battle":
             targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
+        elif kind == "discard_card":
+            targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
+            by = item.get("by")
+            if by is not None:
+                card = card_ref(by, "card")
+                ability = ability_for(card, by, ("discard_effect",))
+                default_player = cards[card].permanent_controller
         elif kind == "choose_return":
             target = attempt_ref(main, "set-aside attempt")
             set_aside = target.id
@@ -426,11 +544,20 @@ class _CaseReader:
             main.fail("write 'end_battle: true'")
         for extra in ("on", "targets", "by", "cards"):
             allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
-                       "by": ("return_early", "negate_ability"), "cards": ("choose_return",)}[extra]
+                       "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",)}[extra]
             if item.get(extra) is not None and kind not in allowed:
                 item.get(extra).fail(f"'{extra}' does not apply to a {action} entry")  # type: ignore[union-attr]
         if len(set(targets)) != len(targets):
             item.fail("a card is listed twice among the targets")
+        cause_node = item.get("cause")
+        if cause_node is not None and kind != "discard_card":
+            cause_node.fail("'cause' describes a discard entry")
+        cause = _member(cause_node, "discard_cause", "discard cause") if cause_node else "by_special_ability"
+        if kind == "discard_card" and cause == "by_special_ability" and card is None:
+            item.fail("a discard by a special ability names the card doing it with 'by' "
+                      "(or give 'cause: by battle resolution' or 'cause: by triggered rule')")
+        self.fact("discard_cause", (aid,), cause, f"{aid} discards {display_value(cause)}",
+                  (cause_node or item).loc, cause_node is None)
         player, defaulted = self._player(item.get("player"), players, "player", default_player)
         self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
                   (item.get("player") or item).loc, defaulted)
@@ -438,7 +565,8 @@ class _CaseReader:
             self.fact("targets", (aid, c), c in targets,
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",
                       (item.get("targets") or item.get(action) or item).loc, False)
-        return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc)
+        return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
+                       cause if kind == "discard_card" else None)
 
     # -- questions -------------------------------------------------------------------------
     def questions(self, constants: dict[str, str], rules: RuleBase) -> list[Question]:
@@ -525,6 +653,17 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenar
     note = _scalar(note_node).text("note").strip() if note_node else ""
     players = reader.players()
     cards, abilities = reader.cards(players)
+    card_names = {c.name for c in cards}
+    for c in cards:
+        if c.equipped_to is not None and c.equipped_to not in card_names:
+            raise CaseError(f"card '{c.name}' is equipped to unknown card '{c.equipped_to}'"
+                            f"{did_you_mean(c.equipped_to, card_names)}", reader.locate(c.name))
+    for a in abilities:
+        for added in a.adds:
+            if added not in card_names:
+                raise CaseError(f"ability {a.id} adds unknown card '{added}'{did_you_mean(added, card_names)}",
+                                reader.locate(a.card))
+    modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
     interp: list[str] = []
     inode = root.get("interpretations")
@@ -538,8 +677,9 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenar
     constants.update({c.name: "card" for c in cards})
     constants.update({a.id: "ability" for a in abilities})
     constants.update({a.id: "attempt" for a in attempts})
+    constants.update({m.id: "modifier" for m in modifiers})
     questions = reader.questions(constants, rules)
     expectations = reader.expectations(questions, steps, players, cards, attempts, abilities)
     return Scenario(reader.path, title, note, players, tuple(cards), tuple(abilities), tuple(steps),
                     tuple(attempts), tuple(reader.facts), tuple(questions), tuple(expectations),
-                    tuple(interp))
+                    tuple(interp), tuple(modifiers))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
-    "Fact", "Step", "Ability", "Card", "Attempt", "Question", "Expectation", "Scenario",
+    "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Scenario",
     "NEVER_LABEL",
 ]
 
@@ -60,6 +60,24 @@ class Ability:
     targets_opponents_cards: bool
     targets_all_in_location: bool
     text: str
+    also_in_play: bool = False
+    parts: tuple[str, ...] = ()
+    effect_class: str = "plain_effect"
+    gained_order: int = 0
+    adds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A modifier: the part of an ability that changes how other abilities or effects behave."""
+
+    id: str
+    ability: str
+    scope: str
+    part: str
+    effect: str
+    condition: bool
+    granted_to: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -78,6 +96,7 @@ class Card:
     zone: str
     zone_of: str
     abilities: tuple[str, ...]
+    equipped_to: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +114,7 @@ class Attempt:
     set_aside_attempt: str | None
     targets: tuple[str, ...]
     loc: Location
+    discard_cause: str | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +154,7 @@ class Scenario:
     questions: tuple[Question, ...]
     expectations: tuple[Expectation, ...]
     interpretations: tuple[str, ...]
+    modifiers: tuple[Modifier, ...] = ()
 
     def step_label(self, index: int) -> str:
         return self.steps[index].label if 0 <= index < len(self.steps) else NEVER_LABEL

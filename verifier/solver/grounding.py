@@ -174,6 +174,7 @@ class _Grounder:
             "card": [c.name for c in scenario.cards],
             "ability": [a.id for a in scenario.abilities],
             "attempt": [a.id for a in scenario.attempts],
+            "modifier": [m.id for m in scenario.modifiers],
             "step": list(range(self.n_steps)),
             "turn": list(range(1, self.turns + 1)),
         }
@@ -182,6 +183,8 @@ class _Grounder:
         self.constants.update({c.name: "card" for c in scenario.cards})
         self.constants.update({a.id: "ability" for a in scenario.abilities})
         self.constants.update({a.id: "attempt" for a in scenario.attempts})
+        self.constants.update({m.id: "modifier" for m in scenario.modifiers})
+        self.modifiers = {m.id: m for m in scenario.modifiers}
         self.attempts = {a.id: a for a in scenario.attempts}
         self.abilities = {a.id: a for a in scenario.abilities}
         self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
@@ -241,7 +244,9 @@ class _Grounder:
                 raise undefined("the step is outside the timeline")
             st = self.sc.steps[i]
             value: Py
-            if name == "turn_of":
+            if name == "phase_last":
+                value = self.phase_end[(st.turn, st.phase)]
+            elif name == "turn_of":
                 value = st.turn
             elif name == "phase_of":
                 value = st.phase
@@ -252,6 +257,8 @@ class _Grounder:
             return Term(sym.result, value)
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
+        if name == "modifier_of":
+            return Term("ability", self.modifiers[str(args[0])].ability)
         attempt = self.attempts[str(args[0])]
         fields: dict[str, Py | None] = {
             "step_of": attempt.step, "attempt_kind": attempt.kind, "card_of": attempt.card,
@@ -588,6 +595,7 @@ def _names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     names["card"] = tuple(c.name for c in scenario.cards)
     names["ability"] = tuple(a.id for a in scenario.abilities)
     names["attempt"] = tuple(a.id for a in scenario.attempts)
+    names["modifier"] = tuple(m.id for m in scenario.modifiers)
     return names
 
 
