@@ -105,6 +105,7 @@ _SYMBOLS = [
     Symbol("negated_attempt", S, ("attempt",), "attempt", "the attempt whose ability a negate attempt targets"),
     Symbol("set_aside_attempt", S, ("attempt",), "attempt", "the set-aside a choose-return attempt is about"),
     Symbol("source", S, ("ability",), "card", "the card an ability is written on"),
+    Symbol("equipped_to", S, ("card",), "card", "the character a weapon is equipped to (itself otherwise)"),
     Symbol("modifier_of", S, ("modifier",), "ability", "the ability a modifier is part of"),
     Symbol("phase_last", S, ("step",), "step", "the last step of the phase a step belongs to"),
     Symbol("turn_of", S, ("step",), "turn", "the turn a step belongs to"),
@@ -146,6 +147,13 @@ _SYMBOLS = [
     Symbol("modifier_condition", I, ("modifier",), "bool", "the modifier's conditions hold"),
     Symbol("granted_to", I, ("modifier", "ability"), "bool", "the modifier is granted to the ability"),
     Symbol("discard_cause", I, ("attempt",), "discard_cause", "what is discarding the cards"),
+    Symbol("effect_class", I, ("ability",), "effect_class", "what kind of effect the ability has, for activation order"),
+    Symbol("written_order", I, ("ability",), "int", "the ability's place among those written on its card"),
+    Symbol("gained_order", I, ("ability",), "int", "the order in which the ability was gained (0: printed)"),
+    Symbol("adds", I, ("ability", "card"), "bool", "the ability adds the character to the battle"),
+    Symbol("add_order", I, ("ability", "card"), "int", "the character's place among those the ability adds"),
+    Symbol("entry_role", I, ("attempt",), "battle_role", "the status of the characters played into battle"),
+    Symbol("opposing_role", I, ("attempt",), "battle_role", "the status of the other side of that battle"),
     Symbol("player_of", I, ("attempt",), "player", "the player making the attempt"),
     Symbol("targets", I, ("attempt", "card"), "bool", "the attempt targets the card"),
     # outcomes: what the rules decide
@@ -179,6 +187,10 @@ _SYMBOLS = [
     Symbol("discard_suspended", O, ("attempt", "step"), "bool", "the discard is suspended at the step"),
     Symbol("modifies", O, ("modifier", "ability", "part"), "bool", "the modifier modifies that part of the ability"),
     Symbol("modifier_active", O, ("modifier", "step"), "bool", "the modifier is in force after the step"),
+    Symbol("participates", O, ("attempt", "card"), "bool", "the character's abilities activate in the attempt's activation sequence"),
+    Symbol("activation_rank", O, ("attempt", "ability"), "int", "the ability's place in the activation sequence (0: not in it)"),
+    Symbol("battle_role", O, ("attempt", "card"), "battle_role", "the character's status in the battle, as verified"),
+    Symbol("blocked", O, ("attempt",), "bool", "the battle counts as blocked when verified at step 6"),
     # choices: decisions the rules give a player
     Symbol("return_choice", C, ("attempt", "card"), "step", "when the controller chooses to return the card"),
 ]

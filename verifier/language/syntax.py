@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..errors import InputError, Location
 
 MAX_LENGTH = 5000
-QUANTIFIERS = ("all", "any", "count")
+QUANTIFIERS = ("all", "any", "count", "sum")
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def parse_expression(
             func = node.func.id
             if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
                 if func not in QUANTIFIERS:
-                    raise fail(node, f"'{func}(... for ...)' is not a quantifier; use all, any or count")
+                    raise fail(node, f"'{func}(... for ...)' is not a quantifier; use all, any, count or sum")
                 return quant(func, node.args[0], loc)
             if func in QUANTIFIERS:
                 raise fail(node, f"{func} takes one 'expression for variable in domain' argument")

@@ -14,6 +14,8 @@ from .syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Na
 
 NUMERIC = ("int", *ORDERED_SORTS)
 BUILTINS = {"implies": (("bool", "bool"), "bool")}
+# Forms a case's questions may ask besides expressions: the whole activation order of an attempt.
+QUESTION_FORMS = {"activation_order": (("attempt",), "sequence")}
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class TypeScope:
     definitions: Mapping[str, Definition]
     constants: Mapping[str, str] = field(default_factory=dict)
     error: Callable[[str, Location], InputError] = InputError
+    questions: bool = False
 
 
 def compatible(expected: str, actual: str) -> bool:
@@ -125,6 +128,10 @@ def infer(expr: Expr, variables: Mapping[str, str], scope: TypeScope) -> str:
             if cond_type != "bool":
                 raise err(f"the 'if' condition must be bool, got {cond_type}", expr.cond.loc)
         body = infer(expr.body, inner, scope)
+        if expr.kind == "sum":
+            if body not in NUMERIC:
+                raise err(f"the body of sum(...) must be a number, got {body}", expr.body.loc)
+            return "int"
         if body != "bool":
             raise err(f"the body of {expr.kind}(...) must be bool, got {body}", expr.body.loc)
         return "int" if expr.kind == "count" else "bool"
@@ -132,6 +139,8 @@ def infer(expr: Expr, variables: Mapping[str, str], scope: TypeScope) -> str:
         params: tuple[str, ...]
         if expr.func in BUILTINS:
             params, result = BUILTINS[expr.func]
+        elif expr.func in QUESTION_FORMS and scope.questions:
+            params, result = QUESTION_FORMS[expr.func]
         elif expr.func in SYMBOLS:
             params, result = SYMBOLS[expr.func].params, SYMBOLS[expr.func].result
         elif expr.func in scope.definitions:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ..errors import CaseError, Location
 from ..language.encoding import RuleBase, parse_at
-from ..language.types import TypeScope, infer
+from ..language.syntax import Call, Expr
+from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cards import RealCard, find_card, read_heal_ability, read_set_aside_ability
@@ -52,7 +53,8 @@ DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_pa
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
-ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", *ACTIONS)
+ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role",
+                *ACTIONS)
 ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
                  "other": "other_effect"}
@@ -84,6 +86,23 @@ def _part(node: YNode) -> str:
     if text.removesuffix("_part") not in options:
         node.fail(f"unknown part '{text}'{did_you_mean(text, options)}; one of: {', '.join(options)}")
     return text.removesuffix("_part") + "_part"
+
+
+def _calls(expr: Expr) -> list[Call]:
+    found: list[Call] = []
+    stack: list[object] = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Call):
+            found.append(e)
+        if isinstance(e, Expr):
+            for v in vars(e).values():
+                stack.extend(v if isinstance(v, tuple) else [v])
+    return found
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _flag(m: YMap, key: str, default: bool) -> bool:
@@ -403,6 +422,11 @@ class _CaseReader:
         ]
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
+        facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
+        facts.append(("written_order", int(a.id.rsplit("_a", 1)[1]), f"{a.id} is written as ability "
+                      f"{a.id.rsplit('_a', 1)[1]} of {a.card}"))
+        facts.append(("gained_order", a.gained_order,
+                      f"{a.id} was gained {ordinal(a.gained_order)}" if a.gained_order else f"{a.id} is printed on the card"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
         for part in VALUE_SETS["part"]:
@@ -549,6 +573,14 @@ class _CaseReader:
                 item.get(extra).fail(f"'{extra}' does not apply to a {action} entry")  # type: ignore[union-attr]
         if len(set(targets)) != len(targets):
             item.fail("a card is listed twice among the targets")
+        for key, symbol, default in (("role", "entry_role", "rescuing"), ("opposing_role", "opposing_role", "blocking")):
+            role_node = item.get(key)
+            if role_node is not None and kind != "enter_battle":
+                role_node.fail(f"'{key}' describes an enter_battle entry")
+            role = (_member(role_node, "battle_role", "battle status") if role_node
+                    else default if kind == "enter_battle" else "no_role")
+            self.fact(symbol, (aid,), role, f"{aid} {key.replace('_', ' ')} is {display_value(role)}",
+                      (role_node or item).loc, role_node is None)
         cause_node = item.get("cause")
         if cause_node is not None and kind != "discard_card":
             cause_node.fail("'cause' describes a discard entry")
@@ -573,12 +605,16 @@ class _CaseReader:
         node = self.root.require("questions", "the case")
         if not isinstance(node, YMap) or not node.entries:
             node.fail("questions must map question names to expressions")
-        scope = TypeScope(rules.definitions, constants, CaseError)
+        scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
         out = []
         for key, value in node.entries:
             name = _name(key, "question name")
             expr = parse_at(value, self.lines, CaseError, f"question '{name}'")
             qtype = infer(expr, {}, scope)
+            nested = [c for c in _calls(expr) if c.func in QUESTION_FORMS]
+            if nested and not (isinstance(expr, Call) and expr.func in QUESTION_FORMS and len(nested) == 1):
+                raise CaseError(f"{nested[0].func}(...) is a whole question; it cannot be part of an expression",
+                                nested[0].loc)
             out.append(Question(name, expr, qtype, str(getattr(value, "value", "")).strip(), key.loc))
         return out
 
@@ -619,8 +655,22 @@ class _CaseReader:
             out.append(Expectation(name, verdict, expected_value, key.loc))
         return out
 
+    def expected_sequence(self, node: YNode, abilities: list[Ability]) -> str:
+        ids = [a.id for a in abilities]
+        if isinstance(node, YSeq):
+            items = [(_name(i, "ability"), i) for i in node]
+        else:
+            text = _scalar(node).text("value")
+            items = [(part.strip(), node) for part in re.split(r"\s*(?:->|,)\s*", text.strip()) if part.strip()]
+        for ability, where in items:
+            if ability not in ids:
+                where.fail(f"unknown ability '{ability}'{did_you_mean(ability, ids)}")
+        return " -> ".join(a for a, _ in items) or "nothing activates"
+
     def expected_value(self, node: YNode, qtype: str, steps: list[Step], players: tuple[str, ...],
                        cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> str:
+        if qtype == "sequence":
+            return self.expected_sequence(node, abilities)
         s = _scalar(node)
         options: list[str]
         if qtype == "bool":
@@ -663,6 +713,14 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenar
             if added not in card_names:
                 raise CaseError(f"ability {a.id} adds unknown card '{added}'{did_you_mean(added, card_names)}",
                                 reader.locate(a.card))
+    for a in abilities:
+        for c in cards:
+            order = a.adds.index(c.name) + 1 if c.name in a.adds else 0
+            reader.fact("adds", (a.id, c.name), order > 0,
+                        f"{a.id} {'adds' if order else 'does not add'} {c.name} to the battle", reader.locate(a.card))
+            reader.fact("add_order", (a.id, c.name), order,
+                        f"{a.id} adds {c.name} {ordinal(order)}" if order else f"{a.id} does not add {c.name}",
+                        reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
     interp: list[str] = []

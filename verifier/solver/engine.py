@@ -112,55 +112,73 @@ class _Case:
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
+            self.g = ground(self.sc, self.rules, propagate=False)
+            self.all = [t.name for t in self.g.tracked]
+            self.by_name = {t.name: t for t in self.g.tracked}
             self.session = Session(self.g, *self.limits, tracked=True)
             if self.session.check(self.all).status != UNSAT:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
             first_core = self.session.core()
             # Minimise on a solver that holds only the core's assertions: each check is then quick.
             items = [self.by_name[n] for n in first_core]
-            used = set().union(*(t.mentions for t in items))
+            used = self.g.closure(set().union(*(t.mentions for t in items)))
             small = Grounding(self.g.names, {n: r for n, r in self.g.constants.items() if n in used},
-                              [b for b in self.g.background if set(_SYMBOL.findall(b)) <= used], items)
+                              [b for b in self.g.background if set(_SYMBOL.findall(b)) <= used], items,
+                              derived={n: t for n, t in self.g.derived.items() if n in used})
             self.session = Session(small, *self.limits, tracked=True)
             core, verified, why = self.minimise(first_core)
             described = tuple(self.describe(n) for n in core)
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
                                                      core_verified=verified, reason=why))
-        base = {q.name: self.value_of(self.g.questions[q.name]) for q in self.sc.questions}
+        base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
     def finish(self, each: Callable[[Question], QuestionResult]) -> CaseResult:
         return CaseResult(self.sc.path, self.sc.title, self.sc.note, tuple(each(q) for q in self.sc.questions))
 
-    def settled(self, base: dict[str, object]) -> set[str]:
+    # A question's value is a tuple of raw values, one per part: one part for a single value,
+    # one per ability for an activation order.
+    def raws(self, parts: tuple[Term, ...]) -> tuple[object, ...]:
+        return tuple(self.value_of(t) for t in parts)
+
+    @staticmethod
+    def differs(parts: tuple[Term, ...], raws: tuple[object, ...]) -> str:
+        """An SMT-LIB term saying the question's value is not `raws`."""
+        terms = [f"(not (= {t.smt} {value_smt(v)}))" for t, v in zip(parts, raws) if not t.known]
+        return f"(or {' '.join(terms)})" if terms else "false"
+
+    def show_value(self, q: Question, raws: tuple[object, ...]) -> str:
+        if q.type != "sequence":
+            return self.show(q.type, raws[0])
+        ranked = sorted((int(r), a.id) for a, r in zip(self.sc.abilities, raws) if isinstance(r, int) and r > 0)
+        return " -> ".join(a for _, a in ranked) or "nothing activates"
+
+    def settled(self, base: dict[str, tuple[object, ...]]) -> set[str]:
         """Questions whose base value no outcome can change, found with as few solver calls as possible.
 
         One check asks whether any open question can take another value; the questions the
         answering model moves are open, and the rest are asked again until the check fails.
         """
-        open_terms = {q.name: self.g.questions[q.name] for q in self.sc.questions
-                      if not self.g.questions[q.name].known}
-        moved: set[str] = set()
-        while open_terms:
-            differs = " ".join(f"(not (= {t.smt} {value_smt(base[n])}))" for n, t in open_terms.items())  # type: ignore[arg-type]
-            result = self.session.check(self.all, [f"(or {differs})"])
+        open_parts = {q.name: self.g.questions[q.name] for q in self.sc.questions
+                      if not all(t.known for t in self.g.questions[q.name])}
+        while open_parts:
+            any_differs = " ".join(self.differs(parts, base[n]) for n, parts in open_parts.items())
+            result = self.session.check(self.all, [f"(or {any_differs})"])
             if result.status != SAT:
-                return set(open_terms) if result.status == UNSAT else set()
-            now = self.session.values([str(t.smt) for t in open_terms.values()])
-            changed = {n for n, t in open_terms.items() if now[str(t.smt)] != base[n]}
-            moved |= changed
-            open_terms = {n: t for n, t in open_terms.items() if n not in changed}
+                return set(open_parts) if result.status == UNSAT else set()
+            changed = {n for n, parts in open_parts.items() if self.raws(parts) != base[n]}
+            open_parts = {n: t for n, t in open_parts.items() if n not in changed}
         return set()
 
-    def question(self, q: Question, value: object, settled: bool) -> QuestionResult:
-        term = self.g.questions[q.name]
-        shown = self.show(q.type, value)
-        if term.known:
+    def question(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult:
+        parts = self.g.questions[q.name]
+        shown = self.show_value(q, value)
+        if all(t.known for t in parts):
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
         if settled:
             return self.result(q, Verdict.DETERMINED, shown)
-        other = self.session.check(self.all, [f"(not (= {term.smt} {value_smt(value)}))"])  # type: ignore[arg-type]
+        other = self.session.check(self.all, [self.differs(parts, value)])
         if other.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
         if other.status == UNSAT:
@@ -168,21 +186,22 @@ class _Case:
         if not self.has_copy:
             self.session.extend(ground_copy(self.sc, self.rules, self.g))
             self.has_copy = True
-        term2 = self.g.questions["@2:" + q.name]
-        split = self.session.check(self.all, [f"(not (= {term.smt} {term2.smt}))"])
+        parts2 = self.g.questions["@2:" + q.name]
+        split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
+        split = self.session.check(self.all, [f"(or {' '.join(split_terms)})"])
         if split.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=split.reason)
         if split.status == SAT:
-            return self.ambiguous(q, term, term2)
-        return self.choice_dependent(q, term)
+            return self.ambiguous(q, parts, parts2)
+        return self.choice_dependent(q, parts)
 
-    def ambiguous(self, q: Question, term: Term, term2: Term) -> QuestionResult:
+    def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...]) -> QuestionResult:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
         two = {r.smt.replace("|o:", "|o2:", 1): r for r in one}
         choices = self.refs((SymbolKind.CHOICE,))
         names = [r.smt for r in one] + list(two) + [c.smt for c in choices]
-        vals = self.session.values(names + [str(term.smt), str(term2.smt)])
-        v1, v2 = vals[str(term.smt)], vals[str(term2.smt)]
+        vals = self.session.values(names)
+        v1, v2 = self.raws(parts), self.raws(parts2)
         chosen = {c: vals[c.smt] for c in choices}
         first = {r: vals[r.smt] for r in one}
         second = {r: vals[s] for s, r in two.items()}
@@ -193,33 +212,32 @@ class _Case:
         # a step-valued choice left at `never` is one the player did not make within the timeline
         choice_text = tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()
                             if not (c.type == "step" and v == never))
-        w1 = Witness(self.show(q.type, v1), choice_text,
+        w1 = Witness(self.show_value(q, v1), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
-        w2 = Witness(self.show(q.type, v2), choice_text,
+        w2 = Witness(self.show_value(q, v2), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
         return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs))
 
-    def choice_dependent(self, q: Question, term: Term) -> QuestionResult:
+    def choice_dependent(self, q: Question, parts: tuple[Term, ...]) -> QuestionResult:
         choices = self.refs((SymbolKind.CHOICE,))
         outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
-        found: list[object] = []
+        found: list[tuple[object, ...]] = []
         witnesses: list[Witness] = []
         reason = ""
         while len(found) < MAX_CHOICE_VALUES:
-            block = [f"(not (= {term.smt} {value_smt(v)}))" for v in found]  # type: ignore[arg-type]
-            r = self.session.check(self.all, block)
+            r = self.session.check(self.all, [self.differs(parts, v) for v in found])
             if r.status == UNSAT:
                 break
             if r.status == UNKNOWN:
                 reason = f"listing values stopped: {r.reason}"
                 break
-            value = self.value_of(term)
+            value = self.raws(parts)
             chosen = dict(zip(choices, self.model_values(choices).values()))
             model = dict(zip(outcomes, self.model_values(outcomes).values()))
             if not self.recheck({**model, **chosen}):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
             found.append(value)
-            witnesses.append(Witness(self.show(q.type, value),
+            witnesses.append(Witness(self.show_value(q, value),
                                      tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()), ()))
         else:
             reason = f"more than {MAX_CHOICE_VALUES} values; the first {MAX_CHOICE_VALUES} are listed"
@@ -233,15 +251,10 @@ class _Case:
                            rules=self.involved(q))
 
     def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
-        term = self.g.questions[q.name]
         wanted = set()
-        if not term.known:
-            for t in self.g.tracked:
-                if isinstance(t.origin, RuleInstance) and t.mentions & mentioned(self.g.question_terms.get(q.name, "")):
-                    wanted.add(t.origin.rule.id)
-        extra_names = {r.smt for r in extra}
+        names = self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra}
         for t in self.g.tracked:
-            if isinstance(t.origin, RuleInstance) and t.mentions & extra_names:
+            if isinstance(t.origin, RuleInstance) and self.g.closure(t.mentions) & names:
                 wanted.add(t.origin.rule.id)
         order = {r.id: i for i, r in enumerate(self.rules.rules)}
         return tuple(sorted(wanted, key=order.__getitem__))

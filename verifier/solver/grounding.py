@@ -35,7 +35,7 @@ from ..language.syntax import (
     Quant,
 )
 from ..language.types import Definition
-from ..scenario.model import Fact, Scenario
+from ..scenario.model import Fact, Question, Scenario
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
 Py = bool | int | str
@@ -53,6 +53,7 @@ class Term(NamedTuple):
         return self.smt is None
 
 
+SHARE_LENGTH = 60  # a definition's term longer than this is named once and referred to
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
 Env = dict[str, Term]
@@ -136,9 +137,22 @@ class Grounding:
     constants: dict[str, SymbolRef] = field(default_factory=dict)
     background: list[str] = field(default_factory=list)
     tracked: list[Tracked] = field(default_factory=list)
-    questions: dict[str, Term] = field(default_factory=dict)
+    questions: dict[str, tuple[Term, ...]] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)
     question_terms: dict[str, str] = field(default_factory=dict)
+    shared: dict[str, str] = field(default_factory=dict)
+
+    def closure(self, names: frozenset[str] | set[str]) -> set[str]:
+        """`names` and every constant the shared terms among them are defined from."""
+        out = set(names)
+        todo = [n for n in out if n in self.shared]
+        while todo:
+            for m in mentioned(self.shared[todo.pop()]):
+                if m not in out:
+                    out.add(m)
+                    if m in self.shared:
+                        todo.append(m)
+        return out
 
     def encode(self, type_name: str, value: Py) -> int | bool:
         """A plain value as the solver holds it."""
@@ -185,6 +199,7 @@ class _Grounder:
         self.constants.update({a.id: "attempt" for a in scenario.attempts})
         self.constants.update({m.id: "modifier" for m in scenario.modifiers})
         self.modifiers = {m.id: m for m in scenario.modifiers}
+        self.cards = {c.name: c for c in scenario.cards}
         self.attempts = {a.id: a for a in scenario.attempts}
         self.abilities = {a.id: a for a in scenario.abilities}
         self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
@@ -257,6 +272,9 @@ class _Grounder:
             return Term(sym.result, value)
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
+        if name == "equipped_to":
+            card = self.cards[str(args[0])]
+            return Term("card", card.equipped_to or card.name)
         if name == "modifier_of":
             return Term("ability", self.modifiers[str(args[0])].ability)
         attempt = self.attempts[str(args[0])]
@@ -415,7 +433,14 @@ class _Grounder:
                 if cond.smt is None and not cond.const:
                     continue
                 body = body_fn(inner)
-                if kind == "all":
+                if kind == "sum":
+                    if cond.smt is None and body.smt is None:
+                        total += body.const  # type: ignore[operator]
+                    elif cond.smt is None:
+                        terms.append(body.smt)  # type: ignore[arg-type]
+                    else:
+                        terms.append(f"(ite {cond.smt} {self.smt(body)} 0)")
+                elif kind == "all":
                     if body.smt is None:
                         if body.const:
                             continue
@@ -444,11 +469,11 @@ class _Grounder:
                         total += 1 if full.const else 0
                     else:
                         terms.append(f"(ite {full.smt} 1 0)")
-            if kind == "count":
+            if kind in ("count", "sum"):
                 if not terms:
                     return Term("int", total)
                 if total:
-                    terms.append(str(total))
+                    terms.append(value_smt(total))
                 return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
             if not terms:
                 return TRUE if kind == "all" else FALSE
@@ -558,8 +583,19 @@ class _Grounder:
         env = {name: arg for (name, _), arg in zip(d.params, args)}
         result = self.fn(d.body)(env)
         if key is not None:
+            if result.smt is not None and len(result.smt) > SHARE_LENGTH:
+                result = self.share(f"{self.prefix}d:{d.name}({','.join(map(str, key[1]))})", result)
             self.def_cache[key] = result
         return result
+
+    def share(self, name: str, term: Term) -> Term:
+        """A long term written once: a constant of its own, defined equal to the term."""
+        const = smt_symbol(name)
+        if const not in self.g.shared:
+            self.g.shared[const] = term.smt  # type: ignore[assignment]
+            self.g.derived[const] = term.type
+            self.g.background.append(f"(= {const} {term.smt})")
+        return Term(term.type, None, const)
 
     # -- rules -------------------------------------------------------------------------
     def show(self, sort: str, value: Py) -> str:
@@ -567,19 +603,26 @@ class _Grounder:
             return self.sc.step_label(int(value))
         return str(value)
 
-    def instances(self, rule: Rule) -> Iterator[tuple[RuleInstance, Term]]:
+    def bindings(self, rule: Rule) -> Iterator[tuple[RuleInstance, Env]]:
+        """Each instance of `rule` with the values of its variables."""
         for values in itertools.product(*(self.domain(s) for _, s in rule.params)):
             env = {n: Term(s, v) for (n, s), v in zip(rule.params, values)}
             binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
-            try:
-                body = self.compile(rule.body, env)
-            except EncodingError as exc:
-                shown = RuleInstance(rule, binding).label
-                raise EncodingError(f"{exc.message} (while grounding {shown} for {self.sc.path})",
-                                    exc.location) from None
+            yield RuleInstance(rule, binding), env
+
+    def ground_instance(self, inst: RuleInstance, env: Env) -> Term:
+        try:
+            return self.compile(inst.rule.body, env)
+        except EncodingError as exc:
+            raise EncodingError(f"{exc.message} (while grounding {inst.label} for {self.sc.path})",
+                                exc.location) from None
+
+    def instances(self, rule: Rule) -> Iterator[tuple[RuleInstance, Term]]:
+        for inst, env in self.bindings(rule):
+            body = self.ground_instance(inst, env)
             if body.smt is None and body.const:
                 continue
-            yield RuleInstance(rule, binding), body
+            yield inst, body
 
 
 _Grounder._builders = {
@@ -609,14 +652,89 @@ def _question(g: Grounding, name: str, term: Term) -> Term:
     return Term(term.type, None, const)
 
 
-def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
-    """Ground the rules in force for `scenario`, its facts and its questions."""
+def _question_parts(gr: _Grounder, g: Grounding, q: Question, prefix: str) -> tuple[tuple[Term, ...], str]:
+    """A question's terms, each named by a constant of its own, and their SMT-LIB text."""
+    if q.type == "sequence":
+        assert isinstance(q.expr, Call)
+        attempt = gr.compile(q.expr.args[0], {})
+        if attempt.smt is not None:
+            raise EncodingError("activation_order(...) needs a named attempt", q.loc)
+        terms = [gr.ref("activation_rank", (attempt.const, a.id), q.loc) for a in gr.sc.abilities]  # type: ignore[arg-type]
+    else:
+        terms = [gr.compile(q.expr, {})]
+    text = " ".join(t.smt for t in terms if t.smt is not None)
+    if len(terms) == 1:
+        return (_question(g, f"{prefix}:{q.name}", terms[0]),), text
+    return tuple(_question(g, f"{prefix}:{q.name}#{i}", t) for i, t in enumerate(terms)), text
+
+
+def _defined_symbol(rule: Rule) -> Call | None:
+    """The outcome a rule defines outright (`outcome(vars) == ...`), if it does."""
+    body = rule.body
+    if not (isinstance(body, Compare) and body.op == "==" and isinstance(body.left, Call)):
+        return None
+    sym = SYMBOLS.get(body.left.func)
+    params = [n for n, _ in rule.params]
+    if sym is None or sym.kind is not SymbolKind.OUTCOME:
+        return None
+    if [a.id if isinstance(a, Name) else None for a in body.left.args] != params:
+        return None
+    return body.left
+
+
+def _ground_rules(gr: _Grounder, rules: list[Rule], propagate: bool) -> Iterator[tuple[RuleInstance, str]]:
+    """Every rule instance's body, in rule order.
+
+    With `propagate`, an outcome that a rule defines outright as a constant (a step with no
+    battle, a card no attempt touches) is first settled, and later instances use its value
+    instead of its constant: the same constraints, much smaller. The settling instances are
+    asserted all the same, so every model still gives the outcome its value.
+    """
+    settled: set[tuple[str, tuple[str, ...]]] = set()
+    if propagate:
+        defining = [(r, s) for r in rules if (s := _defined_symbol(r)) is not None]
+        for _round in range(2):
+            found = False
+            gr.def_cache.clear()
+            for rule, lhs in defining:
+                assert isinstance(rule.body, Compare)
+                for inst, env in gr.bindings(rule):
+                    key = (rule.id, inst.binding)
+                    if key in settled:
+                        continue
+                    value = gr.compile(rule.body.right, env)
+                    if value.smt is not None:
+                        continue
+                    target = gr.compile(lhs, env)
+                    settled.add(key)
+                    found = True
+                    yield inst, f"(= {target.smt} {gr.smt(Term(target.type, value.const))})"
+                    args = tuple(env[a.id].const for a in lhs.args)  # type: ignore[union-attr]
+                    gr.refs[(lhs.func, args)] = Term(target.type, value.const)  # type: ignore[arg-type]
+            if not found:
+                break
+        gr.def_cache.clear()
+    for rule in rules:
+        for inst, env in gr.bindings(rule):
+            if (rule.id, inst.binding) in settled:
+                continue
+            body = gr.ground_instance(inst, env)
+            if body.smt is None and body.const:
+                continue
+            yield inst, "false" if body.smt is None else body.smt
+
+
+def ground(scenario: Scenario, rules: RuleBase, propagate: bool = True) -> Grounding:
+    """Ground the rules in force for `scenario`, its facts and its questions.
+
+    `propagate` settles outcomes that rules define as constants before grounding the rest
+    (see `_ground_rules`); cores are taken from a grounding without it, so that every rule
+    instance a conflict rests on is named.
+    """
     g = Grounding(_names(scenario))
     gr = _Grounder(scenario, rules, "o", g)
-    for rule in rules.active_rules(scenario.interpretations):
-        for inst, body in gr.instances(rule):
-            name = smt_symbol(f"t:{len(g.tracked)}")
-            g.tracked.append(Tracked(name, "false" if body.smt is None else str(body.smt), inst))
+    for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)), propagate):
+        g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
@@ -624,9 +742,7 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, fact_body, fact))
     for q in scenario.questions:
-        term = gr.compile(q.expr, {})
-        g.question_terms[q.name] = term.smt or ""
-        g.questions[q.name] = _question(g, "q:" + q.name, term)
+        g.questions[q.name], g.question_terms[q.name] = _question_parts(gr, g, q, "q")
     return g
 
 
@@ -637,10 +753,7 @@ def ground_copy(scenario: Scenario, rules: RuleBase, g: Grounding) -> list[str]:
     the copy's rule bodies to assert untracked.
     """
     gr = _Grounder(scenario, rules, "o2", g)
-    bodies = []
-    for rule in rules.active_rules(scenario.interpretations):
-        for _inst, body in gr.instances(rule):
-            bodies.append("false" if body.smt is None else str(body.smt))
+    bodies = [body for _inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)), True)]
     for q in scenario.questions:
-        g.questions["@2:" + q.name] = _question(g, "q2:" + q.name, gr.compile(q.expr, {}))
+        g.questions["@2:" + q.name] = _question_parts(gr, g, q, "q2")[0]
     return bodies
