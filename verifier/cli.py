@@ -5,11 +5,9 @@ from __future__ import annotations
 __all__ = ["main", "find_root", "collect_cases"]
 
 import json
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,7 +163,13 @@ def run_cases(task: CaseTask, files: list[Path], jobs: int | None) -> Iterator[t
     """
     global _forked_task
     workers = min(jobs or os.cpu_count() or 1, len(files), 8)
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1:
+        yield from map(task, files)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         yield from map(task, files)
         return
     _forked_task = task

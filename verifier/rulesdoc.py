@@ -10,7 +10,6 @@ from __future__ import annotations
 
 __all__ = ["Statement", "RulesDocument", "load_rules_document"]
 
-import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,8 @@ class Statement:
     @property
     def fingerprint(self) -> str:
         """A hash of the statement's text, blind to spacing."""
+        import hashlib
+
         normal = " ".join(self.text.split())
         return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 

@@ -187,7 +187,7 @@ _SYMBOLS = [
     Symbol("discard_suspended", O, ("attempt", "step"), "bool", "the discard is suspended at the step"),
     Symbol("modifies", O, ("modifier", "ability", "part"), "bool", "the modifier modifies that part of the ability"),
     Symbol("modifier_active", O, ("modifier", "step"), "bool", "the modifier is in force after the step"),
-    Symbol("participates", O, ("attempt", "card"), "bool", "the character's abilities activate in the attempt's activation sequence"),
+    Symbol("participates", O, ("attempt", "card"), "bool", "the character's abilities activate in the attempt's sequence"),
     Symbol("activation_rank", O, ("attempt", "ability"), "int", "the ability's place in the activation sequence (0: not in it)"),
     Symbol("battle_role", O, ("attempt", "card"), "battle_role", "the character's status in the battle, as verified"),
     Symbol("blocked", O, ("attempt",), "bool", "the battle counts as blocked when verified at step 6"),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 __all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path"]
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,8 @@ def display_path(path: Path) -> str:
 
 def did_you_mean(name: str, options: Iterable[str]) -> str:
     """A ' (did you mean X?)' hint for a misspelt name, or an empty string."""
+    import difflib  # only needed when something is misspelt
+
     close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

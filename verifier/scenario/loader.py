@@ -553,10 +553,10 @@ class _CaseReader:
             targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
         elif kind == "discard_card":
             targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
-            by = item.get("by")
-            if by is not None:
-                card = card_ref(by, "card")
-                ability = ability_for(card, by, ("discard_effect",))
+            discarder = item.get("by")
+            if discarder is not None:
+                card = card_ref(discarder, "card")
+                ability = ability_for(card, discarder, ("discard_effect",))
                 default_player = cards[card].permanent_controller
         elif kind == "choose_return":
             target = attempt_ref(main, "set-aside attempt")

@@ -690,7 +690,7 @@ def _ground_rules(gr: _Grounder, rules: list[Rule], propagate: bool) -> Iterator
     instead of its constant: the same constraints, much smaller. The settling instances are
     asserted all the same, so every model still gives the outcome its value.
     """
-    settled: set[tuple[str, tuple[str, ...]]] = set()
+    settled: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
     if propagate:
         defining = [(r, s) for r in rules if (s := _defined_symbol(r)) is not None]
         for _round in range(2):
@@ -709,8 +709,8 @@ def _ground_rules(gr: _Grounder, rules: list[Rule], propagate: bool) -> Iterator
                     settled.add(key)
                     found = True
                     yield inst, f"(= {target.smt} {gr.smt(Term(target.type, value.const))})"
-                    args = tuple(env[a.id].const for a in lhs.args)  # type: ignore[union-attr]
-                    gr.refs[(lhs.func, args)] = Term(target.type, value.const)  # type: ignore[arg-type]
+                    args = tuple(env[a.id].const for a in lhs.args if isinstance(a, Name))
+                    gr.refs[(lhs.func, args)] = Term(target.type, value.const)  # type: ignore[index]
             if not found:
                 break
         gr.def_cache.clear()
