@@ -43,7 +43,8 @@ class Session:
                  tracked: bool = False) -> None:
         self.g = grounding
         self.tracked = tracked
-        self.ctx = z3.main_ctx()
+        # A context of its own: what Z3 does must not depend on which cases were checked before.
+        self.ctx = z3.Context()
         if memory_mb:
             z3.set_param("memory_max_size", memory_mb)
         # Every constant is a whole number or a truth value, and every constraint linear.
@@ -106,7 +107,7 @@ class Session:
         return self.handles[bare]
 
     def parse(self, text: str) -> list[z3.BoolRef]:
-        decls = {n: self.handle(n) for n in set(_SYMBOL.findall(text))}
+        decls = {n: self.handle(n) for n in sorted(set(_SYMBOL.findall(text)))}
         return list(z3.parse_smt2_string(text, decls=decls, ctx=self.ctx))
 
     def check(self, assume: Iterable[str] = (), extra: Sequence[str] = ()) -> Check:
