@@ -659,6 +659,8 @@ class _CaseReader:
         ids = [a.id for a in abilities]
         if isinstance(node, YSeq):
             items = [(_name(i, "ability"), i) for i in node]
+        elif isinstance(node, YScalar) and str(node.value or "").strip().lower() in ("", "nothing activates"):
+            items = []
         else:
             text = _scalar(node).text("value")
             items = [(part.strip(), node) for part in re.split(r"\s*(?:->|,)\s*", text.strip()) if part.strip()]
