@@ -72,6 +72,7 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
     "modifier_scope": ("whole_ability", "ability_type", "excluded_type", "single_effect"),
     "modifier_effect": ("unnegatable", "other_modification"),
     "discard_cause": ("by_special_ability", "by_triggered_rule", "by_battle_resolution"),
+    "condition": ("poisoned_condition", "diseased_condition", "paralyzed_condition", "discarded_condition"),
     "effect_class": ("plain_effect", "adds_same_side", "adds_opposite_side", "side_battle_effect", "triggered_effect"),
     "battle_role": ("rescuing", "blocking", "attacking", "defending", "taunting", "no_role"),
     "duration_kind": ("no_duration", "for_turns", "until_end_of_battle"),
@@ -87,7 +88,7 @@ MEMBER_OF: dict[str, str] = {m: s for s, members in VALUE_SETS.items() for m in 
 DOMAINS: dict[str, str] = {
     "players": "player", "cards": "card", "abilities": "ability", "attempts": "attempt",
     "steps": "step", "turns": "turn", "brigades": "brigade", "zones": "zone", "phases": "phase",
-    "modifiers": "modifier", "parts": "part",
+    "modifiers": "modifier", "parts": "part", "conditions": "condition",
 }
 
 TYPE_NAMES = ("bool", "int", *ENTITY_SORTS, *ORDERED_SORTS, *VALUE_SETS)
@@ -136,6 +137,7 @@ _SYMBOLS = [
     Symbol("targets_all_in_location", I, ("ability",), "bool", "the ability targets any or all cards in a location"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
     Symbol("has_part", I, ("ability", "part"), "bool", "the ability has an effect of this part"),
+    Symbol("heals_only", I, ("ability", "condition"), "bool", "the heal ability's text names this condition as its requirement"),
     Symbol("start_poisoned", I, ("card",), "bool", "the card starts poisoned"),
     Symbol("start_diseased", I, ("card",), "bool", "the card starts diseased"),
     Symbol("start_paralyzed", I, ("card",), "bool", "the card starts paralyzed"),

@@ -92,10 +92,12 @@ _TARGET_ZONES = [
 
 def read_set_aside_ability(text: str) -> TextReading | None:
     """Read the set-aside clause of a card's text; None when the text sets nothing aside."""
-    low = text.lower().replace("set-aside", "set aside")
-    clause_match = re.search(r"set [^.]*?aside[^.]*\.?", low) or re.search(r"set aside[^.]*\.?", low)
+    # The verb ("set a Hero aside", "set aside") makes a set-aside effect; the noun
+    # ("a set-aside area", "while set-aside") does not.
+    clause_match = re.search(r"\bset (?:[^.]*? )?aside\b[^.]*\.?", text.lower())
     if clause_match is None:
         return None
+    low = text.lower().replace("set-aside", "set aside")
     clause = clause_match.group(0)
     duration_kind, turns = "no_duration", 0
     m = re.search(r"for (\d+|one|two|three|four|five|six|seven) turns?", low)
@@ -138,6 +140,7 @@ class HealReading:
     also_in_play: bool
     cannot_be_negated: bool
     parts: tuple[str, ...]
+    heals_only: tuple[str, ...]
 
 
 def read_heal_ability(text: str) -> HealReading | None:
@@ -154,4 +157,8 @@ def read_heal_ability(text: str) -> HealReading | None:
     if re.search(r"\bdiscard\b(?! pile)", low.split(".", 1)[1] if "." in low else ""):
         parts.append("discard_part")
     cbn = bool(re.search(r"(?:^|[.:]\s*)cannot be negated", low))
-    return HealReading(zone, also, cbn, tuple(parts))
+    first = low.split(".", 1)[0]
+    only = [cond for word, cond in (("poisoned", "poisoned_condition"), ("diseased", "diseased_condition"),
+                                    ("paralyzed", "paralyzed_condition"), ("being discarded", "discarded_condition"))
+            if word in first]
+    return HealReading(zone, also, cbn, tuple(parts), tuple(only))

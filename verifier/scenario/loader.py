@@ -46,7 +46,7 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
              "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
-                "parts", "class", "gained", "adds", "modifiers")
+                "parts", "class", "gained", "adds", "modifiers", "heals_only")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "other_effect": "other_part"}
@@ -268,7 +268,7 @@ class _CaseReader:
                     return out
                 ability = Ability(f"{card}_a1", card, "heal_effect", "no_duration", 0, False, False, False,
                                   heal.cannot_be_negated, heal.target_zone, False, False, real.text,
-                                  also_in_play=heal.also_in_play, parts=heal.parts)
+                                  also_in_play=heal.also_in_play, parts=heal.parts, heals_only=heal.heals_only)
                 self.ability_facts(ability, body.loc, from_text=True)
                 return [ability]
             cbn = reading.cannot_be_negated
@@ -322,6 +322,7 @@ class _CaseReader:
                 effect_class=_member(class_node, "effect_class", "ability class") if class_node else "plain_effect",
                 gained_order=_scalar(gained_node).integer("gained", 1, 100) if gained_node else 0,
                 adds=tuple(n for n, _ in _name_list(adds_node, "added character")) if adds_node else (),
+                heals_only=self.conditions_of(item.get("heals_only")),
             )
             if ability.also_in_play and target_zone is None:
                 item.fail("'also_in_play' widens a named target_zone; give target_zone as well")
@@ -331,6 +332,21 @@ class _CaseReader:
             self.ability_facts(ability, item.loc, from_text=False)
             out.append(ability)
         return out
+
+    def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
+        """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
+        if node is None:
+            return ()
+        out = []
+        for item in node if isinstance(node, YSeq) else [node]:
+            word = _scalar(item).text("condition").strip().lower().replace("being ", "").replace(" ", "_")
+            options = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
+                       "paralyzed": "paralyzed_condition", "discarded": "discarded_condition"}
+            if word not in options:
+                item.fail(f"unknown condition '{word}'{did_you_mean(word, options)}; "
+                          "one of: poisoned, diseased, paralyzed, being discarded")
+            out.append(options[word])
+        return tuple(sorted(set(out)))
 
     def modifiers_of(self, ability: str, node: YNode | None) -> None:
         """Read the modifiers written as part of an ability; their targets are resolved later."""
@@ -429,6 +445,9 @@ class _CaseReader:
                       f"{a.id} was gained {ordinal(a.gained_order)}" if a.gained_order else f"{a.id} is printed on the card"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
+        for cond in VALUE_SETS["condition"]:
+            self.fact("heals_only", (a.id, cond), cond in a.heals_only,
+                      f"{a.id} {'requires' if cond in a.heals_only else 'does not require'} a target {display_value(cond)}", loc)
         for part in VALUE_SETS["part"]:
             self.fact("has_part", (a.id, part), part in a.parts,
                       f"{a.id} {'has' if part in a.parts else 'has no'} {display_value(part)}", loc)

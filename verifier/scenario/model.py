@@ -65,6 +65,7 @@ class Ability:
     effect_class: str = "plain_effect"
     gained_order: int = 0
     adds: tuple[str, ...] = ()
+    heals_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
