@@ -1,0 +1,259 @@
+"""Shared fixtures: the repository, the rule base (loaded once), case helpers and the CLI."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import textwrap
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from verifier.cli import main
+from verifier.errors import RegcheckError
+from verifier.language.encoding import RuleBase, load_rule_base
+from verifier.rulesdoc import RulesDocument, load_rules_document
+from verifier.scenario.loader import load_case
+from verifier.scenario.model import Scenario
+from verifier.solver.engine import check_scenario
+from verifier.verdicts import CaseResult
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# A small, fast, well-understood case: Provisions (2 turns) on alice's Green Hero.
+PROVISIONS = """\
+title: Provisions sets a Hero aside for 2 turns
+players: [alice, bob]
+cards:
+  elijah:
+    type: Hero
+    brigade: Green
+  provisions:
+    card: Provisions
+timeline:
+  - id: play_provisions
+    turn: 1
+    phase: Preparation
+    play: provisions
+    on: elijah
+    targets: [elijah]
+questions:
+  legal: legal(play_provisions)
+  returns_at: return_step(play_provisions, elijah)
+expect:
+  legal: {verdict: determined, value: yes}
+  returns_at: {verdict: determined, value: turn 3 Preparation}
+"""
+
+# The smallest contradiction known: a set-aside negated in the Draw Phase brings its card back
+# outside a Preparation Phase (GLOSS-12 against SA-5). Fast to minimise: one turn, three cards.
+TINY_CONTRADICTION = """\
+title: A set-aside negated in the Draw Phase returns outside a Preparation Phase
+players: [alice, bob]
+turns: 1
+cards:
+  joshua:
+    type: Hero
+    owner: bob
+  goliath:
+    type: Evil_Character
+    abilities:
+      - kind: set aside
+        duration: 1 turn
+  angel:
+    type: Hero
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - id: zap
+    turn: 1
+    phase: Draw
+    activate: goliath
+    targets: [joshua]
+  - id: undo
+    turn: 1
+    phase: Draw
+    negate: zap
+    by: angel
+questions:
+  zap_legal: legal(zap)
+expect:
+  zap_legal: contradiction
+"""
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The rules repository: pyproject.toml, verifier/, encodings/, rules/, cases/."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def rule_base(repo_root: Path) -> RuleBase:
+    """The real rule base, loaded once per test session."""
+    return load_rule_base(repo_root / "encodings")
+
+
+@pytest.fixture(scope="session")
+def rules_doc(repo_root: Path) -> RulesDocument:
+    """The real rules document, loaded once per test session."""
+    return load_rules_document(repo_root / "rules")
+
+
+class CaseResults:
+    """Engine results of case files, each checked at most once per session.
+
+    `prefetch` checks many files at once in forked workers (which inherit the loaded rule base);
+    a file that fails there is checked again in this process, so its error is raised here.
+    """
+
+    def __init__(self, rules: RuleBase, doc: RulesDocument) -> None:
+        self.rules = rules
+        self.doc = doc
+        self.cache: dict[Path, CaseResult] = {}
+
+    def __call__(self, path: Path) -> CaseResult:
+        key = path.resolve()
+        if key not in self.cache:
+            self.cache[key] = check_scenario(load_case(path, self.rules), self.rules, self.doc)
+        return self.cache[key]
+
+    def prefetch(self, paths: Iterable[Path]) -> None:
+        todo = sorted({p.resolve() for p in paths} - set(self.cache))
+        workers = min(os.cpu_count() or 1, len(todo), 8)
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        global _PREFETCH
+        _PREFETCH = self
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for path, result in zip(todo, pool.map(_check_quietly, todo), strict=True):
+                    if result is not None:
+                        self.cache[path] = result
+        finally:
+            _PREFETCH = None
+
+
+_PREFETCH: CaseResults | None = None
+
+
+def _check_quietly(path: Path) -> CaseResult | None:
+    assert _PREFETCH is not None
+    try:
+        return _PREFETCH(path)
+    except RegcheckError:
+        return None
+
+
+@pytest.fixture(scope="session")
+def case_results(rule_base: RuleBase, rules_doc: RulesDocument) -> CaseResults:
+    """Check a case file with the engine, at most once per session (results are cached)."""
+    return CaseResults(rule_base, rules_doc)
+
+
+@pytest.fixture
+def write_case(tmp_path: Path) -> Callable[..., Path]:
+    """Write case text (dedented) to a file in a temporary folder and return its path."""
+
+    def write(text: str, name: str = "case.yaml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def make_case(write_case: Callable[..., Path], rule_base: RuleBase) -> Callable[..., Scenario]:
+    """Load case text as a scenario against the real rule base; file shown as its bare name."""
+
+    def make(text: str, name: str = "case.yaml") -> Scenario:
+        path = write_case(text, name)
+        return load_case(path, rule_base, display=name)
+
+    return make
+
+
+@pytest.fixture
+def repo_copy(tmp_path: Path, repo_root: Path) -> Path:
+    """A private copy of the rules repository (rules/ and encodings/) to break on purpose."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for folder in ("rules", "encodings"):
+        shutil.copytree(repo_root / folder, root / folder)
+    return root
+
+
+@pytest.fixture
+def chdir() -> Iterator[Callable[[Path], None]]:
+    """Change the current folder for one test, and change it back afterwards."""
+    old = Path.cwd()
+
+    def go(folder: Path) -> None:
+        os.chdir(folder)
+
+    yield go
+    os.chdir(old)
+
+
+_LOADED: dict[tuple[str, Path, tuple[tuple[str, int, int], ...]], object] = {}
+
+
+def _memoised(kind: str, load: Callable[[Path], object]) -> Callable[[Path], object]:
+    """`load`, remembering what it returned for a folder whose files have not changed since."""
+
+    def cached(folder: Path) -> object:
+        files = tuple(sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in Path(folder).iterdir()
+                             if p.is_file()))
+        key = (kind, Path(folder).resolve(), files)
+        if key not in _LOADED:
+            _LOADED[key] = load(folder)  # an error is raised, never remembered
+        return _LOADED[key]
+
+    return cached
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    """Run the real `regcheck` command line in-process; exceptions are kept in the result.
+
+    The CLI reads the rule base and the rules document on every run; here an unchanged folder
+    is read once per session, which keeps the many CLI tests fast.
+    """
+    import verifier.cli
+
+    monkeypatch.setattr(verifier.cli, "load_rule_base", _memoised("encodings", load_rule_base))
+    monkeypatch.setattr(verifier.cli, "load_rules_document", _memoised("rules", load_rules_document))
+    runner = CliRunner()
+
+    def run(*args: str | os.PathLike[str]) -> Result:
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=True)
+
+    return run
+
+
+def no_crash(result: Result) -> None:
+    """Assert that a CLI run ended on purpose (an exit code), not by an unhandled exception."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"the CLI crashed: {result.exception!r}\n{result.output}")
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def assert_no_crash() -> Callable[[Result], None]:
+    return no_crash
+
+
+@pytest.fixture(scope="session")
+def provisions_text() -> str:
+    return PROVISIONS
+
+
+@pytest.fixture(scope="session")
+def tiny_contradiction_text() -> str:
+    return TINY_CONTRADICTION

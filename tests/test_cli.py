@@ -1,0 +1,413 @@
+"""The `regcheck` command line, run in-process through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from verifier.rulesdoc import RulesDocument
+from verifier.scenario.loader import DEFAULTS
+from verifier.vocabulary import VALUE_SETS, display_value
+
+Cli = Callable[..., Result]
+Check = Callable[[Result], None]
+
+BROKEN = """\
+players: [alice, bob]
+cards:
+  elijah:
+    type: Heroo
+questions:
+  q: legal(x)
+"""
+
+
+@pytest.fixture
+def good(write_case: Callable[..., Path], provisions_text: str) -> Path:
+    return write_case(provisions_text, "good.yaml")
+
+
+@pytest.fixture
+def wrong(write_case: Callable[..., Path], provisions_text: str) -> Path:
+    """A case whose expectation the rules do not meet."""
+    return write_case(provisions_text.replace("value: turn 3 Preparation", "value: turn 2 Preparation"), "wrong.yaml")
+
+
+# -- check: text output and exit codes ------------------------------------------------------------
+
+
+def test_check_ok(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path) -> None:
+    result = cli("check", "--root", repo_root, good)
+    assert_no_crash(result)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith(f"{good}: Provisions sets a Hero aside for 2 turns\n")
+    assert "  ok   legal: determined = yes\n" in out
+    assert "  ok   returns_at: determined = turn 3 Preparation\n" in out
+    assert "    expected determined = turn 3 Preparation: matches\n" in out
+    assert out.rstrip().endswith("1 cases, 2 questions: 2 ok, 0 not ok")
+    assert result.stderr == ""
+
+
+def test_check_unmet_expectation_exits_1(cli: Cli, assert_no_crash: Check, repo_root: Path, wrong: Path) -> None:
+    result = cli("check", "--root", repo_root, wrong)
+    assert_no_crash(result)
+    assert result.exit_code == 1
+    assert "  FAIL returns_at: determined = turn 3 Preparation\n" in result.stdout
+    assert "    expected determined = turn 2 Preparation: does NOT match\n" in result.stdout
+    assert result.stdout.rstrip().endswith("1 cases, 2 questions: 1 ok, 1 not ok")
+
+
+def test_unexpected_contradiction_exits_1(cli: Cli, assert_no_crash: Check, repo_root: Path,
+                                          write_case: Callable[..., Path], tiny_contradiction_text: str) -> None:
+    path = write_case(tiny_contradiction_text.split("expect:")[0], "contra.yaml")
+    result = cli("check", "--root", repo_root, path)
+    assert_no_crash(result)
+    assert result.exit_code == 1
+    assert "  FAIL zap_legal: contradiction\n" in result.stdout
+    assert "conflicting set" in result.stdout
+    assert "contra.yaml:" in result.stdout  # facts of the core are shown at their case lines
+
+
+def test_expected_contradiction_exits_0(cli: Cli, assert_no_crash: Check, repo_root: Path,
+                                        write_case: Callable[..., Path], tiny_contradiction_text: str) -> None:
+    path = write_case(tiny_contradiction_text, "contra.yaml")
+    result = cli("check", "--root", repo_root, path)
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    assert "  ok   zap_legal: contradiction\n" in result.stdout
+    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw, undo]" in result.stdout
+
+
+def test_bad_input_exits_2(cli: Cli, assert_no_crash: Check, repo_root: Path, write_case: Callable[..., Path]) -> None:
+    path = write_case(BROKEN, "broken.yaml")
+    result = cli("check", "--root", repo_root, path)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    types = ", ".join(display_value(t) for t in VALUE_SETS["card_type"])
+    assert result.stderr == f"error: {path}:4:11: unknown card type 'Heroo' (did you mean 'Hero'?); one of: {types}\n"
+
+
+def test_bad_input_wins_over_findings(cli: Cli, assert_no_crash: Check, repo_root: Path, wrong: Path,
+                                      write_case: Callable[..., Path]) -> None:
+    broken = write_case(BROKEN, "broken.yaml")
+    result = cli("check", "--root", repo_root, "-j", "1", wrong, broken)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    # the good case is still checked and reported
+    assert "FAIL returns_at" in result.stdout
+    assert "1 cases, 2 questions: 1 ok, 1 not ok" in result.stdout
+    assert "broken.yaml:4:11" in result.stderr
+
+
+def test_folder_is_searched_recursively(cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path,
+                                        provisions_text: str) -> None:
+    folder = tmp_path / "suite"
+    (folder / "deeper").mkdir(parents=True)
+    (folder / "a.yaml").write_text(provisions_text, encoding="utf-8")
+    (folder / "deeper" / "b.yml").write_text(provisions_text, encoding="utf-8")
+    (folder / "notes.txt").write_text("not a case", encoding="utf-8")
+    result = cli("check", "--root", repo_root, "--format", "json", folder, folder / "a.yaml")
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    cases = [r["case"] for r in json.loads(result.stdout)["results"]]
+    # sorted, each file once even when named twice
+    assert cases == [str(folder / "a.yaml")] * 2 + [str(folder / "deeper" / "b.yml")] * 2
+
+
+def test_parallel_and_serial_agree(cli: Cli, repo_root: Path, good: Path, wrong: Path) -> None:
+    serial = cli("check", "--root", repo_root, "--format", "json", "-j", "1", good, wrong)
+    parallel = cli("check", "--root", repo_root, "--format", "json", "-j", "2", good, wrong)
+    assert serial.exit_code == parallel.exit_code == 1
+    assert json.loads(serial.stdout) == json.loads(parallel.stdout)
+
+
+def test_real_case_file(cli: Cli, assert_no_crash: Check, repo_root: Path) -> None:
+    path = repo_root / "cases" / "set-aside" / "provisions-returns-after-two-turns.yaml"
+    if not path.exists():
+        pytest.skip("the Provisions case was renamed")
+    result = cli("check", "--root", repo_root, path)
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    assert " not ok" in result.stdout and ", 0 not ok" in result.stdout
+
+
+# -- check --format json ----------------------------------------------------------------------------
+
+
+def test_check_json(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path, wrong: Path) -> None:
+    result = cli("check", "--root", repo_root, "--format", "json", good, wrong)
+    assert_no_crash(result)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict) and isinstance(data["results"], list)
+    assert len(data["results"]) == 4
+    for item in data["results"]:
+        assert {"case", "question", "verdict", "value", "expected", "ok"} <= set(item)
+    first = data["results"][0]
+    assert (first["case"], first["question"], first["verdict"], first["value"], first["expected"], first["ok"]) == (
+        str(good), "legal", "determined", "yes", "determined", True)
+    last = data["results"][-1]
+    assert (last["question"], last["value"], last["expected_value"], last["ok"]) == (
+        "returns_at", "turn 3 Preparation", "turn 2 Preparation", False)
+    assert data["summary"]["cases"] == 2 and data["summary"]["questions"] == 4 and data["summary"]["failed"] == 1
+
+
+def test_check_json_contradiction_core(cli: Cli, repo_root: Path, write_case: Callable[..., Path],
+                                       tiny_contradiction_text: str) -> None:
+    path = write_case(tiny_contradiction_text, "contra.yaml")
+    result = cli("check", "--root", repo_root, "--format", "json", path)
+    assert result.exit_code == 0
+    (item,) = json.loads(result.stdout)["results"]
+    assert item["verdict"] == "contradiction" and item["value"] is None and item["ok"] is True
+    assert item["core_verified"] is True
+    facts = [c for c in item["core"] if c["kind"] == "fact"]
+    rules = [c for c in item["core"] if c["kind"] == "rule"]
+    assert facts and rules
+    assert all(c["location"].startswith(f"{path}:") for c in facts)
+    assert all(s["id"] and s["text"] for c in rules for s in c["statements"])
+
+
+def test_check_json_choice_dependent(cli: Cli, repo_root: Path, write_case: Callable[..., Path]) -> None:
+    text = """\
+    players: [alice, bob]
+    turns: 3
+    cards:
+      moses: {type: Hero, brigade: Green}
+      passover: {card: Passover}
+    timeline:
+      - {id: play_passover, turn: 1, phase: Preparation, play: passover, on: moses, targets: [moses]}
+    questions:
+      returns_at: return_step(play_passover, moses)
+    expect:
+      returns_at: choice-dependent
+    """
+    result = cli("check", "--root", repo_root, "--format", "json", write_case(text))
+    assert result.exit_code == 0, result.output
+    (item,) = json.loads(result.stdout)["results"]
+    assert (item["verdict"], item["value"], item["ok"]) == ("choice-dependent", None, True)
+    values = [w["value"] for w in item["witnesses"]]
+    assert {"turn 2 Preparation", "turn 3 Preparation"} <= set(values)
+    for w in item["witnesses"]:
+        assert isinstance(w["choices"], dict) and w["choices"]
+    assert "SA-5" in item["rules_involved"]
+
+
+# -- --show-defaults ----------------------------------------------------------------------------------
+
+
+def test_show_defaults(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path) -> None:
+    result = cli("check", "--root", repo_root, "--show-defaults", good)
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "  inputs left to a default:\n" in out
+    assert f"    elijah is owned by alice  ({good}:5:5)\n" in out
+    assert f"    provisions starts in the hand  ({good}:8:5)\n" in out
+    assert f"    alice makes attempt play_provisions  ({good}:10:5)\n" in out
+    # stated inputs are not listed as defaults
+    assert "elijah's type is Hero" not in out.split("inputs left to a default:")[1]
+
+
+def test_stated_inputs_are_not_listed_as_defaults(cli: Cli, repo_root: Path, write_case: Callable[..., Path]) -> None:
+    text = """\
+    players: [alice, bob]
+    cards:
+      elijah:
+        type: Hero
+        owner: bob
+        controller: bob
+        temporary_controller: bob
+        territory_class: false
+        zone: territory
+        zone_of: bob
+        brigade: Green
+    questions:
+      q: zone(elijah, 0)
+    """
+    result = cli("check", "--root", repo_root, "--show-defaults", write_case(text))
+    assert result.exit_code == 0
+    listed = result.stdout.split("inputs left to a default:\n")[1].split("\n\n")[0]
+    for stated in ("owned by", "permanent control", "controls elijah at the start", "Territory Class",
+                   "starts in the territory", "starts in bob's territory"):
+        assert stated not in listed
+
+
+def test_without_show_defaults(cli: Cli, repo_root: Path, good: Path) -> None:
+    assert "inputs left to a default" not in cli("check", "--root", repo_root, good).stdout
+
+
+# -- rules ---------------------------------------------------------------------------------------------
+
+
+def test_rules_json(cli: Cli, assert_no_crash: Check, repo_root: Path, rules_doc: RulesDocument) -> None:
+    result = cli("rules", "--root", repo_root, "--format", "json")
+    assert_no_crash(result)
+    data = json.loads(result.stdout)
+    statements = data["statements"]
+    assert [s["id"] for s in statements] == [s.id for s in rules_doc.statements]
+    for s in statements:
+        assert {"id", "section", "status", "encodings"} <= set(s)
+        assert s["status"] in ("encoded", "waived", "missing"), s
+        if s["status"] == "encoded":
+            assert s["encodings"], s
+        elif s["status"] == "waived":
+            assert s["reason"] and s["reason"].strip() and not s["encodings"], s
+    # the exit code is the gate: 1 exactly when a statement is missing or a citation is unknown
+    missing = [s["id"] for s in statements if s["status"] == "missing"]
+    assert result.exit_code == (1 if missing or data["unknown_citations"] else 0), result.output
+
+
+def test_every_set_aside_statement_is_encoded_or_waived(cli: Cli, repo_root: Path) -> None:
+    data = json.loads(cli("rules", "--root", repo_root, "--format", "json").stdout)
+    sa = [s for s in data["statements"] if s["id"].startswith("SA-")]
+    assert len(sa) >= 25
+    for s in sa:
+        assert s["section"] == "set-aside"
+        assert s["status"] in ("encoded", "waived"), f"{s['id']} is neither encoded nor waived"
+        if s["status"] == "waived":
+            assert s["reason"] and s["reason"].strip(), f"{s['id']} is waived without a reason"
+    cited_unknown = [u for u in data["unknown_citations"] if u["statement"].startswith("SA-")]
+    assert not cited_unknown
+
+
+def test_rules_text(cli: Cli, assert_no_crash: Check, repo_root: Path, rules_doc: RulesDocument) -> None:
+    result = cli("rules", "--root", repo_root)
+    assert_no_crash(result)
+    assert result.exit_code in (0, 1)
+    assert "\nset-aside\n" in result.stdout
+    assert re.search(r"^  SA-1 +encoded  by (.*, )?SA-1(,|$)", result.stdout, re.M)
+    assert re.search(r"^  SA-\d+ +waived   \S", result.stdout, re.M)
+    n = len(rules_doc.statements)
+    summary = re.search(rf"\n{n} statements: (\d+) encoded, (\d+) waived, (\d+) missing", result.stdout)
+    assert summary is not None
+    assert result.exit_code == (1 if int(summary.group(3)) or " which is not in the rules document" in result.stdout else 0)
+
+
+def test_rules_missing_statement_exits_1(cli: Cli, repo_copy: Path) -> None:
+    with (repo_copy / "rules" / "set-aside.md").open("a", encoding="utf-8") as f:
+        f.write("- **SA-99** A statement nobody encoded. (Test)\n")
+    result = cli("rules", "--root", repo_copy)
+    assert result.exit_code == 1
+    assert "  SA-99     MISSING  neither encoded nor waived" in result.stdout
+    data = json.loads(cli("rules", "--root", repo_copy, "--format", "json").stdout)
+    assert next(s for s in data["statements"] if s["id"] == "SA-99")["status"] == "missing"
+
+
+def test_rules_unknown_citation_exits_1(cli: Cli, repo_copy: Path) -> None:
+    (repo_copy / "encodings" / "zz-extra.yaml").write_text(
+        "section: extra\nrules:\n  - id: EXTRA-1\n    cites: [SA-98]\n    says: always\n    requires: 'True'\n",
+        encoding="utf-8")
+    result = cli("rules", "--root", repo_copy)
+    assert result.exit_code == 1
+    assert "rule EXTRA-1 cites SA-98, which is not in the rules document" in result.stdout
+    data = json.loads(cli("rules", "--root", repo_copy, "--format", "json").stdout)
+    assert [(u["statement"], u["rule"]) for u in data["unknown_citations"]] == [("SA-98", "EXTRA-1")]
+    assert data["unknown_citations"][0]["location"].endswith("zz-extra.yaml:3:5")
+
+
+def test_rules_document_error_exits_2(cli: Cli, assert_no_crash: Check, repo_copy: Path) -> None:
+    with (repo_copy / "rules" / "set-aside.md").open("a", encoding="utf-8") as f:
+        f.write("- **SA-1** The same ID again. (Test)\n")
+    result = cli("rules", "--root", repo_copy)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and "statement SA-1 appears twice (first at " in result.stderr
+
+
+def test_defaults_command(cli: Cli) -> None:
+    result = cli("defaults")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [f"{k}: {v}" for k, v in DEFAULTS.items()]
+
+
+def test_version(cli: Cli) -> None:
+    result = cli("--version")
+    assert result.exit_code == 0 and ", version " in result.stdout
+
+
+# -- finding the repository ------------------------------------------------------------------------------
+
+
+def test_root_is_found_from_the_current_folder_upward(cli: Cli, chdir: Callable[[Path], None], repo_copy: Path,
+                                                      provisions_text: str) -> None:
+    folder = repo_copy / "cases" / "deep" / "er"
+    folder.mkdir(parents=True)
+    (folder / "c.yaml").write_text(provisions_text, encoding="utf-8")
+    chdir(folder)
+    result = cli("check", "c.yaml")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("c.yaml: ")
+
+
+def test_root_option_overrides_the_current_folder(cli: Cli, chdir: Callable[[Path], None], repo_root: Path,
+                                                  repo_copy: Path, good: Path) -> None:
+    # the copy's encodings are broken: found from the current folder they fail, --root avoids them
+    (repo_copy / "encodings" / "zz-broken.yaml").write_text("section: [\n", encoding="utf-8")
+    chdir(repo_copy)
+    broken = cli("check", good)
+    assert broken.exit_code == 2
+    assert broken.stderr.startswith("error: encodings/zz-broken.yaml:2:1: malformed YAML")
+    fixed = cli("check", "--root", repo_root, good)
+    assert fixed.exit_code == 0, fixed.output
+
+
+def test_no_repository_found(cli: Cli, chdir: Callable[[Path], None], tmp_path: Path, good: Path) -> None:
+    chdir(tmp_path)
+    result = cli("check", good)
+    assert result.exit_code == 2
+    assert "no rules repository found: need folders rules/ and encodings/" in result.stderr
+    assert "Traceback" not in result.output
+
+
+# -- usage errors ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check"], "Missing argument 'PATHS...'"),
+        (["check", "/no/such/file.yaml"], "no such file or folder: /no/such/file.yaml"),
+        (["check", "--format", "xml", "x.yaml"], "Invalid value for '--format'"),
+        (["check", "--timeout", "0", "x.yaml"], "Invalid value for '--timeout'"),
+        (["check", "--timeout", "soon", "x.yaml"], "Invalid value for '--timeout'"),
+        (["check", "--memory", "1", "x.yaml"], "Invalid value for '--memory'"),
+        (["check", "--jobs", "0", "x.yaml"], "Invalid value for '--jobs'"),
+        (["check", "--root", "/no/such/folder", "x.yaml"], "Invalid value for '--root'"),
+        (["check", "--frobnicate", "x.yaml"], "No such option '--frobnicate'"),
+        (["rules", "--format", "yaml"], "Invalid value for '--format'"),
+        (["verify"], "No such command 'verify'"),
+    ],
+)
+def test_usage_errors_exit_2(cli: Cli, assert_no_crash: Check, repo_root: Path, args: list[str], message: str) -> None:
+    result = cli(*args)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Usage: " in result.stderr
+
+
+def test_folder_without_cases_is_a_usage_error(cli: Cli, repo_root: Path, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = cli("check", "--root", repo_root, tmp_path / "empty")
+    assert result.exit_code == 2
+    assert "no case files (*.yaml) found in the given paths" in result.stderr
+
+
+def test_root_without_rules_folders_is_a_usage_error(cli: Cli, tmp_path: Path, good: Path) -> None:
+    (tmp_path / "not-a-repo").mkdir()
+    result = cli("check", "--root", tmp_path / "not-a-repo", good)
+    assert result.exit_code == 2
+    assert "no rules repository found" in result.stderr
+
+
+def test_help(cli: Cli) -> None:
+    result = cli("check", "--help")
+    assert result.exit_code == 0
+    for option in ("--format", "--root", "--timeout", "--show-defaults"):
+        assert option in result.stdout
