@@ -103,8 +103,6 @@ def test_not_utf8(tmp_path: Path) -> None:
         load_rules_document(folder)
 
 
-@pytest.mark.xfail(strict=True, reason="GATE HOLE: an item that looks like a statement but whose bold ID is malformed "
-                                       "(here 'SA 4') is skipped silently, so the gate never sees the statement")
 def test_malformed_statement_id_is_reported(tmp_path: Path) -> None:
     message, line = failure(tmp_path, demo="- **SA-3** Fine. (A)\n- **SA 4** Typo in the ID. (B)\n")
     assert "SA 4" in message and line == 2

@@ -82,7 +82,7 @@ def test_scalar_helpers(tmp_path: Path) -> None:
         n.boolean("n")
     with pytest.raises(CaseError, match="n must be text, got a number"):
         n.text("n")
-    with pytest.raises(CaseError, match="f must be a whole number, got a number"):
+    with pytest.raises(CaseError, match="f must be a whole number, got 1.5"):
         f.integer("f", 0, 5)  # type: ignore[union-attr]
 
 
@@ -130,7 +130,7 @@ def test_error_class_is_the_callers(tmp_path: Path) -> None:
         ("a: 1\n b: 2\n", "malformed YAML: mapping values are not allowed in this context", 2, 3),
         ("a: 'open\n", "malformed YAML: found unexpected end of stream", 2, 1),
         ("a:\n\t- 1\n", "malformed YAML: found character that cannot start any token", 2, 1),
-        ("--- 1\n--- 2\n", "malformed YAML: but found another document", 2, 1),
+        ("--- 1\n--- 2\n", "malformed YAML: expected a single document in the stream, but found another document", 2, 1),
         ("", "file is empty", 1, 0),
         ("# only a comment\n", "file is empty", 1, 0),
         (b"a: \xff\xfe\n", "file is not valid UTF-8", 1, 0),

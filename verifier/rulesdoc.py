@@ -18,6 +18,7 @@ from .errors import Location, RulesDocumentError
 from .yamlsource import display_path
 
 ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
+LOOKS_LIKE_ITEM = re.compile(r"^- \*\*([^*]*)\*\*")
 SOURCE = re.compile(r"\(([^()]*)\)\s*$")
 
 
@@ -67,6 +68,10 @@ def load_rules_document(folder: Path) -> RulesDocument:
         while i < len(lines):
             m = ITEM.match(lines[i])
             if not m:
+                odd = LOOKS_LIKE_ITEM.match(lines[i])
+                if odd:
+                    raise RulesDocumentError(f"'{odd.group(1)}' is not a statement ID (like SA-4 or GLOSS-12)",
+                                             Location(display_path(path), i + 1))
                 i += 1
                 continue
             loc = Location(display_path(path), i + 1)

@@ -62,6 +62,9 @@ class YScalar(YNode):
 
     value: object = None
     style: str | None = None
+    raw: str = ""
+    end_line: int = 0
+    end_column: int = 0
 
     @property
     def kind(self) -> str:
@@ -78,7 +81,8 @@ class YScalar(YNode):
 
     def integer(self, what: str, low: int, high: int) -> int:
         if isinstance(self.value, bool) or not isinstance(self.value, int):
-            self.fail(f"{what} must be a whole number, got {self.kind}")
+            got = str(self.value) if isinstance(self.value, float) else self.kind
+            self.fail(f"{what} must be a whole number, got {got}")
         if not low <= self.value <= high:
             self.fail(f"{what} must be between {low} and {high}, got {self.value}")
         return self.value
@@ -149,7 +153,7 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
         value = node.value if node.tag == "tag:yaml.org,2002:str" else _scalar_value(node)
         if isinstance(value, str) and len(value) > 20_000:
             raise error("text longer than 20000 characters", loc)
-        return YScalar(loc, error, value, node.style)
+        return YScalar(loc, error, value, node.style, node.value, node.end_mark.line + 1, node.end_mark.column + 1)
     if isinstance(node, yaml.SequenceNode):
         if node.tag != "tag:yaml.org,2002:seq":
             raise error(f"tag {node.tag!r} is not allowed", loc)
@@ -163,7 +167,7 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
             if not isinstance(knode, yaml.ScalarNode):
                 raise error("mapping keys must be plain names", _loc(path, knode))
             # Keys are names: read them as written, so that `on:` or `no:` stay text.
-            key = YScalar(_loc(path, knode), error, knode.value, knode.style)
+            key = YScalar(_loc(path, knode), error, knode.value, knode.style, knode.value)
             if key.value in seen:
                 raise error(f"duplicate key '{key.value}' (first at line {seen[key.value].line})", key.loc)
             seen[key.value] = key.loc
@@ -233,7 +237,9 @@ def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tu
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         column = mark.column + 1 if mark else 0
-        problem = exc.problem or exc.context or "malformed YAML"
+        # "while parsing ..." contexts are noise; "expected a single document ..." is the point
+        context = exc.context if exc.context and not exc.context.startswith("while") else None
+        problem = ", ".join(p for p in (context, exc.problem) if p) or "malformed YAML"
         raise error(f"malformed YAML: {problem}", Location(shown, line, column)) from None
     except yaml.YAMLError as exc:
         raise error(f"malformed YAML: {exc}", Location(shown, 1)) from None

@@ -22,7 +22,7 @@ def scope(rule_base: RuleBase) -> TypeScope:
 
 
 def type_of(text: str, scope: TypeScope, variables: Mapping[str, str] = VARIABLES) -> str:
-    expr = parse_expression(text, SourceText("f.yaml", 1, 0, False), InputError)
+    expr = parse_expression(text, SourceText("f.yaml", 1, 0), InputError)
     return infer(expr, variables, scope)
 
 
@@ -185,7 +185,7 @@ def test_type_mismatch(text: str, message: str, scope: TypeScope) -> None:
 
 
 def test_error_points_at_the_offending_argument(scope: TypeScope) -> None:
-    expr = parse_expression("legal(x) and zone(c, hand) == territory", SourceText("f.yaml", 4, 6, False), InputError)
+    expr = parse_expression("legal(x) and zone(c, hand) == territory", SourceText("f.yaml", 4, 6), InputError)
     with pytest.raises(InputError) as info:
         infer(expr, VARIABLES, scope)
     assert info.value.message == "argument 2 of zone must be step, got zone"
@@ -193,7 +193,7 @@ def test_error_points_at_the_offending_argument(scope: TypeScope) -> None:
 
 
 def test_unknown_name_points_at_the_name(scope: TypeScope) -> None:
-    expr = parse_expression("legal(x)\nand zone(c, s) == hnad", SourceText("f.yaml", 9, 2, True), InputError)
+    expr = parse_expression("  legal(x)\n  and zone(c, s) == hnad", SourceText("f.yaml", 9, 0), InputError)
     with pytest.raises(InputError) as info:
         infer(expr, VARIABLES, scope)
     assert info.value.location == Location("f.yaml", 10, 21)

@@ -304,15 +304,11 @@ def test_real_card_needs_x(make_case: Callable[..., Scenario]) -> None:
     assert (line, column) == (6, 5)
 
 
-@pytest.mark.xfail(strict=True, reason="BAD MESSAGE: the card's words 'X is' are cut from the quote, which reads "
-                                       "'cannot be negated if 4 or greater'")
 def test_real_card_needs_x_quotes_the_card(make_case: Callable[..., Scenario]) -> None:
     text = MINIMAL.replace("questions:", "  darkness:\n    card: Darkness (FoM)\nquestions:")
     assert error(make_case, text)[0] == "Darkness (FoM) says 'cannot be negated if X is 4 or greater': give the card's x"
 
 
-@pytest.mark.xfail(strict=True, reason="an expected value written as the vocabulary names it (set_aside_area) is refused, "
-                                       "though field_of_battle is accepted and expressions use that spelling")
 def test_expected_value_in_vocabulary_spelling(make_case: Callable[..., Scenario]) -> None:
     (e,) = make_case(MINIMAL + "expect:\n  where: {verdict: determined, value: set_aside_area}\n").expectations
     assert e.value == "set-aside area"
@@ -361,9 +357,6 @@ def test_played_hero_goes_to_territory(make_case: Callable[..., Scenario], rule_
     assert (r.verdict.value, r.value) == ("determined", "territory")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a player may be named like a value of the vocabulary (here 'territory'); "
-                                       "the grounding then reads the zone 'territory' in the rules as that player and the "
-                                       "played Hero is silently reported in the field of battle")
 def test_player_named_like_a_zone_is_refused(make_case: Callable[..., Scenario]) -> None:
     with pytest.raises(CaseError) as info:
         make_case(PLAY_HERO.replace("PLAYER", "territory"))

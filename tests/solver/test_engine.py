@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from verifier.errors import EncodingError
 from verifier.language.encoding import RuleBase
 from verifier.rulesdoc import RulesDocument
 from verifier.scenario.loader import load_case
@@ -314,8 +313,6 @@ def test_unknown_while_minimising_is_reported(monkeypatch: pytest.MonkeyPatch, m
     assert q.reason.startswith("minimising stopped: timeout")
 
 
-@pytest.mark.xfail(strict=True, reason="DESIGN CONFLICT: a case may expect 'unknown', and then an unknown verdict is "
-                                       "reported ok (exit 0), though DESIGN.md says unknown is never reported as a pass")
 def test_expected_unknown_is_still_not_a_pass(monkeypatch: pytest.MonkeyPatch, run: Callable[..., CaseResult],
                                               provisions_text: str) -> None:
     forced_unknown(monkeypatch, lambda assume, extra: True)
@@ -373,10 +370,6 @@ questions:
 """
 
 
-@pytest.mark.xfail(strict=True, raises=EncodingError,
-                   reason="BUG: any 'play' without 'on' fails with 'played_on(...) has no value ... (while grounding "
-                          "SA-14[x=...] ...)': SA-14 reads played_on(x) behind guards (enhancement(card_of(x)), "
-                          "set_aside_use(x)) that depend on inputs, which grounding cannot fold")
 @pytest.mark.parametrize("text", [ARTIFACT, HERO], ids=["artifact", "hero"])
 def test_playing_a_card_without_on(run: Callable[..., CaseResult], text: str) -> None:
     r = run(text).results[0]

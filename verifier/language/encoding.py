@@ -81,18 +81,20 @@ def parse_at(node: YNode, text_lines: list[str], error: type[InputError], what: 
     """Parse the expression held in a YAML scalar, keeping positions relative to the file."""
     if not isinstance(node, YScalar) or not isinstance(node.value, (str, int, bool)):
         node.fail(f"{what} must be an expression, got {node.kind}")
-    text = str(node.value) if not isinstance(node.value, bool) else str(node.value)
+    text = str(node.value)
     loc = node.loc
     if node.style in ("|", ">"):
-        line = loc.line + 1
-        while line <= len(text_lines) and not text_lines[line - 1].strip():
-            line += 1
-        indent = len(text_lines[line - 1]) - len(text_lines[line - 1].lstrip()) if line <= len(text_lines) else 0
-        source = SourceText(loc.path, line, indent, True)
-    else:
-        shift = 1 if node.style in ('"', "'") else 0
-        source = SourceText(loc.path, loc.line, loc.column - 1 + shift, False)
-    return parse_expression(text, source, error)
+        # A block scalar: parse its lines as they stand in the file, so places are the file's.
+        lines = text_lines[loc.line: max(node.end_line - 1, loc.line + 1)]
+        return parse_expression("\n".join(lines), SourceText(loc.path, loc.line + 1, 0), error)
+    if not node.style and node.end_line > loc.line:
+        # A plain scalar continued on later lines: the same, from where it starts.
+        lines = text_lines[loc.line - 1: node.end_line]
+        lines[-1] = lines[-1][: node.end_column - 1] if len(lines) > 1 else lines[-1]
+        lines[0] = lines[0][loc.column - 1:]
+        return parse_expression("\n".join(lines), SourceText(loc.path, loc.line, loc.column - 1), error)
+    shift = 1 if node.style in ('"', "'") else 0
+    return parse_expression(text, SourceText(loc.path, loc.line, loc.column - 1 + shift), error)
 
 
 def _names(node: YNode, what: str, pattern: re.Pattern[str]) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..errors import InputError, Location
 
 MAX_LENGTH = 5000
+MAX_DEPTH = 100
 QUANTIFIERS = ("all", "any", "count", "sum")
 
 
@@ -124,12 +125,14 @@ class Quant(Expr):
 
 @dataclass(frozen=True)
 class SourceText:
-    """Where an expression's text sits in its file, to map parser positions back to it."""
+    """Where an expression's text sits in its file: its first line and the column that line starts at.
+
+    Later lines of the text are the file's lines as written, so their columns are the file's.
+    """
 
     path: str
     line: int
     column: int
-    block: bool
 
 
 _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
@@ -147,17 +150,17 @@ def parse_expression(
     """Parse one expression of the rule language; raise `error` with the place of any problem."""
 
     def place(lineno: int, col: int) -> Location:
-        if source.block:
-            return Location(source.path, source.line + lineno - 1, source.column + col + 1)
-        return Location(source.path, source.line, source.column + col + 1)
+        return Location(source.path, source.line + lineno - 1, (source.column if lineno == 1 else 0) + col + 1)
 
     if len(text) > MAX_LENGTH:
         raise error(f"expression longer than {MAX_LENGTH} characters", place(1, 0))
-    stripped = "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
+    stripped = "\n".join(line.rstrip() for line in text.splitlines())
     if not stripped.strip():
         raise error("expression is empty", place(1, 0))
+    wrapped = "(" + stripped + "\n)"
+    wrapped_lines = wrapped.split("\n")
     try:
-        tree = ast.parse("(" + stripped + "\n)", mode="eval")
+        tree = ast.parse(wrapped, mode="eval")
     except SyntaxError as exc:
         lineno = exc.lineno or 1
         col = max((exc.offset or 1) - 1 - (1 if lineno == 1 else 0), 0)
@@ -167,13 +170,27 @@ def parse_expression(
 
     def at(node: ast.AST) -> Location:
         lineno = getattr(node, "lineno", 1)
-        col = getattr(node, "col_offset", 0) - (1 if lineno == 1 else 0)
-        return place(lineno, max(col, 0))
+        # Python counts columns in UTF-8 bytes; people count characters.
+        line = wrapped_lines[lineno - 1] if lineno <= len(wrapped_lines) else ""
+        chars = len(line.encode("utf-8")[: getattr(node, "col_offset", 0)].decode("utf-8", "ignore"))
+        return place(lineno, max(chars - (1 if lineno == 1 else 0), 0))
 
     def fail(node: ast.AST, message: str) -> InputError:
         return error(message, at(node))
 
+    depth = 0
+
     def conv(node: ast.AST) -> Expr:
+        nonlocal depth
+        depth += 1
+        try:
+            if depth > MAX_DEPTH:
+                raise error("expression is too deeply nested", place(1, 0))
+            return convert(node)
+        finally:
+            depth -= 1
+
+    def convert(node: ast.AST) -> Expr:
         loc = at(node)
         if isinstance(node, ast.Name):
             if node.id in ("True", "False"):
@@ -230,7 +247,7 @@ def parse_expression(
                 raise fail(node, f"{func} takes one 'expression for variable in domain' argument")
             return Call(loc, func, tuple(conv(a) for a in node.args))
         if isinstance(node, ast.GeneratorExp):
-            raise fail(node, "a generator must be the argument of all, any or count")
+            raise fail(node, "a generator must be the argument of all, any, count or sum")
         what = _WHAT.get(type(node), type(node).__name__)
         raise fail(node, f"{what} is not part of the rule language")
 

@@ -61,9 +61,11 @@ ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "ne
 
 
 def _name(node: YNode, what: str) -> str:
+    if isinstance(node, YScalar) and isinstance(node.value, bool) and NAME.match(node.raw):
+        node.fail(f"{what} '{node.raw}' is read by YAML as {str(node.value).lower()}: write it in quotes ('{node.raw}')")
     if not isinstance(node, YScalar) or not isinstance(node.value, str) or not NAME.match(node.value):
-        shown = node.value if isinstance(node, YScalar) else node.kind
-        node.fail(f"{what} {shown!r} must be a lower-case name (letters, digits, _; at most 40)")
+        shown = repr(node.raw) if isinstance(node, YScalar) else node.kind
+        node.fail(f"{what} {shown} must be a lower-case name (letters, digits, _; at most 40)")
     return node.value
 
 
@@ -152,7 +154,12 @@ class _CaseReader:
         node = self.root.require("players", "the case")
         if not isinstance(node, YSeq) or not 2 <= len(node.items) <= MAX_PLAYERS:
             node.fail(f"players must be a list of 2 to {MAX_PLAYERS} names; the first takes turn 1")
-        names = [_name(p, "player") for p in node]
+        names = []
+        for p in node:
+            name = _name(p, "player")
+            if name in MEMBER_OF or name in SYMBOLS:
+                p.fail(f"player name '{name}' is a word of the rules vocabulary; pick another")
+            names.append(name)
         if len(set(names)) != len(names):
             node.fail("player names must differ")
         return tuple(names)
@@ -183,6 +190,8 @@ class _CaseReader:
     def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
         if node is None:
             return default, True
+        if isinstance(node, YScalar) and node.value is None:
+            node.fail(f"{what} must be a player name, got nothing")
         value = _name(node, what)
         if value not in players:
             node.fail(f"unknown player '{value}'{did_you_mean(value, players)}")
@@ -275,7 +284,7 @@ class _CaseReader:
             if isinstance(cbn, str):
                 x_node = body.get("x")
                 if x_node is None:
-                    body.fail(f"{real.name} says 'cannot be negated if {cbn[5:]}': give the card's x")
+                    body.fail(f"{real.name} says 'cannot be negated if {cbn.replace('x is', 'X is')}': give the card's x")
                 threshold = int(re.findall(r"\d+", cbn)[0])
                 cbn = _scalar(x_node).integer("x", 0, 100) >= threshold
             ability = Ability(f"{card}_a1", card, "set_aside_effect", reading.duration_kind,
@@ -512,7 +521,8 @@ class _CaseReader:
         kind = ACTIONS[action]
         id_node = item.get("id")
         aid = _name(id_node, "attempt id") if id_node else f"{action}_{len(earlier) + 1}"
-        if aid in ids or aid in cards or aid in players or aid in MEMBER_OF or aid in SYMBOLS:
+        if (aid in ids or aid in cards or aid in players or aid in MEMBER_OF or aid in SYMBOLS
+                or any(a.id == aid for a in abilities)):
             (id_node or item).fail(f"attempt id '{aid}' is already used by another name")
         ids[aid] = item.loc
         by_id = {a.id: a for a in earlier}
@@ -708,8 +718,12 @@ class _CaseReader:
             options = list({"player": players, "card": [c.name for c in cards],
                             "attempt": [a.id for a in attempts], "ability": [a.id for a in abilities]}[qtype])
         given = str(s.value).strip()
+
+        def norm(text: str) -> str:
+            return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
         for option in options:
-            if option.lower() == given.lower().replace("_", " ") or option.lower() == given.lower():
+            if norm(option) == norm(given):
                 return option
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 

@@ -45,8 +45,8 @@ class Session:
         self.tracked = tracked
         # A context of its own: what Z3 does must not depend on which cases were checked before.
         self.ctx = z3.Context()
-        if memory_mb:
-            z3.set_param("memory_max_size", memory_mb)
+        # Z3 keeps this setting for the whole process: set it for every session, limit or not.
+        z3.set_param("memory_max_size", memory_mb or 0)
         # Every constant is a whole number or a truth value, and every constraint linear.
         self.solver = z3.SolverFor("QF_LIA", ctx=self.ctx)
         self.solver.set("random_seed", SEED)

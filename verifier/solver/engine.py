@@ -266,7 +266,9 @@ class _Case:
         if exp is None:
             ok = verdict not in (Verdict.CONTRADICTION, Verdict.UNKNOWN)
         else:
-            ok = exp.verdict == verdict.value and (exp.value is None or exp.value == value)
+            # a solver that gave up is never a pass, even where a case expects it
+            ok = (verdict is not Verdict.UNKNOWN and exp.verdict == verdict.value
+                  and (exp.value is None or exp.value == value))
         return QuestionResult(self.sc.path, self.sc.title, q.name, verdict, value,
                               exp.verdict if exp else None, exp.value if exp else None, ok,
                               witnesses, core, core_verified, rules, reason)
