@@ -37,9 +37,12 @@ def main() -> None:
     parser.add_argument("--case", default=DEFAULT_CASE)
     args = parser.parse_args()
     python = sys.executable
+    # the installed command, as users run it (not `-m verifier`, which would import the
+    # source tree in the current folder instead of the installed, compiled package)
+    regcheck = str(Path(python).parent / "regcheck")
     floor_cmd = [python, "-c", "import z3, click, yaml"]
-    check_cmd = [python, "-m", "verifier", "check", args.case]
-    all_cmd = [python, "-m", "verifier", "check", "cases"]
+    check_cmd = [regcheck, "check", args.case]
+    all_cmd = [regcheck, "check", "cases"]
     timed(check_cmd)  # warm the file cache
     floors, checks = [], []
     for _ in range(args.runs):

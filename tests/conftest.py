@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -12,6 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+
+# The rule-base cache of test runs is kept apart from the user's own.
+os.environ.setdefault("REGCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="regcheck-test-cache-"))
 
 from verifier.cli import main
 from verifier.errors import RegcheckError

@@ -1,5 +1,5 @@
 """`python -m verifier` runs the regcheck command line."""
 
-from .cli import main
+from .cli import run
 
-main()
+run()

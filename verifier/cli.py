@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["main", "find_root", "collect_cases"]
+__all__ = ["main", "run", "find_root", "collect_cases"]
 
+import gc
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import click
 
 from .errors import InputError, RegcheckError
+from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .report import render_case, render_rules, results_json, rule_statuses, rules_json
 from .rulesdoc import RulesDocument, load_rules_document
@@ -59,11 +61,23 @@ def _load_base(root_opt: str | None) -> tuple[Path, RuleBase, RulesDocument]:
         raise click.UsageError(
             "no rules repository found: need folders rules/ and encodings/ in the current folder "
             "or above it (or pass --root)")
-    return root, load_rule_base(root / "encodings"), load_rules_document(root / "rules")
+    return root, cached_rule_base(root / "encodings", load_rule_base), load_rules_document(root / "rules")
 
 
 def _fail_input(err: InputError | RegcheckError) -> None:
     click.echo(f"error: {err}", err=True)
+
+
+_leave_at_once = False
+
+
+def _exit(code: int) -> None:
+    """End the command; in the command-line program, without tearing down the solver's objects one by one."""
+    if _leave_at_once:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 root_option = click.option("--root", type=click.Path(file_okay=False, exists=True),
@@ -77,6 +91,9 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
 @click.version_option(package_name="regcheck")
 def main() -> None:
     """regcheck: check Redemption card combinations against the encoded rules."""
+    # Grounding allocates many small objects that live until the case is done; collecting
+    # garbage less often saves a third of the time of a one-case run and keeps memory bounded.
+    gc.set_threshold(100_000, 50, 100)
 
 
 @main.command()
@@ -124,7 +141,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         click.echo(f"{len(results)} cases, {len(qs)} questions: {len(qs) - len(failed)} ok, {len(failed)} not ok")
     if bad_input:
         sys.exit(EXIT_INPUT)
-    sys.exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
+    _exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
 
 
 @dataclass(frozen=True)
@@ -220,3 +237,10 @@ def defaults() -> None:
     """Show the defaults the case loader applies to what a case leaves unsaid."""
     for key, value in DEFAULTS.items():
         click.echo(f"{key}: {value}")
+
+
+def run() -> None:
+    """The `regcheck` program: the command line, ending the process as soon as the answer is out."""
+    global _leave_at_once
+    _leave_at_once = True
+    main()

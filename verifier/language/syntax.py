@@ -172,7 +172,9 @@ def parse_expression(
         lineno = getattr(node, "lineno", 1)
         # Python counts columns in UTF-8 bytes; people count characters.
         line = wrapped_lines[lineno - 1] if lineno <= len(wrapped_lines) else ""
-        chars = len(line.encode("utf-8")[: getattr(node, "col_offset", 0)].decode("utf-8", "ignore"))
+        chars = getattr(node, "col_offset", 0)
+        if not line.isascii():
+            chars = len(line.encode("utf-8")[:chars].decode("utf-8", "ignore"))
         return place(lineno, max(chars - (1 if lineno == 1 else 0), 0))
 
     def fail(node: ast.AST, message: str) -> InputError:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 __all__ = ["RealCard", "find_card", "read_set_aside_ability", "read_heal_ability", "TextReading", "HealReading"]
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,13 +30,25 @@ class RealCard:
 
 
 @lru_cache(maxsize=1)
-def _rows() -> dict[str, list[str]]:
-    path = Path(__file__).resolve().parent.parent / "data" / "cards.json"
-    raw = json.loads(path.read_text("utf-8"))
-    rows: dict[str, list[str]] = {}
-    for row in raw["cards"]:
-        rows.setdefault(row[0], row)
-    return rows
+def _text() -> str:
+    """The bundled card list: a line per printed card, its fields separated by tabs."""
+    return "\n" + (Path(__file__).resolve().parent.parent / "data" / "cards.tsv").read_text("utf-8")
+
+
+def _row(name: str) -> list[str] | None:
+    # One card is looked up by finding its line, without reading every other card.
+    text = _text()
+    start = text.find("\n" + name + "\t")
+    if start < 0:
+        return None
+    end = text.find("\n", start + 1)
+    return text[start + 1: end if end >= 0 else len(text)].split("\t")
+
+
+@lru_cache(maxsize=1)
+def _names() -> list[str]:
+    names = (line.split("\t", 1)[0] for line in _text().split("\n")[1:])
+    return list(dict.fromkeys(n for n in names if n and not n.startswith("#")))
 
 
 def _card(row: list[str]) -> RealCard:
@@ -53,17 +64,18 @@ def _card(row: list[str]) -> RealCard:
 
 def find_card(name: str) -> RealCard | list[str]:
     """The card called `name` (exactly, or the single printing `name (set)`), or close names."""
-    rows = _rows()
-    if name in rows:
-        return _card(rows[name])
-    printings = [n for n in rows if n.startswith(name + " (")]
+    row = _row(name) if name and "\t" not in name and "\n" not in name else None
+    if row is not None:
+        return _card(row)
+    names = _names()
+    printings = [n for n in names if n.startswith(name + " (")]
     if len(printings) == 1:
-        return _card(rows[printings[0]])
+        return _card(_row(printings[0]))  # type: ignore[arg-type]
     if printings:
         return sorted(printings)
     import difflib
 
-    return difflib.get_close_matches(name, list(rows), n=3, cutoff=0.6)
+    return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 import z3
 
 from ..errors import SolverError
-from .grounding import Grounding
+from .grounding import Grounding, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 SEED = 0
 _SYMBOL = re.compile(r"\|([^|]*)\|")
+_DEFINITION = re.compile(r"\(define-fun (\|[^|]*\||\S+) \(\) \w+\s+(\(- \d+\)|-?\d+|true|false)\)")
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ class Session:
         # Z3 keeps this setting for the whole process: set it for every session, limit or not.
         z3.set_param("memory_max_size", memory_mb or 0)
         # Every constant is a whole number or a truth value, and every constraint linear.
-        self.solver = z3.SolverFor("QF_LIA", ctx=self.ctx)
+        logic = z3.Z3_mk_string_symbol(self.ctx.ref(), "QF_LIA")
+        self.solver = z3.Solver(z3.Z3_mk_solver_for_logic(self.ctx.ref(), logic), self.ctx)
         self.solver.set("random_seed", SEED)
         self.solver.set("timeout", int(timeout_ms))
         self.model_cache: z3.ModelRef | None = None
@@ -122,10 +124,15 @@ class Session:
 
     def check_pinned(self, values: dict[str, object]) -> Check:
         """Check with each named constant fixed to a raw value."""
+        pins = "\n".join(f"(assert (= {n} {value_smt(v)}))" for n, v in values.items())
         try:
-            pins = [self.handle(n) == (z3.BoolVal(v, self.ctx) if isinstance(v, bool) else z3.IntVal(v, self.ctx))
-                    for n, v in values.items()]
-            return self._check(pins)
+            self.solver.push()
+            try:
+                # The solver keeps the declarations it was loaded with, so the text parses in C.
+                self.solver.from_string(pins)
+                return self._check([])
+            finally:
+                self.solver.pop()
         except z3.Z3Exception as exc:
             return Check(UNKNOWN, f"solver error: {exc}")
 
@@ -149,6 +156,25 @@ class Session:
         """Names of the assumed assertions in the last unsatisfiable check's core."""
         return list(self.last_core)
 
+    def model_values(self) -> dict[str, object]:
+        """Every constant's raw value in the last satisfiable check's model, read in one go."""
+        if not self.has_model:
+            raise SolverError("no model is available")
+        if self.model_cache is None:
+            self.model_cache = self.solver.model()
+        text = z3.Z3_model_to_string(self.ctx.ref(), self.model_cache.model)
+        out: dict[str, object] = {}
+        for name, value in _DEFINITION.findall(text):
+            quoted = name if name.startswith("|") else "|" + name + "|"
+            value = value.strip()
+            if value in ("true", "false"):
+                out[quoted] = value == "true"
+            elif value.startswith("(-"):
+                out[quoted] = -int(value[2:-1])
+            else:
+                out[quoted] = int(value)
+        return out
+
     def values(self, names: Iterable[str]) -> dict[str, object]:
         """Raw values of named constants in the last satisfiable check's model."""
         if self.model_cache is None:
@@ -160,3 +186,4 @@ class Session:
             v = self.model_cache.eval(self.handle(name), model_completion=True)
             out[name] = True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
         return out
+

@@ -65,8 +65,10 @@ class _Case:
                 out.append(ref)
         return out
 
-    def model_values(self, refs: list[SymbolRef]) -> dict[str, object]:
-        return self.session.values([r.smt for r in refs])
+    def complete(self, values: dict[str, object], names: list[str]) -> dict[str, object]:
+        """`values` with the constants a model left out (any value does) read from the model too."""
+        missing = [n for n in names if n not in values]
+        return {**values, **self.session.values(missing)} if missing else values
 
     # -- explanation of cores ----------------------------------------------------------
     def describe(self, name: str) -> CoreItem:
@@ -112,9 +114,6 @@ class _Case:
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
-            self.g = ground(self.sc, self.rules, propagate=False)
-            self.all = [t.name for t in self.g.tracked]
-            self.by_name = {t.name: t for t in self.g.tracked}
             self.session = Session(self.g, *self.limits, tracked=True)
             if self.session.check(self.all).status != UNSAT:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
@@ -199,8 +198,7 @@ class _Case:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
         two = {r.smt.replace("|o:", "|o2:", 1): r for r in one}
         choices = self.refs((SymbolKind.CHOICE,))
-        names = [r.smt for r in one] + list(two) + [c.smt for c in choices]
-        vals = self.session.values(names)
+        vals = self.complete(self.session.model_values(), [r.smt for r in one] + list(two) + [c.smt for c in choices])
         v1, v2 = self.raws(parts), self.raws(parts2)
         chosen = {c: vals[c.smt] for c in choices}
         first = {r: vals[r.smt] for r in one}
@@ -232,8 +230,9 @@ class _Case:
                 reason = f"listing values stopped: {r.reason}"
                 break
             value = self.raws(parts)
-            chosen = dict(zip(choices, self.model_values(choices).values()))
-            model = dict(zip(outcomes, self.model_values(outcomes).values()))
+            every = self.complete(self.session.model_values(), [r.smt for r in choices + outcomes])
+            chosen = {c: every[c.smt] for c in choices}
+            model = {r: every[r.smt] for r in outcomes}
             if not self.recheck({**model, **chosen}):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
             found.append(value)

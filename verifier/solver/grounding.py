@@ -141,6 +141,11 @@ class Grounding:
     derived: dict[str, str] = field(default_factory=dict)
     question_terms: dict[str, str] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)
+    numbers: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
+
+    def number(self, name: str, args: tuple[str, ...]) -> int:
+        """The number that names `name(args)` in the solver; both copies of the outcomes share it."""
+        return self.numbers.setdefault((name, args), len(self.numbers))
 
     def closure(self, names: frozenset[str] | set[str]) -> set[str]:
         """`names` and every constant the shared terms among them are defined from."""
@@ -176,9 +181,15 @@ class Grounding:
 class _Grounder:
     _builders: dict[type, Callable[[_Grounder, Any], Fn]] = {}
 
-    def __init__(self, scenario: Scenario, rules: RuleBase, prefix: str, g: Grounding) -> None:
-        self.sc = scenario
+    # The closures built from the rule base read the scenario being grounded from `self` when
+    # they run, so one grounder serves every scenario checked against the same rule base.
+    def __init__(self, rules: RuleBase) -> None:
         self.rb = rules
+        self.fns: dict[int, tuple[Expr, Fn]] = {}
+
+    def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
+        """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
+        self.sc = scenario
         self.prefix = prefix
         self.g = g
         self.n_steps = len(scenario.steps)
@@ -193,6 +204,7 @@ class _Grounder:
             "turn": list(range(1, self.turns + 1)),
         }
         self.domains.update({name: list(members) for name, members in VALUE_SETS.items()})
+        self.domain_terms = {sort: [Term(sort, v) for v in values] for sort, values in self.domains.items()}
         self.constants: dict[str, str] = {p: "player" for p in scenario.players}
         self.constants.update({c.name: "card" for c in scenario.cards})
         self.constants.update({a.id: "ability" for a in scenario.abilities})
@@ -205,10 +217,10 @@ class _Grounder:
         self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
-        self.fns: dict[int, Fn] = {}
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.index
+        return self
 
     # -- symbols -----------------------------------------------------------------------
     def ref(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
@@ -223,7 +235,8 @@ class _Grounder:
                                     "(guard it with a condition on the step)", loc)
         shown = tuple(str(a) for a in args)
         tag = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}.get(sym.kind, self.prefix)
-        key = smt_symbol(f"{tag}:{name}({','.join(shown)})")
+        # Short solver names keep the text Z3 parses small; SymbolRef keeps the readable one.
+        key = f"|{tag}:{self.g.number(name, shown)}|"
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
             if sym.result == "step":
@@ -303,10 +316,11 @@ class _Grounder:
         return self.fn(e)(env)
 
     def fn(self, e: Expr) -> Fn:
-        f = self.fns.get(id(e))
-        if f is None:
-            f = self.fns[id(e)] = self._builders[type(e)](self, e)
-        return f
+        # Keyed by identity; the node is kept with its closure so its id cannot be reused.
+        entry = self.fns.get(id(e))
+        if entry is None or entry[0] is not e:
+            entry = self.fns[id(e)] = (e, self._builders[type(e)](self, e))
+        return entry[1]
 
     def _const(self, e: Const) -> Fn:
         t = Term("bool" if isinstance(e.value, bool) else "int", e.value)
@@ -314,17 +328,16 @@ class _Grounder:
 
     def _name(self, e: Name) -> Fn:
         ident = e.id
-        fixed: Term | None = None
-        if ident in self.constants:
-            fixed = Term(self.constants[ident], ident)
-        elif ident in MEMBER_OF:
-            fixed = Term(MEMBER_OF[ident], ident)
+        member = Term(MEMBER_OF[ident], ident) if ident in MEMBER_OF else None
 
         def f(env: Env) -> Term:
             t = env.get(ident)
             if t is not None:
                 return t
-            return fixed if fixed is not None else self.structure(ident, (), e.loc)
+            sort = self.constants.get(ident)
+            if sort is not None:
+                return Term(sort, ident)
+            return member if member is not None else self.structure(ident, (), e.loc)
         return f
 
     def _not(self, e: Not) -> Fn:
@@ -418,7 +431,6 @@ class _Grounder:
 
     def _quant(self, e: Quant) -> Fn:
         sort = DOMAINS[e.domain]
-        values = [Term(sort, v) for v in self.domain(sort)]
         var, kind = e.var, e.kind
         cond_fn = self.fn(e.cond) if e.cond is not None else None
         body_fn = self.fn(e.body)
@@ -427,7 +439,7 @@ class _Grounder:
             inner = dict(env)
             terms: list[str] = []
             total = 0
-            for value in values:
+            for value in self.domain_terms[sort]:
                 inner[var] = value
                 cond = cond_fn(inner) if cond_fn is not None else TRUE
                 if cond.smt is None and not cond.const:
@@ -501,7 +513,6 @@ class _Grounder:
             return lambda env: self.define(d, [g(env) for g in arg_fns])
         name, loc = e.func, e.loc
         structural = SYMBOLS[name].kind is SymbolKind.STRUCTURE
-        known = self.structures if structural else self.refs
         lookup = self.structure if structural else self.ref
         if len(arg_fns) == 1:
             only = arg_fns[0]
@@ -511,7 +522,8 @@ class _Grounder:
                 if a.smt is not None:
                     return self.expand(e, [a], 0)
                 args = (a.const,)
-                return known.get((name, args)) or lookup(name, args, loc)  # type: ignore[arg-type]
+                known = (self.structures if structural else self.refs).get((name, args))  # type: ignore[arg-type]
+                return known or lookup(name, args, loc)  # type: ignore[arg-type]
             return apply1
         if len(arg_fns) == 2:
             first, second = arg_fns
@@ -521,7 +533,8 @@ class _Grounder:
                 if a.smt is not None or b.smt is not None:
                     return self.expand(e, [a, b], 0)
                 args = (a.const, b.const)
-                return known.get((name, args)) or lookup(name, args, loc)  # type: ignore[arg-type]
+                known = (self.structures if structural else self.refs).get((name, args))  # type: ignore[arg-type]
+                return known or lookup(name, args, loc)  # type: ignore[arg-type]
             return apply2
 
         def apply(env: Env) -> Term:
@@ -584,13 +597,13 @@ class _Grounder:
         result = self.fn(d.body)(env)
         if key is not None:
             if result.smt is not None and len(result.smt) > SHARE_LENGTH:
-                result = self.share(f"{self.prefix}d:{d.name}({','.join(map(str, key[1]))})", result)
+                result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
             self.def_cache[key] = result
         return result
 
     def share(self, name: str, term: Term) -> Term:
         """A long term written once: a constant of its own, defined equal to the term."""
-        const = smt_symbol(name)
+        const = f"|{self.prefix}d:{self.g.number(name, ())}|"
         if const not in self.g.shared:
             self.g.shared[const] = term.smt  # type: ignore[assignment]
             self.g.derived[const] = term.type
@@ -603,26 +616,24 @@ class _Grounder:
             return self.sc.step_label(int(value))
         return str(value)
 
-    def bindings(self, rule: Rule) -> Iterator[tuple[RuleInstance, Env]]:
-        """Each instance of `rule` with the values of its variables."""
-        for values in itertools.product(*(self.domain(s) for _, s in rule.params)):
-            env = {n: Term(s, v) for (n, s), v in zip(rule.params, values)}
-            binding = tuple((n, self.show(s, v)) for (n, s), v in zip(rule.params, values))
-            yield RuleInstance(rule, binding), env
-
-    def ground_instance(self, inst: RuleInstance, env: Env) -> Term:
-        try:
-            return self.compile(inst.rule.body, env)
-        except EncodingError as exc:
-            raise EncodingError(f"{exc.message} (while grounding {inst.label} for {self.sc.path})",
-                                exc.location) from None
-
     def instances(self, rule: Rule) -> Iterator[tuple[RuleInstance, Term]]:
-        for inst, env in self.bindings(rule):
-            body = self.ground_instance(inst, env)
+        """Each instance of `rule` that does not hold whatever happens, with its body."""
+        names = [n for n, _ in rule.params]
+        domains = [[Term(sort, v) for v in self.domain(sort)] for _, sort in rule.params]
+        for terms in itertools.product(*domains):
+            env = dict(zip(names, terms))
+            try:
+                body = self.compile(rule.body, env)
+            except EncodingError as exc:
+                label = RuleInstance(rule, self.binding(names, terms)).label
+                raise EncodingError(f"{exc.message} (while grounding {label} for {self.sc.path})",
+                                    exc.location) from None
             if body.smt is None and body.const:
                 continue
-            yield inst, body
+            yield RuleInstance(rule, self.binding(names, terms)), body
+
+    def binding(self, names: list[str], terms: tuple[Term, ...]) -> tuple[tuple[str, str], ...]:
+        return tuple((n, self.show(t.type, t.const)) for n, t in zip(names, terms))  # type: ignore[arg-type]
 
 
 _Grounder._builders = {
@@ -630,6 +641,17 @@ _Grounder._builders = {
     BoolOp: _Grounder._boolop, Compare: _Grounder._compare, Arith: _Grounder._arith,
     IfElse: _Grounder._ifelse, InSet: _Grounder._inset, Quant: _Grounder._quant, Call: _Grounder._call,
 }
+
+
+_GROUNDERS: dict[int, tuple[RuleBase, _Grounder]] = {}
+
+
+def _grounder(rules: RuleBase) -> _Grounder:
+    """The grounder of `rules`, built once per process so its closures are built once too."""
+    entry = _GROUNDERS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _GROUNDERS[id(rules)] = (rules, _Grounder(rules))
+    return entry[1]
 
 
 def _names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
@@ -668,72 +690,18 @@ def _question_parts(gr: _Grounder, g: Grounding, q: Question, prefix: str) -> tu
     return tuple(_question(g, f"{prefix}:{q.name}#{i}", t) for i, t in enumerate(terms)), text
 
 
-def _defined_symbol(rule: Rule) -> Call | None:
-    """The outcome a rule defines outright (`outcome(vars) == ...`), if it does."""
-    body = rule.body
-    if not (isinstance(body, Compare) and body.op == "==" and isinstance(body.left, Call)):
-        return None
-    sym = SYMBOLS.get(body.left.func)
-    params = [n for n, _ in rule.params]
-    if sym is None or sym.kind is not SymbolKind.OUTCOME:
-        return None
-    if [a.id if isinstance(a, Name) else None for a in body.left.args] != params:
-        return None
-    return body.left
-
-
-def _ground_rules(gr: _Grounder, rules: list[Rule], propagate: bool) -> Iterator[tuple[RuleInstance, str]]:
-    """Every rule instance's body, in rule order.
-
-    With `propagate`, an outcome that a rule defines outright as a constant (a step with no
-    battle, a card no attempt touches) is first settled, and later instances use its value
-    instead of its constant: the same constraints, much smaller. The settling instances are
-    asserted all the same, so every model still gives the outcome its value.
-    """
-    settled: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
-    if propagate:
-        defining = [(r, s) for r in rules if (s := _defined_symbol(r)) is not None]
-        for _round in range(2):
-            found = False
-            gr.def_cache.clear()
-            for rule, lhs in defining:
-                assert isinstance(rule.body, Compare)
-                for inst, env in gr.bindings(rule):
-                    key = (rule.id, inst.binding)
-                    if key in settled:
-                        continue
-                    value = gr.compile(rule.body.right, env)
-                    if value.smt is not None:
-                        continue
-                    target = gr.compile(lhs, env)
-                    settled.add(key)
-                    found = True
-                    yield inst, f"(= {target.smt} {gr.smt(Term(target.type, value.const))})"
-                    args = tuple(env[a.id].const for a in lhs.args if isinstance(a, Name))
-                    gr.refs[(lhs.func, args)] = Term(target.type, value.const)  # type: ignore[index]
-            if not found:
-                break
-        gr.def_cache.clear()
+def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstance, str]]:
+    """Every rule instance's body, in rule order; instances that hold whatever happens are left out."""
     for rule in rules:
-        for inst, env in gr.bindings(rule):
-            if (rule.id, inst.binding) in settled:
-                continue
-            body = gr.ground_instance(inst, env)
-            if body.smt is None and body.const:
-                continue
+        for inst, body in gr.instances(rule):
             yield inst, "false" if body.smt is None else body.smt
 
 
-def ground(scenario: Scenario, rules: RuleBase, propagate: bool = True) -> Grounding:
-    """Ground the rules in force for `scenario`, its facts and its questions.
-
-    `propagate` settles outcomes that rules define as constants before grounding the rest
-    (see `_ground_rules`); cores are taken from a grounding without it, so that every rule
-    instance a conflict rests on is named.
-    """
+def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
+    """Ground the rules in force for `scenario`, its facts and its questions."""
     g = Grounding(_names(scenario))
-    gr = _Grounder(scenario, rules, "o", g)
-    for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)), propagate):
+    gr = _grounder(rules).start(scenario, "o", g)
+    for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
         g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
@@ -752,8 +720,8 @@ def ground_copy(scenario: Scenario, rules: RuleBase, g: Grounding) -> list[str]:
     Adds the copy's constants and question terms (named `@2:<question>`) to `g`, and returns
     the copy's rule bodies to assert untracked.
     """
-    gr = _Grounder(scenario, rules, "o2", g)
-    bodies = [body for _inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)), True)]
+    gr = _grounder(rules).start(scenario, "o2", g)
+    bodies = [body for _inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)))]
     for q in scenario.questions:
         g.questions["@2:" + q.name] = _question_parts(gr, g, q, "q2")[0]
     return bodies
