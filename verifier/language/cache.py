@@ -13,7 +13,6 @@ __all__ = ["cached_rule_base"]
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,12 @@ _NODES: dict[str, type[syntax.Expr]] = {
     cls.__name__: cls for cls in (syntax.Name, syntax.Const, syntax.Call, syntax.Not, syntax.Neg, syntax.BoolOp,
                                   syntax.Compare, syntax.Arith, syntax.IfElse, syntax.InSet, syntax.Quant)
 }
+# For each node type, its fields after `loc`, and which of them hold other nodes.
+_FIELDS: dict[str, list[tuple[str, str]]] = {
+    name: [(f, "many" if "tuple" in str(spec.type) else "one" if "Expr" in str(spec.type) else "plain")
+           for f, spec in cls.__dataclass_fields__.items() if f != "loc"]
+    for name, cls in _NODES.items()
+}
 
 
 def _cache_dir() -> Path | None:
@@ -42,13 +47,9 @@ def _cache_dir() -> Path | None:
 
 
 def _key(files: list[Path]) -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from .. import __version__
 
-    try:
-        release = version("regcheck")
-    except PackageNotFoundError:
-        release = "source"
-    digest = hashlib.sha256(f"{FORMAT}:{release}".encode())
+    digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
     for f in files:
         digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
@@ -86,18 +87,15 @@ class _Reader:
         return Location(self.paths[raw[0]], raw[1], raw[2])
 
     def expr(self, raw: list[Any]) -> syntax.Expr:
-        cls = _NODES[raw[0]]
-        names = [n for n in cls.__dataclass_fields__ if n != "loc"]
         values: list[Any] = []
-        for name, value in zip(names, raw[2:], strict=True):
-            kind = cls.__dataclass_fields__[name].type
-            if isinstance(value, list) and value and isinstance(value[0], str) and value[0] in _NODES:
-                values.append(self.expr(value))
-            elif isinstance(value, list) and "tuple" in str(kind):
+        for (_name, kind), value in zip(_FIELDS[raw[0]], raw[2:], strict=True):
+            if kind == "many":
                 values.append(tuple(self.expr(v) for v in value))
+            elif kind == "one" and value is not None:
+                values.append(self.expr(value))
             else:
                 values.append(value)
-        return cls(self.loc(raw[1]), *values)
+        return _NODES[raw[0]](self.loc(raw[1]), *values)
 
 
 def _dump(rb: RuleBase, files: list[Path]) -> dict[str, Any]:
@@ -141,6 +139,8 @@ def cached_rule_base(folder: Path, load: Callable[[Path], RuleBase]) -> RuleBase
         pass
     rb = load(folder)
     try:
+        import tempfile  # only when the cache is written
+
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
             json.dump(_dump(rb, files), tmp, separators=(",", ":"))
