@@ -24,14 +24,14 @@ from .encoding import Rule, RuleBase, Waiver
 from .types import Definition
 
 FORMAT = 1
-_NODES: dict[str, type[syntax.Expr]] = {
+_NODES: dict[str, Any] = {
     cls.__name__: cls for cls in (syntax.Name, syntax.Const, syntax.Call, syntax.Not, syntax.Neg, syntax.BoolOp,
                                   syntax.Compare, syntax.Arith, syntax.IfElse, syntax.InSet, syntax.Quant)
 }
 # For each node type, its fields after `loc`, and which of them hold other nodes.
 _FIELDS: dict[str, list[tuple[str, str]]] = {
-    name: [(f, "many" if "tuple" in str(spec.type) else "one" if "Expr" in str(spec.type) else "plain")
-           for f, spec in cls.__dataclass_fields__.items() if f != "loc"]
+    name: [(f, "many" if "tuple" in str(spec) else "one" if "Expr" in str(spec) else "plain")
+           for f, spec in cls.__annotations__.items() if f != "loc"]
     for name, cls in _NODES.items()
 }
 
@@ -66,13 +66,11 @@ class _Writer:
 
     def expr(self, e: syntax.Expr) -> list[Any]:
         out: list[Any] = [type(e).__name__, self.loc(e.loc)]
-        for name, value in vars(e).items():
-            if name == "loc":
-                continue
-            if isinstance(value, syntax.Expr):
-                out.append(self.expr(value))
+        for value in e[1:]:
+            if isinstance(value, syntax.EXPR_TYPES):
+                out.append(self.expr(value))  # type: ignore[arg-type]
             elif isinstance(value, tuple):
-                out.append([self.expr(v) for v in value])
+                out.append([self.expr(v) for v in value])  # type: ignore[arg-type]
             else:
                 out.append(value)
         return out

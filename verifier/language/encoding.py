@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import EncodingError, InputError, Location
 from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
-from .syntax import Call, Expr, SourceText, parse_expression
+from .syntax import Call, Expr, SourceText, parse_expression, walk
 from .types import BUILTINS, Definition, TypeScope, infer
 
 STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
@@ -128,19 +128,7 @@ def _params(node: YNode | None, what: str, allowed_types: tuple[str, ...]) -> tu
 
 
 def _called(expr: Expr) -> set[str]:
-    found: set[str] = set()
-    stack: list[object] = [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, Call):
-            found.add(e.func)
-        if isinstance(e, Expr):
-            for v in vars(e).values():
-                if isinstance(v, Expr):
-                    stack.append(v)
-                elif isinstance(v, tuple):
-                    stack.extend(x for x in v if isinstance(x, Expr))
-    return found
+    return {e.func for e in walk(expr) if isinstance(e, Call)}
 
 
 def _check_template(node: YScalar, params: tuple[tuple[str, str], ...]) -> str:

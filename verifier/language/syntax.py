@@ -12,12 +12,13 @@ from __future__ import annotations
 
 __all__ = [
     "Expr", "Name", "Const", "Call", "Not", "Neg", "BoolOp", "Compare", "Arith", "IfElse",
-    "InSet", "Quant", "parse_expression", "SourceText",
+    "InSet", "Quant", "parse_expression", "SourceText", "EXPR_TYPES", "children", "walk",
 ]
 
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import InputError, Location
 
@@ -26,101 +27,120 @@ MAX_DEPTH = 100
 QUANTIFIERS = ("all", "any", "count", "sum")
 
 
-@dataclass(frozen=True)
-class Expr:
-    """An expression node with the place it was written."""
-
-    loc: Location
-
-
-@dataclass(frozen=True)
-class Name(Expr):
+class Name(NamedTuple):
     """A bound variable, a named thing of the scenario, or a member of a value set."""
 
+    loc: Location
     id: str
 
 
-@dataclass(frozen=True)
-class Const(Expr):
+class Const(NamedTuple):
     """A whole number or truth value written literally."""
 
+    loc: Location
     value: int | bool
 
 
-@dataclass(frozen=True)
-class Call(Expr):
+class Call(NamedTuple):
     """A symbol, definition or built-in applied to arguments."""
 
+    loc: Location
     func: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
-class Not(Expr):
+class Not(NamedTuple):
     """Logical negation."""
 
+    loc: Location
     operand: Expr
 
 
-@dataclass(frozen=True)
-class Neg(Expr):
+class Neg(NamedTuple):
     """Arithmetic negation."""
 
+    loc: Location
     operand: Expr
 
 
-@dataclass(frozen=True)
-class BoolOp(Expr):
+class BoolOp(NamedTuple):
     """`and` / `or` over two or more operands."""
 
+    loc: Location
     op: str
     operands: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
-class Compare(Expr):
+class Compare(NamedTuple):
     """One comparison: ==, !=, <, <=, >, >=."""
 
+    loc: Location
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
-class Arith(Expr):
+class Arith(NamedTuple):
     """Addition or subtraction."""
 
+    loc: Location
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True)
-class IfElse(Expr):
+class IfElse(NamedTuple):
     """`a if cond else b`."""
 
+    loc: Location
     cond: Expr
     then: Expr
     other: Expr
 
 
-@dataclass(frozen=True)
-class InSet(Expr):
+class InSet(NamedTuple):
     """`x in (a, b, c)`: membership in a written list of values."""
 
+    loc: Location
     item: Expr
     options: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
-class Quant(Expr):
+class Quant(NamedTuple):
     """`all(...)`, `any(...)` or `count(...)` over one finite domain of the scenario."""
 
+    loc: Location
     kind: str
     body: Expr
     var: str
     domain: str
     cond: Expr | None
+
+
+# Expression nodes are named tuples: plain, immutable values that are quick to make.
+Expr = Name | Const | Call | Not | Neg | BoolOp | Compare | Arith | IfElse | InSet | Quant
+EXPR_TYPES = (Name, Const, Call, Not, Neg, BoolOp, Compare, Arith, IfElse, InSet, Quant)
+
+
+def children(e: Expr) -> list[Expr]:
+    """The expressions directly inside `e`."""
+    out: list[Expr] = []
+    for value in e[1:]:
+        if isinstance(value, EXPR_TYPES):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(v for v in value if isinstance(v, EXPR_TYPES))
+    return out
+
+
+def walk(e: Expr) -> list[Expr]:
+    """`e` and every expression inside it."""
+    found = [e]
+    i = 0
+    while i < len(found):
+        found.extend(children(found[i]))
+        i += 1
+    return found
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import CaseError, Location
 from ..language.encoding import RuleBase, parse_at
-from ..language.syntax import Call, Expr
+from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
@@ -88,19 +88,6 @@ def _part(node: YNode) -> str:
     if text.removesuffix("_part") not in options:
         node.fail(f"unknown part '{text}'{did_you_mean(text, options)}; one of: {', '.join(options)}")
     return text.removesuffix("_part") + "_part"
-
-
-def _calls(expr: Expr) -> list[Call]:
-    found: list[Call] = []
-    stack: list[object] = [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, Call):
-            found.append(e)
-        if isinstance(e, Expr):
-            for v in vars(e).values():
-                stack.extend(v if isinstance(v, tuple) else [v])
-    return found
 
 
 def ordinal(n: int) -> str:
@@ -640,7 +627,7 @@ class _CaseReader:
             name = _name(key, "question name")
             expr = parse_at(value, self.lines, CaseError, f"question '{name}'")
             qtype = infer(expr, {}, scope)
-            nested = [c for c in _calls(expr) if c.func in QUESTION_FORMS]
+            nested = [c for c in walk(expr) if isinstance(c, Call) and c.func in QUESTION_FORMS]
             if nested and not (isinstance(expr, Call) and expr.func in QUESTION_FORMS and len(nested) == 1):
                 raise CaseError(f"{nested[0].func}(...) is a whole question; it cannot be part of an expression",
                                 nested[0].loc)
