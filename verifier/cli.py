@@ -4,11 +4,12 @@ from __future__ import annotations
 
 __all__ = ["main", "run", "find_root", "collect_cases"]
 
+import functools
 import gc
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,13 +56,27 @@ def collect_cases(paths: tuple[str, ...]) -> list[Path]:
     return unique
 
 
-def _load_base(root_opt: str | None) -> tuple[Path, RuleBase, RulesDocument]:
+def _repository(root_opt: str | None) -> Path:
+    """The rules repository named by --root, or found from the current folder."""
     root = Path(root_opt) if root_opt else find_root(Path.cwd())
     if root is None or not (root / "encodings").is_dir() or not (root / "rules").is_dir():
         raise click.UsageError(
             "no rules repository found: need folders rules/ and encodings/ in the current folder "
             "or above it (or pass --root)")
+    return root
+
+
+def _load_base(root_opt: str | None) -> tuple[Path, RuleBase, RulesDocument]:
+    root = _repository(root_opt)
     return root, cached_rule_base(root / "encodings", load_rule_base), load_rules_document(root / "rules")
+
+
+def _load_for_checking(root_opt: str | None) -> tuple[RuleBase, Callable[[], RulesDocument]]:
+    """The rule base, and the rules document to read when a conflict must be explained."""
+    root = _repository(root_opt)
+    rules_folder = root / "rules"
+    return (cached_rule_base(root / "encodings", load_rule_base),
+            functools.cache(lambda: load_rules_document(rules_folder)))
 
 
 def _fail_input(err: InputError | RegcheckError) -> None:
@@ -111,7 +126,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
           show_defaults: bool, jobs: int | None) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
     try:
-        _root, rules, doc = _load_base(root)
+        rules, doc = _load_for_checking(root)
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
@@ -149,7 +164,7 @@ class CaseTask:
     """What checking one case file needs besides the file."""
 
     rules: RuleBase
-    doc: RulesDocument
+    doc: Callable[[], RulesDocument]
     timeout_ms: int
     memory_mb: int | None
     show_defaults: bool

@@ -54,7 +54,7 @@ def test_timeline_layout(make_case: Callable[..., Scenario], provisions_text: st
     assert labels[:6] == ["turn 1 Draw", "turn 1 Upkeep", "turn 1 Preparation", "turn 1 Preparation, play_provisions",
                           "turn 1 Battle", "turn 1 Discard"]
     assert "turn 2 Battle, enter_battle_2" in labels and "turn 2 Battle, end_battle_3" in labels
-    assert [s.index for s in sc.steps] == list(range(len(sc.steps)))
+    assert [s.position for s in sc.steps] == list(range(len(sc.steps)))
     assert {s.active_player for s in sc.steps if s.turn == 2} == {"bob"}
     assert {s.active_player for s in sc.steps if s.turn == 3} == {"alice"}
     play, enter, end = sc.attempts

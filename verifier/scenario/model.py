@@ -1,4 +1,4 @@
-"""The scenario model: a card combination as plain values, with every input pinned."""
+"""The scenario model: a card combination as plain values (named tuples), with every input pinned."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ __all__ = [
     "NEVER_LABEL",
 ]
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import Location
 from ..language.syntax import Expr
@@ -15,8 +15,7 @@ from ..language.syntax import Expr
 NEVER_LABEL = "never"
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
     """One input value stated by the case (or by a documented default), with where it comes from."""
 
     symbol: str
@@ -31,11 +30,10 @@ class Fact:
         return f"{self.symbol}({', '.join(self.args)})"
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """A point of the timeline: the beginning of a phase, or one attempt within it."""
 
-    index: int
+    position: int
     turn: int
     phase: str
     phase_start: bool
@@ -43,8 +41,7 @@ class Step:
     label: str
 
 
-@dataclass(frozen=True)
-class Ability:
+class Ability(NamedTuple):
     """A special ability written on a card, as the rules see it."""
 
     id: str
@@ -68,8 +65,7 @@ class Ability:
     heals_only: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Modifier:
+class Modifier(NamedTuple):
     """A modifier: the part of an ability that changes how other abilities or effects behave."""
 
     id: str
@@ -81,8 +77,7 @@ class Modifier:
     granted_to: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     """A card of the scenario with its stated (or defaulted) attributes."""
 
     name: str
@@ -100,8 +95,7 @@ class Card:
     equipped_to: str | None = None
 
 
-@dataclass(frozen=True)
-class Attempt:
+class Attempt(NamedTuple):
     """Something a player attempts at one step of the timeline."""
 
     id: str
@@ -118,8 +112,7 @@ class Attempt:
     discard_cause: str | None = None
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     """A named question: an expression whose value the rules should decide."""
 
     name: str
@@ -129,8 +122,7 @@ class Question:
     loc: Location
 
 
-@dataclass(frozen=True)
-class Expectation:
+class Expectation(NamedTuple):
     """The verdict (and, for `determined`, the value) a case expects for one question."""
 
     question: str
@@ -139,8 +131,7 @@ class Expectation:
     loc: Location
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(NamedTuple):
     """A whole case: the players, cards, timeline, pinned inputs, questions and expectations."""
 
     path: str

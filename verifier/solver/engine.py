@@ -13,9 +13,10 @@ __all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
 
 import re
 from collections.abc import Callable
+from functools import cached_property
 
 from ..language.encoding import RuleBase
-from ..rulesdoc import RulesDocument
+from ..rulesdoc import RulesDocument, Statement
 from ..scenario.model import Fact, Question, Scenario
 from ..verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
@@ -28,11 +29,11 @@ MAX_CHOICE_VALUES = 12
 
 
 class _Case:
-    def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | None,
+    def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None) -> None:
         self.sc = scenario
         self.rules = rules
-        self.statements = doc.by_id() if doc else {}
+        self.doc = doc
         self.g: Grounding = ground(scenario, rules)
         self.session = Session(self.g, timeout_ms, memory_mb)
         self.limits = (timeout_ms, memory_mb)
@@ -71,6 +72,12 @@ class _Case:
         return {**values, **self.session.values(missing)} if missing else values
 
     # -- explanation of cores ----------------------------------------------------------
+    @cached_property
+    def statements(self) -> dict[str, Statement]:
+        """The rules document's statements; read only when a conflict is explained."""
+        doc = self.doc() if callable(self.doc) else self.doc
+        return doc.by_id() if doc else {}
+
     def describe(self, name: str) -> CoreItem:
         origin = self.by_name[name].origin
         if isinstance(origin, RuleInstance):
@@ -273,7 +280,7 @@ class _Case:
                               witnesses, core, core_verified, rules, reason)
 
 
-def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | None = None,
+def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> CaseResult:
     """Every question's verdict for one scenario."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb).run()

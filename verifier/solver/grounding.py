@@ -219,7 +219,7 @@ class _Grounder:
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
-            self.phase_end[(s.turn, s.phase)] = s.index
+            self.phase_end[(s.turn, s.phase)] = s.position
         return self
 
     # -- symbols -----------------------------------------------------------------------
