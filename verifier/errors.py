@@ -12,11 +12,10 @@ __all__ = [
     "Location",
 ]
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """A place in an input file: path, 1-based line and column."""
 
     path: str
