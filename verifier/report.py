@@ -4,8 +4,7 @@ from __future__ import annotations
 
 __all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleStatus", "rule_statuses"]
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
@@ -123,8 +122,7 @@ def results_json(cases: list[CaseResult]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class RuleStatus:
+class RuleStatus(NamedTuple):
     """Whether a rules-document statement is encoded or waived, and by what."""
 
     id: str

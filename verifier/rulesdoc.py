@@ -11,8 +11,8 @@ from __future__ import annotations
 __all__ = ["Statement", "RulesDocument", "load_rules_document"]
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import Location, RulesDocumentError
 from .yamlsource import display_path
@@ -22,8 +22,7 @@ LOOKS_LIKE_ITEM = re.compile(r"^- \*\*([^*]*)\*\*")
 SOURCE = re.compile(r"\(([^()]*)\)\s*$")
 
 
-@dataclass(frozen=True)
-class Statement:
+class Statement(NamedTuple):
     """One normative statement of the rules document."""
 
     id: str
@@ -41,8 +40,7 @@ class Statement:
         return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class RulesDocument:
+class RulesDocument(NamedTuple):
     """Every statement of every rules file, in file order."""
 
     statements: tuple[Statement, ...]

@@ -13,8 +13,8 @@ __all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "parse_at", "Definiti
 
 import re
 import string
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import EncodingError, InputError, Location
 from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
@@ -28,8 +28,7 @@ NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 SORTS = (*ENTITY_SORTS, *ORDERED_SORTS)
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One encoded rule: a constraint grounded once per binding of its `for` variables."""
 
     id: str
@@ -43,8 +42,7 @@ class Rule:
     loc: Location
 
 
-@dataclass(frozen=True)
-class Waiver:
+class Waiver(NamedTuple):
     """A statement deliberately left unencoded, with the reason."""
 
     statement: str
@@ -52,8 +50,7 @@ class Waiver:
     loc: Location
 
 
-@dataclass(frozen=True)
-class RuleBase:
+class RuleBase(NamedTuple):
     """All encodings: their rules (in file order), definitions and waivers."""
 
     rules: tuple[Rule, ...]

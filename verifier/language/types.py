@@ -6,6 +6,7 @@ __all__ = ["Definition", "TypeScope", "infer", "NUMERIC", "compatible"]
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..errors import InputError, Location
 from ..vocabulary import DOMAINS, MEMBER_OF, ORDERED_SORTS, SYMBOLS
@@ -18,8 +19,7 @@ BUILTINS = {"implies": (("bool", "bool"), "bool")}
 QUESTION_FORMS = {"activation_order": (("attempt",), "sequence")}
 
 
-@dataclass(frozen=True)
-class Definition:
+class Definition(NamedTuple):
     """A named, parameterised expression that rules may use like a symbol."""
 
     name: str

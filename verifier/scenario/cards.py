@@ -5,9 +5,9 @@ from __future__ import annotations
 __all__ = ["RealCard", "find_card", "read_set_aside_ability", "read_heal_ability", "TextReading", "HealReading"]
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from ..vocabulary import VALUE_SETS
 
@@ -17,8 +17,7 @@ TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 
 
-@dataclass(frozen=True)
-class RealCard:
+class RealCard(NamedTuple):
     """A printed card from the bundled card list."""
 
     name: str
@@ -78,8 +77,7 @@ def find_card(name: str) -> RealCard | list[str]:
     return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
 
-@dataclass(frozen=True)
-class TextReading:
+class TextReading(NamedTuple):
     """The mechanics of a set-aside ability as read from a card's printed text."""
 
     duration_kind: str
@@ -144,8 +142,7 @@ def read_set_aside_ability(text: str) -> TextReading | None:
     )
 
 
-@dataclass(frozen=True)
-class HealReading:
+class HealReading(NamedTuple):
     """The mechanics of a heal ability as read from a card's printed text."""
 
     target_zone: str | None

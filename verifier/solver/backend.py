@@ -11,7 +11,7 @@ __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import z3
 
@@ -24,8 +24,7 @@ _SYMBOL = re.compile(r"\|([^|]*)\|")
 _DEFINITION = re.compile(r"\(define-fun (\|[^|]*\||\S+) \(\) \w+\s+(\(- \d+\)|-?\d+|true|false)\)")
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(NamedTuple):
     """The outcome of one solver call."""
 
     status: str

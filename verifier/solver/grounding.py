@@ -60,8 +60,7 @@ Env = dict[str, Term]
 Fn = Callable[[Env], Term]
 
 
-@dataclass(frozen=True)
-class RuleInstance:
+class RuleInstance(NamedTuple):
     """One grounded instance of a rule: the rule and the values of its variables."""
 
     rule: Rule
@@ -98,8 +97,7 @@ class Tracked:
         return mentioned(self.body)
 
 
-@dataclass(frozen=True)
-class SymbolRef:
+class SymbolRef(NamedTuple):
     """A solver constant standing for one application of a vocabulary symbol."""
 
     smt: str
