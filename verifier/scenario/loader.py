@@ -105,6 +105,16 @@ def _scalar(node: YNode) -> YScalar:
     return node
 
 
+def _mappings(node: YNode, what: str, each: str) -> list[YMap]:
+    """The entries of a list whose every entry must be a mapping."""
+    if not isinstance(node, YSeq):
+        node.fail(f"{what} must be a list")
+    for item in node:
+        if not isinstance(item, YMap):
+            item.fail(f"each {each} must be a mapping")
+    return [item for item in node if isinstance(item, YMap)]
+
+
 def _name_list(node: YNode, what: str) -> list[tuple[str, YNode]]:
     items = list(node) if isinstance(node, YSeq) else [node]
     return [(_name(i, what), i) for i in items]
@@ -283,11 +293,7 @@ class _CaseReader:
             return [ability]
         if body.get("x") is not None:
             body.get("x").fail("x is only read for a real card's text; state the ability instead")  # type: ignore[union-attr]
-        if not isinstance(node, YSeq):
-            node.fail("abilities must be a list")
-        for i, item in enumerate(node, 1):
-            if not isinstance(item, YMap):
-                item.fail("each ability must be a mapping")
+        for i, item in enumerate(_mappings(node, "abilities", "ability"), 1):
             item.check_keys(ABILITY_KEYS, "an ability")
             kind_node = item.require("kind", "an ability")
             kind_text = _scalar(kind_node).text("kind").strip().lower().replace("-", " ").replace("_", " ")
@@ -348,11 +354,7 @@ class _CaseReader:
         """Read the modifiers written as part of an ability; their targets are resolved later."""
         if node is None:
             return
-        if not isinstance(node, YSeq):
-            node.fail("modifiers must be a list")
-        for i, item in enumerate(node, 1):
-            if not isinstance(item, YMap):
-                item.fail("each modifier must be a mapping")
+        for i, item in enumerate(_mappings(node, "modifiers", "modifier"), 1):
             item.check_keys(MODIFIER_KEYS, "a modifier")
             scope = _member(item.require("scope", "a modifier"), "modifier_scope", "modifier scope")
             part_node = item.get("part")
