@@ -182,7 +182,7 @@ class Session:
             self.model_cache = self.solver.model()
         out: dict[str, object] = {}
         for name in names:
-            v = self.model_cache.eval(self.handle(name), model_completion=True)
+            v = self.model_cache.evaluate(self.handle(name), model_completion=True)
             out[name] = True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
         return out
 
