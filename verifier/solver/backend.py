@@ -16,11 +16,10 @@ from typing import NamedTuple
 import z3
 
 from ..errors import SolverError
-from .grounding import Grounding, value_smt
+from .grounding import Grounding, mentioned, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 SEED = 0
-_SYMBOL = re.compile(r"\|([^|]*)\|")
 _DEFINITION = re.compile(r"\(define-fun (\|[^|]*\||\S+) \(\) \w+\s+(\(- \d+\)|-?\d+|true|false)\)")
 
 
@@ -108,7 +107,7 @@ class Session:
         return self.handles[bare]
 
     def parse(self, text: str) -> list[z3.BoolRef]:
-        decls = {n: self.handle(n) for n in sorted(set(_SYMBOL.findall(text)))}
+        decls = {n.strip("|"): self.handle(n) for n in sorted(mentioned(text))}
         return list(z3.parse_smt2_string(text, decls=decls, ctx=self.ctx))
 
     def check(self, assume: Iterable[str] = (), extra: Sequence[str] = ()) -> Check:

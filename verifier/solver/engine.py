@@ -11,7 +11,6 @@ from __future__ import annotations
 
 __all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
 
-import re
 from collections.abc import Callable
 from functools import cached_property
 
@@ -24,7 +23,6 @@ from .backend import SAT, UNKNOWN, UNSAT, Session
 from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, mentioned, value_smt
 
 DEFAULT_TIMEOUT_MS = 10_000
-_SYMBOL = re.compile(r"\|[^|]*\|")
 MAX_CHOICE_VALUES = 12
 
 
@@ -129,7 +127,7 @@ class _Case:
             items = [self.by_name[n] for n in first_core]
             used = self.g.closure(set().union(*(t.mentions for t in items)))
             small = Grounding(self.g.names, {n: r for n, r in self.g.constants.items() if n in used},
-                              [b for b in self.g.background if set(_SYMBOL.findall(b)) <= used], items,
+                              [b for b in self.g.background if mentioned(b) <= used], items,
                               derived={n: t for n, t in self.g.derived.items() if n in used})
             self.session = Session(small, *self.limits, tracked=True)
             core, verified, why = self.minimise(first_core)
