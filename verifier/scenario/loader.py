@@ -42,6 +42,8 @@ DEFAULTS = {
 
 CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paralyzed": "start_paralyzed",
               "decreased": "start_decreased", "tied_effect": "start_tied_effect"}
+CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
+                   "decreased": "decreased in its abilities", "tied_effect": "under an ongoing effect tied to a condition"}
 CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
              "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
@@ -250,7 +252,7 @@ class _CaseReader:
             node = body.get(key)
             value = _scalar(node).boolean(key) if node else False
             self.fact(symbol, (name,), value,
-                      f"{name} {'is' if value else 'is not'} {key.replace('_', ' ')} at the start",
+                      f"{name} {'is' if value else 'is not'} {CONDITION_WORDS[key]} at the start",
                       (node or body).loc, node is None)
         equipped = body.get("equipped_to")
         equipped_to = _name(equipped, "equipped_to") if equipped else None
@@ -598,7 +600,7 @@ class _CaseReader:
             role = (_member(role_node, "battle_role", "battle status") if role_node
                     else default if kind == "enter_battle" else "no_role")
             self.fact(symbol, (aid,), role, f"{aid} {key.replace('_', ' ')} is {display_value(role)}",
-                      (role_node or item).loc, role_node is None)
+                      (role_node or item).loc, role_node is None and kind == "enter_battle")
         cause_node = item.get("cause")
         if cause_node is not None and kind != "discard_card":
             cause_node.fail("'cause' describes a discard entry")
@@ -606,8 +608,9 @@ class _CaseReader:
         if kind == "discard_card" and cause == "by_special_ability" and card is None:
             item.fail("a discard by a special ability names the card doing it with 'by' "
                       "(or give 'cause: by battle resolution' or 'cause: by triggered rule')")
+        # attributes that do not apply to this kind of attempt are pinned too, but are no default
         self.fact("discard_cause", (aid,), cause, f"{aid} discards {display_value(cause)}",
-                  (cause_node or item).loc, cause_node is None)
+                  (cause_node or item).loc, cause_node is None and kind == "discard_card")
         player, defaulted = self._player(item.get("player"), players, "player", default_player)
         self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
                   (item.get("player") or item).loc, defaulted)
