@@ -22,6 +22,7 @@ from .report import render_case, render_rules, results_json, rule_statuses, rule
 from .rulesdoc import RulesDocument, load_rules_document
 from .scenario.loader import DEFAULTS, load_case
 from .scenario.model import Scenario
+from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
 from .verdicts import CaseResult
 
@@ -125,14 +126,16 @@ def main() -> None:
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
           show_defaults: bool, jobs: int | None) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
+    files = collect_cases(paths)
+    if not files:
+        raise click.UsageError("no case files (*.yaml) found in the given paths")
+    if len(files) == 1:
+        prepare_context()  # while the rules are read; no workers are forked for one case
     try:
         rules, doc = _load_for_checking(root)
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
-    files = collect_cases(paths)
-    if not files:
-        raise click.UsageError("no case files (*.yaml) found in the given paths")
     results: list[CaseResult] = []
     bad_input = False
     task = CaseTask(rules, doc, int(timeout * 1000), memory, show_defaults)

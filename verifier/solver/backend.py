@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -30,6 +31,32 @@ class Check(NamedTuple):
     reason: str = ""
 
 
+_prepared: dict[str, object] = {}
+
+
+def prepare_context() -> None:
+    """Start making a Z3 context in the background, for the next session to take.
+
+    Making a context is C work that does not hold Python's lock, so it overlaps with reading
+    the rules and the case. Only for a process that will not fork while the thread runs.
+    """
+    if "worker" not in _prepared:
+        made: list[z3.Context] = []
+        worker = threading.Thread(target=lambda: made.append(z3.Context()), daemon=True)
+        worker.start()
+        _prepared.update(worker=worker, made=made)
+
+
+def _fresh_context() -> z3.Context:
+    worker = _prepared.pop("worker", None)
+    made = _prepared.pop("made", None)
+    if isinstance(worker, threading.Thread) and isinstance(made, list):
+        worker.join()
+        if made:
+            return made[0]  # type: ignore[no-any-return]
+    return z3.Context()
+
+
 class Session:
     """A Z3 solver loaded with one grounding's declarations and assertions.
 
@@ -43,7 +70,7 @@ class Session:
         self.g = grounding
         self.tracked = tracked
         # A context of its own: what Z3 does must not depend on which cases were checked before.
-        self.ctx = z3.Context()
+        self.ctx = _fresh_context()
         # Z3 keeps this setting for the whole process: set it for every session, limit or not.
         z3.set_param("memory_max_size", memory_mb or 0)
         # Z3's plain incremental solver: on these problems it answers the many small checks
