@@ -48,7 +48,8 @@ def _core(items: tuple[CoreItem, ...], verified: bool) -> list[str]:
     return lines
 
 
-def render_question(r: QuestionResult, show_rules: bool = True) -> list[str]:
+def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
+    """One question's verdict and expectation; with `evidence`, also what backs the verdict."""
     mark = "ok  " if r.ok else "FAIL"
     value = f" = {r.value}" if r.value is not None else ""
     lines = [f"  {mark} {r.question}: {r.verdict.value}{value}"]
@@ -56,6 +57,8 @@ def render_question(r: QuestionResult, show_rules: bool = True) -> list[str]:
         exp_value = f" = {r.expected_value}" if r.expected_value is not None else ""
         status = "matches" if r.ok else "does NOT match"
         lines.append(f"    expected {r.expected}{exp_value}: {status}")
+    if not evidence:
+        return lines
     if r.verdict is Verdict.CHOICE_DEPENDENT:
         for w in r.witnesses:
             chosen = ", ".join(f"{n} = {v}" for n, v in w.choices) or "no choices"
@@ -66,7 +69,7 @@ def render_question(r: QuestionResult, show_rules: bool = True) -> list[str]:
         lines += _side_by_side(*r.witnesses)
     elif r.verdict is Verdict.CONTRADICTION:
         lines += _core(r.core, r.core_verified)
-    if r.rules_involved and show_rules and r.verdict is not Verdict.DETERMINED:
+    if r.rules_involved and r.verdict is not Verdict.DETERMINED:
         lines.append(f"    rules involved: {', '.join(r.rules_involved)}")
     if r.reason:
         lines.append(f"    note: {r.reason}")
@@ -75,13 +78,10 @@ def render_question(r: QuestionResult, show_rules: bool = True) -> list[str]:
 
 def render_case(case: CaseResult) -> str:
     lines = [f"{case.case}: {case.title}"]
-    contradiction = [r for r in case.results if r.verdict is Verdict.CONTRADICTION]
+    contradiction = any(r.verdict is Verdict.CONTRADICTION for r in case.results)
     for i, r in enumerate(case.results):
-        part = render_question(r)
-        if contradiction and i > 0:
-            # one conflicting set serves every question of the case; print it once
-            part = [ln for ln in part if not ln.startswith("    ") or ln.startswith("    expected")]
-        lines += part
+        # one conflicting set serves every question of the case; print it once
+        lines += render_question(r, evidence=not (contradiction and i > 0))
     return "\n".join(lines)
 
 

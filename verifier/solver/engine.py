@@ -254,12 +254,15 @@ class _Case:
         return self.result(q, Verdict.CHOICE_DEPENDENT, witnesses=tuple(witnesses), reason=reason,
                            rules=self.involved(q))
 
+    @cached_property
+    def rule_mentions(self) -> list[tuple[str, set[str]]]:
+        """Each rule instance's rule and every constant it rests on, worked out once per case."""
+        return [(t.origin.rule.id, self.g.closure(t.mentions)) for t in self.g.tracked
+                if isinstance(t.origin, RuleInstance)]
+
     def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
-        wanted = set()
         names = self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra}
-        for t in self.g.tracked:
-            if isinstance(t.origin, RuleInstance) and self.g.closure(t.mentions) & names:
-                wanted.add(t.origin.rule.id)
+        wanted = {rule for rule, used in self.rule_mentions if used & names}
         order = {r.id: i for i, r in enumerate(self.rules.rules)}
         return tuple(sorted(wanted, key=order.__getitem__))
 
