@@ -12,19 +12,32 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import click
 
 from .errors import InputError, RegcheckError
+from .explanation import explain_case
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
-from .report import render_case, render_rules, results_json, rule_statuses, rules_json
+from .report import (
+    explanations_json,
+    render_case,
+    render_explanations,
+    render_rules,
+    render_ruling,
+    results_json,
+    rule_statuses,
+    rules_json,
+    ruling_json,
+)
 from .rulesdoc import RulesDocument, load_rules_document
+from .ruling import load_ruling, ruling_verdict
 from .scenario.loader import DEFAULTS, load_case
 from .scenario.model import Scenario
 from .solver.backend import prepare_context
-from .solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
-from .verdicts import CaseResult
+from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
+from .verdicts import CaseResult, RulingCheck, RulingResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
 
@@ -112,17 +125,22 @@ def main() -> None:
     gc.set_threshold(100_000, 50, 100)
 
 
+timeout_option = click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
+                              show_default=True, help="Seconds the solver may spend on one check.")
+memory_option = click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
+                             help="Megabytes of memory the solver may use.")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+                           help="Cases checked at once (default: one per processor).")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @format_option
 @root_option
-@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
-              show_default=True, help="Seconds the solver may spend on one check.")
-@click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
-              help="Megabytes of memory the solver may use.")
+@timeout_option
+@memory_option
 @click.option("--show-defaults", is_flag=True, help="List the inputs each case left to a default.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Cases checked at once (default: one per processor).")
+@jobs_option
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
           show_defaults: bool, jobs: int | None) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
@@ -182,15 +200,36 @@ class CaseTask:
         return result, _defaults_text(scenario) if self.show_defaults else ""
 
 
-_forked_task: CaseTask | None = None
+@dataclass(frozen=True)
+class RulingTask:
+    """What checking a ruling on one case file needs besides the file."""
+
+    rules: RuleBase
+    with_ruling: RuleBase
+    doc: Callable[[], RulesDocument]
+    timeout_ms: int
+    memory_mb: int | None
+
+    def __call__(self, path: Path) -> RulingCheck | str:
+        """The ruling checked on the case, or the message of the case's input error."""
+        try:
+            scenario = load_case(path, self.rules)
+            return check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
+                                self.memory_mb)
+        except RegcheckError as err:
+            return str(err)
 
 
-def _run_forked(path: Path) -> tuple[CaseResult, str] | str:
+T = TypeVar("T")
+_forked_task: Callable[[Path], object] | None = None
+
+
+def _run_forked(path: Path) -> object:
     assert _forked_task is not None
     return _forked_task(path)
 
 
-def run_cases(task: CaseTask, files: list[Path], jobs: int | None) -> Iterator[tuple[CaseResult, str] | str]:
+def run_cases(task: Callable[[Path], T], files: list[Path], jobs: int | None) -> Iterator[T]:
     """Check `files` in order, several at once on a machine with more than one processor.
 
     Workers are forked after the rule base is loaded, so they inherit it instead of
@@ -210,7 +249,7 @@ def run_cases(task: CaseTask, files: list[Path], jobs: int | None) -> Iterator[t
     _forked_task = task
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            yield from pool.map(_run_forked, files)
+            yield from pool.map(_run_forked, files)  # type: ignore[misc]
     finally:
         _forked_task = None
 
@@ -223,6 +262,84 @@ def _defaults_text(sc: Scenario) -> str:
     for f in defaulted:
         lines.append(f"    {f.text}  ({f.loc})")
     return "\n".join(lines)
+
+
+@main.command()
+@click.argument("case", type=click.Path(dir_okay=False, exists=True))
+@click.option("--question", "-q", default=None, help="Explain only this question (by its name in the case).")
+@format_option
+@root_option
+@timeout_option
+@memory_option
+def explain(case: str, question: str | None, fmt: str, root: str | None, timeout: float, memory: int | None) -> None:
+    """Explain why the rules answer CASE's questions as they do.
+
+    A determined value is shown with a minimal set of rule instances and facts that force it;
+    an ambiguous one with its two outcomes and the statements that would have to say more; a
+    contradiction with the conflict.
+    """
+    try:
+        _root, base, doc = _load_base(root)
+        scenario = load_case(Path(case), base)
+        explanations = explain_case(scenario, base, doc, question, int(timeout * 1000), memory)
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    if fmt == "json":
+        click.echo(json.dumps(explanations_json(scenario.path, explanations), indent=2))
+    else:
+        click.echo(render_explanations(scenario.path, scenario.title, explanations))
+    _exit(EXIT_OK if all(e.result.ok for e in explanations) else EXIT_FINDING)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True))
+@click.option("--cases", "case_paths", multiple=True,
+              help="Case files or folders to measure a general rule's impact on (default: the repository's cases/).")
+@format_option
+@root_option
+@timeout_option
+@memory_option
+@jobs_option
+def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: str | None, timeout: float,
+           memory: int | None, jobs: int | None) -> None:
+    """Check proposed rulings (FILES) against the rule base.
+
+    A ruling is `entailed` (the rules already imply it), `contradicts` them (with the minimal
+    conflicting set), or `narrows` what they allow (with the questions whose verdict changes).
+    A ruling that proposes general rules is also checked on every case, to show its impact.
+    Exits 1 when a ruling contradicts the rules or a check was left unknown.
+    """
+    try:
+        root_path, base, doc = _load_base(root)
+        rulings = [load_ruling(Path(f), base, doc) for f in files]
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    general = any(r.rules for r in rulings)
+    case_files = collect_cases(case_paths or (os.path.relpath(root_path / "cases"),)) if general else []
+    results: list[RulingResult] = []
+    bad_input = False
+    for r in rulings:
+        with_ruling = r.rule_base(base)
+        task = RulingTask(base, with_ruling, lambda: doc, int(timeout * 1000), memory)
+        own = check_ruling(r.scenario, base, with_ruling, doc, True, task.timeout_ms, memory) if r.scenario else None
+        impact: list[RulingCheck] = []
+        for outcome in (run_cases(task, case_files, jobs) if r.rules else ()):
+            if isinstance(outcome, str):
+                click.echo(f"error: {outcome}", err=True)
+                bad_input = True
+            else:
+                impact.append(outcome)
+        results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
+    if fmt == "json":
+        click.echo(json.dumps({"rulings": [ruling_json(r) for r in results]}, indent=2))
+    else:
+        click.echo("\n\n".join(render_ruling(r) for r in results))
+    if bad_input:
+        sys.exit(EXIT_INPUT)
+    failed = any(r.verdict in (RulingVerdict.CONTRADICTS, RulingVerdict.UNKNOWN) for r in results)
+    _exit(EXIT_FINDING if failed else EXIT_OK)
 
 
 @main.command()

@@ -6,6 +6,7 @@ __all__ = [
     "RegcheckError",
     "InputError",
     "CaseError",
+    "RulingError",
     "EncodingError",
     "RulesDocumentError",
     "SolverError",
@@ -47,6 +48,10 @@ class CaseError(InputError):
 
 class EncodingError(InputError):
     """An encoding file that cannot be read or compiled."""
+
+
+class RulingError(InputError):
+    """A ruling file that cannot be read or names what does not exist."""
 
 
 class RulesDocumentError(InputError):

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-__all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleStatus", "rule_statuses"]
+__all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleStatus", "rule_statuses",
+           "render_explanations", "explanations_json", "core_json", "render_ruling", "ruling_json"]
 
+from collections import Counter
 from typing import Any, NamedTuple
 
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
-from .verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
+from .verdicts import (
+    CaseResult,
+    CoreItem,
+    Explanation,
+    QuestionResult,
+    RulingCheck,
+    RulingResult,
+    RulingVerdict,
+    Verdict,
+    Witness,
+)
 
 
 def _side_by_side(a: Witness, b: Witness) -> list[str]:
@@ -22,18 +34,25 @@ def _side_by_side(a: Witness, b: Witness) -> list[str]:
     return lines
 
 
-def _core(items: tuple[CoreItem, ...], verified: bool) -> list[str]:
-    """The conflicting set, one entry per rule (its instances folded together), then the facts."""
-    check = "re-checked: conflicting and minimal" if verified else "NOT re-checked as minimal"
-    rules = [i for i in items if i.kind == "rule"]
+def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False) -> list[str]:
+    """A conflict, or a derivation (facts first): one entry per rule, its instances folded together."""
+    holds = "forcing" if derivation else "conflicting"
+    check = f"re-checked: {holds} and minimal" if verified else "NOT re-checked as minimal"
+    rules = [i for i in items if i.kind != "fact"]
     facts = [i for i in items if i.kind == "fact"]
-    lines = [f"    conflicting set ({len(rules)} rule instances, {len(facts)} facts; {check}):"]
+    heading = "forced by" if derivation else "conflicting set"
+    lines = [f"    {heading} ({len(rules)} rule instances, {len(facts)} facts; {check}):"]
+    fact_lines = ["    given the scenario's facts:" if derivation else "    scenario facts:"]
+    fact_lines += [f"    - {f.text}  ({f.location})" for f in facts]
+    if derivation and facts:
+        lines += fact_lines
+        lines.append("    and the rules:")
     groups: dict[str, list[CoreItem]] = {}
     for item in rules:
         groups.setdefault(item.label.split("[", 1)[0], []).append(item)
     for rule_id, group in groups.items():
         first = group[0]
-        tag = " (interpretation)" if first.interpretation else ""
+        tag = " (interpretation)" if first.interpretation else " (proposed by the ruling)" if first.kind == "ruling" else ""
         if len(group) == 1:
             lines.append(f"    - {first.label}{tag}: {first.text}  ({first.location})")
         else:
@@ -42,9 +61,8 @@ def _core(items: tuple[CoreItem, ...], verified: bool) -> list[str]:
             lines.append(f"        e.g. {first.text}")
         for sid, text in first.statements:
             lines.append(f"        {sid}: {text}")
-    if facts:
-        lines.append("    scenario facts:")
-        lines += [f"    - {f.text}  ({f.location})" for f in facts]
+    if facts and not derivation:
+        lines += fact_lines
     return lines
 
 
@@ -97,16 +115,108 @@ def _question_json(r: QuestionResult) -> dict[str, Any]:
         "witnesses": [
             {"value": w.value, "choices": dict(w.choices), "outcomes": dict(w.outcomes)} for w in r.witnesses
         ],
-        "core": [
-            {"kind": c.kind, "label": c.label, "text": c.text, "location": c.location,
-             "statements": [{"id": s, "text": t} for s, t in c.statements],
-             "interpretation": c.interpretation}
-            for c in r.core
-        ],
+        "core": core_json(r.core),
         "core_verified": r.core_verified if r.core else None,
         "rules_involved": list(r.rules_involved),
         "reason": r.reason or None,
     }
+
+
+def core_json(items: tuple[CoreItem, ...]) -> list[dict[str, Any]]:
+    """Rule instances and facts (a conflict or a derivation) as JSON."""
+    return [{"kind": c.kind, "label": c.label, "text": c.text, "location": c.location,
+             "statements": [{"id": s, "text": t} for s, t in c.statements], "interpretation": c.interpretation}
+            for c in items]
+
+
+def render_explanations(case: str, title: str, explanations: tuple[Explanation, ...]) -> str:
+    """Each question's verdict and why: a derivation, two outcomes side by side, or the conflict."""
+    lines = [f"{case}: {title}"]
+    for i, e in enumerate(explanations):
+        r = e.result
+        contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
+        lines += render_question(r, evidence=not contradiction_again)
+        if contradiction_again:
+            lines.append("    the same conflicting set as above: no outcome satisfies the rules in this scenario")
+        d = e.derivation
+        if d is not None:
+            if d.steps:
+                lines.append("    why: these rules and facts together allow no other value")
+                lines += _core(d.steps, d.verified, derivation=True)
+                lines.append(f"    therefore {r.question} = {r.value}")
+            if d.reason:
+                lines.append(f"    note: {d.reason}")
+        if e.statements:
+            lines.append("    statements that would have to say more (cited by the rules involved):")
+            lines += [f"      {sid}: {text}" for sid, text in e.statements]
+    return "\n".join(lines)
+
+
+def explanations_json(case: str, explanations: tuple[Explanation, ...]) -> dict[str, Any]:
+    out = []
+    for e in explanations:
+        item = _question_json(e.result)
+        item["derivation"] = None if e.derivation is None else {
+            "steps": core_json(e.derivation.steps), "verified": e.derivation.verified,
+            "reason": e.derivation.reason or None}
+        item["statements_to_say_more"] = [{"id": s, "text": t} for s, t in e.statements]
+        out.append(item)
+    return {"case": case, "explanations": out}
+
+
+_RULING_MEANING = {
+    RulingVerdict.ENTAILED: "the rules already imply it: it is redundant",
+    RulingVerdict.NARROWS: "consistent with the rules, and it settles something they leave open",
+    RulingVerdict.CONTRADICTS: "the rules and the ruling cannot both hold",
+    RulingVerdict.UNKNOWN: "the solver could not decide",
+}
+
+
+def _ruling_check(check: RulingCheck, label: str) -> list[str]:
+    lines = [f"  {label}: {check.verdict.value}"]
+    if check.rules_conflict_already:
+        lines.append("    the rules conflict in this scenario even without the ruling"
+                     + (":" if check.core else " (not counted in the ruling's verdict)"))
+    lines += [f"    {c.question}: {c.before} -> {c.after}" for c in check.changes]
+    if check.verdict is RulingVerdict.NARROWS and not check.changes:
+        lines.append("    it rules out outcomes the rules allow, but no question's verdict changes")
+    if check.core:
+        lines += _core(check.core, check.core_verified)
+    if check.reason:
+        lines.append(f"    note: {check.reason}")
+    return lines
+
+
+def render_ruling(r: RulingResult) -> str:
+    """A ruling's verdict, its own scenario's check, and the cases it would change."""
+    lines = [f"{r.path}: {r.ruling} {r.title}", f"  verdict: {r.verdict.value} ({_RULING_MEANING[r.verdict]})"]
+    if r.own is not None:
+        lines += _ruling_check(r.own, "on its own scenario")
+    if r.impact:
+        counted = [c for c in r.impact if not c.rules_conflict_already]
+        counts = Counter(c.verdict.value for c in counted)
+        summary = ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
+        already = len(r.impact) - len(counted)
+        lines.append(f"  impact on {len(r.impact)} cases: {summary}"
+                     + (f"; {already} where the rules conflict without the ruling (not counted)" if already else ""))
+        shown = [c for c in counted if c.changes or c.verdict is not RulingVerdict.ENTAILED]
+        lines.append(f"  cases whose verdicts change: {sum(1 for c in r.impact if c.changes)}")
+        for c in shown:
+            lines += _ruling_check(c, c.case)
+    return "\n".join(lines)
+
+
+def _ruling_check_json(c: RulingCheck) -> dict[str, Any]:
+    return {"case": c.case, "verdict": c.verdict.value,
+            "changes": [{"question": x.question, "before": x.before, "after": x.after} for x in c.changes],
+            "core": core_json(c.core), "core_verified": c.core_verified if c.core else None,
+            "rules_conflict_already": c.rules_conflict_already, "reason": c.reason or None}
+
+
+def ruling_json(r: RulingResult) -> dict[str, Any]:
+    return {"path": r.path, "ruling": r.ruling, "title": r.title, "verdict": r.verdict.value,
+            "own_scenario": _ruling_check_json(r.own) if r.own else None,
+            "impact": [_ruling_check_json(c) for c in r.impact]}
 
 
 def results_json(cases: list[CaseResult]) -> dict[str, Any]:

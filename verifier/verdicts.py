@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["Verdict", "CoreItem", "Witness", "QuestionResult", "CaseResult"]
+__all__ = ["Verdict", "CoreItem", "Witness", "QuestionResult", "CaseResult", "Derivation", "Explanation",
+           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult"]
 
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,11 +19,20 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"
 
 
+class RulingVerdict(StrEnum):
+    """What the rule base says of a proposed ruling."""
+
+    ENTAILED = "entailed"
+    NARROWS = "narrows"
+    CONTRADICTS = "contradicts"
+    UNKNOWN = "unknown"
+
+
 @dataclass(frozen=True)
 class CoreItem:
     """One member of a conflict or a derivation: a rule instance or a scenario fact."""
 
-    kind: str  # "rule" or "fact"
+    kind: str  # "rule", "ruling" (a rule a ruling proposes) or "fact"
     label: str
     text: str
     location: str
@@ -66,3 +76,65 @@ class CaseResult:
     title: str
     note: str
     results: tuple[QuestionResult, ...]
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """What forces a determined value: a minimal set of rule instances and facts, re-checked."""
+
+    steps: tuple[CoreItem, ...]
+    verified: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One question's verdict with what backs it.
+
+    `derivation` is set for a determined value. `statements` are, for an ambiguous or
+    choice-dependent question, the rules-document statements cited by the rules that bear
+    on it (one of them would have to say more to settle it).
+    """
+
+    result: QuestionResult
+    derivation: Derivation | None
+    statements: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class VerdictChange:
+    """One question whose verdict (or value) a ruling would change."""
+
+    case: str
+    question: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class RulingCheck:
+    """A ruling checked against one scenario: the verdict, the conflict if any, the questions it changes.
+
+    `rules_conflict_already` is set when the rules conflict in the scenario without the ruling;
+    the conflict is then the rules' own and `core` shows it.
+    """
+
+    case: str
+    verdict: RulingVerdict
+    changes: tuple[VerdictChange, ...] = ()
+    core: tuple[CoreItem, ...] = ()
+    core_verified: bool = False
+    rules_conflict_already: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RulingResult:
+    """A ruling file's verdict: on its own scenario (if it has one) and on the cases it was checked against."""
+
+    path: str
+    ruling: str
+    title: str
+    verdict: RulingVerdict
+    own: RulingCheck | None
+    impact: tuple[RulingCheck, ...]

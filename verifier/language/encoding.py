@@ -9,7 +9,7 @@ is used only by cases that ask for it.
 
 from __future__ import annotations
 
-__all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "parse_at", "Definition"]
+__all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "read_rule", "parse_at", "Definition"]
 
 import re
 import string
@@ -173,36 +173,7 @@ def load_rule_base(folder: Path) -> RuleBase:
     rules: list[Rule] = []
     seen: dict[str, Location] = {}
     for item, section, lines in raw_rules:
-        item.check_keys(("id", "cites", "says", "for", "requires", "interpretation", "replaces"), "a rule")
-        id_node = item.require("id", "a rule")
-        if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULE_ID.match(id_node.value):
-            id_node.fail(f"rule id {getattr(id_node, 'value', '')!r} is not valid (like SA-4, SA-4b or SA-5-I1)")
-        rid = id_node.value
-        if rid in seen:
-            id_node.fail(f"duplicate rule id '{rid}' (first at {seen[rid]})")
-        seen[rid] = id_node.loc
-        cites = _names(item.require("cites", f"rule {rid}"), f"rule {rid} cites", STATEMENT_ID)
-        if not cites:
-            item.fail(f"rule {rid} must cite at least one statement")
-        params = _params(item.get("for"), f"rule {rid}: for", SORTS)
-        says_node = item.require("says", f"rule {rid}")
-        if not isinstance(says_node, YScalar):
-            says_node.fail("says must be text")
-        says = _check_template(says_node, params)
-        body = parse_at(item.require("requires", f"rule {rid}"), lines, EncodingError, "requires")
-        got = infer(body, dict(params), scope)
-        if got != "bool":
-            body_loc = body.loc
-            raise EncodingError(f"rule {rid}: 'requires' must be a condition (bool), got {got}", body_loc)
-        interp_node = item.get("interpretation")
-        interpretation = interp_node.boolean("interpretation") if isinstance(interp_node, YScalar) else False
-        if interp_node is not None and not isinstance(interp_node, YScalar):
-            interp_node.fail("interpretation must be true or false")
-        replaces_node = item.get("replaces")
-        replaces = _names(replaces_node, f"rule {rid} replaces", RULE_ID) if replaces_node else ()
-        if replaces and not interpretation:
-            replaces_node.fail("only an interpretation may replace rules")  # type: ignore[union-attr]
-        rules.append(Rule(rid, section, cites, says, params, body, interpretation, replaces, item.loc))
+        rules.append(read_rule(item, section, lines, scope, seen))
     rule_ids = {r.id for r in rules}
     for r in rules:
         for replaced in r.replaces:
@@ -219,6 +190,42 @@ def load_rule_base(folder: Path) -> RuleBase:
             reason.fail("reason must be text")
         waivers.append(Waiver(st.value, reason.text("reason").strip(), item.loc))
     return RuleBase(tuple(rules), definitions, tuple(waivers), tuple(display_path(f) for f in files))
+
+
+def read_rule(item: YMap, section: str, lines: list[str], scope: TypeScope, seen: dict[str, Location],
+              keys: tuple[str, ...] = ("id", "cites", "says", "for", "requires", "interpretation", "replaces"),
+              ) -> Rule:
+    """One rule entry, type-checked; `seen` holds the rule IDs read so far, and gains this one."""
+    item.check_keys(keys, "a rule")
+    id_node = item.require("id", "a rule")
+    if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULE_ID.match(id_node.value):
+        id_node.fail(f"rule id {getattr(id_node, 'value', '')!r} is not valid (like SA-4, SA-4b or SA-5-I1)")
+    rid = id_node.value
+    if rid in seen:
+        id_node.fail(f"duplicate rule id '{rid}' (first at {seen[rid]})")
+    seen[rid] = id_node.loc
+    cites = _names(item.require("cites", f"rule {rid}"), f"rule {rid} cites", STATEMENT_ID)
+    if not cites:
+        item.fail(f"rule {rid} must cite at least one statement")
+    params = _params(item.get("for"), f"rule {rid}: for", SORTS)
+    says_node = item.require("says", f"rule {rid}")
+    if not isinstance(says_node, YScalar):
+        says_node.fail("says must be text")
+    says = _check_template(says_node, params)
+    body = parse_at(item.require("requires", f"rule {rid}"), lines, EncodingError, "requires")
+    got = infer(body, dict(params), scope)
+    if got != "bool":
+        body_loc = body.loc
+        raise EncodingError(f"rule {rid}: 'requires' must be a condition (bool), got {got}", body_loc)
+    interp_node = item.get("interpretation")
+    interpretation = interp_node.boolean("interpretation") if isinstance(interp_node, YScalar) else False
+    if interp_node is not None and not isinstance(interp_node, YScalar):
+        interp_node.fail("interpretation must be true or false")
+    replaces_node = item.get("replaces")
+    replaces = _names(replaces_node, f"rule {rid} replaces", RULE_ID) if replaces_node else ()
+    if replaces and not interpretation:
+        replaces_node.fail("only an interpretation may replace rules")  # type: ignore[union-attr]
+    return Rule(rid, section, cites, says, params, body, interpretation, replaces, item.loc)
 
 
 def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Definition]:

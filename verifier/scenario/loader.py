@@ -18,7 +18,7 @@ from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cards import RealCard, find_card, read_heal_ability, read_set_aside_ability
-from .model import NEVER_LABEL, Ability, Attempt, Card, Expectation, Fact, Modifier, Question, Scenario, Step
+from .model import NEVER_LABEL, Ability, Attempt, Card, Claim, Expectation, Fact, Modifier, Question, Scenario, Step
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 PHASES = VALUE_SETS["phase"]
@@ -122,14 +122,16 @@ def _name_list(node: YNode, what: str) -> list[tuple[str, YNode]]:
     return [(_name(i, what), i) for i in items]
 
 
+CASE_KEYS = ("title", "note", "about", "players", "turns", "interpretations", "cards", "timeline", "questions", "expect")
+
+
 class _CaseReader:
-    def __init__(self, path: Path, display: str) -> None:
+    def __init__(self, path: Path, display: str, other_keys: tuple[str, ...]) -> None:
         self.path = display
         root, self.text = load_yaml(path, CaseError, display)
         if not isinstance(root, YMap):
             root.fail("a case must be a mapping with players, cards, timeline and questions")
-        root.check_keys(("title", "note", "about", "players", "turns", "interpretations", "cards",
-                         "timeline", "questions", "expect"), "a case")
+        root.check_keys(CASE_KEYS + other_keys, "a case")
         self.root = root
         self.facts: list[Fact] = []
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
@@ -676,6 +678,23 @@ class _CaseReader:
             out.append(Expectation(name, verdict, expected_value, key.loc))
         return out
 
+    def claims(self, questions: list[Question], steps: list[Step], players: tuple[str, ...],
+               cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> list[Claim]:
+        node = self.root.get("claims")
+        if node is None:
+            return []
+        if not isinstance(node, YMap) or not node.entries:
+            node.fail("claims must map question names to the values the ruling claims")
+        by_name = {q.name: q for q in questions}
+        out = []
+        for key, value in node.entries:
+            name = str(key.value)
+            if name not in by_name:
+                key.fail(f"claims names unknown question '{name}'{did_you_mean(name, by_name)}")
+            out.append(Claim(name, self.expected_value(value, by_name[name].type, steps, players, cards, attempts,
+                                                       abilities), key.loc))
+        return out
+
     def expected_sequence(self, node: YNode, abilities: list[Ability]) -> str:
         ids = [a.id for a in abilities]
         if isinstance(node, YSeq):
@@ -720,9 +739,13 @@ class _CaseReader:
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 
 
-def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenario:
-    """Read and validate one case file against the rule base's definitions."""
-    reader = _CaseReader(path, display or str(path))
+def load_case(path: Path, rules: RuleBase, display: str | None = None, other_keys: tuple[str, ...] = ()) -> Scenario:
+    """Read and validate one case file against the rule base's definitions.
+
+    `other_keys` are further top-level keys the file may hold (a ruling file's), left to its
+    own reader, except `claims`, read here against the scenario's questions.
+    """
+    reader = _CaseReader(path, display or str(path), other_keys)
     root = reader.root
     title_node = root.get("title")
     title = _scalar(title_node).text("title").strip() if title_node else Path(reader.path).stem
@@ -765,6 +788,7 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None) -> Scenar
     constants.update({m.id: "modifier" for m in modifiers})
     questions = reader.questions(constants, rules)
     expectations = reader.expectations(questions, steps, players, cards, attempts, abilities)
+    claims = reader.claims(questions, steps, players, cards, attempts, abilities) if "claims" in other_keys else []
     return Scenario(reader.path, title, note, players, tuple(cards), tuple(abilities), tuple(steps),
                     tuple(attempts), tuple(reader.facts), tuple(questions), tuple(expectations),
-                    tuple(interp), tuple(modifiers))
+                    tuple(interp), tuple(modifiers), tuple(claims))

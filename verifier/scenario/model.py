@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
-    "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Scenario",
+    "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Claim", "Scenario",
     "NEVER_LABEL",
 ]
 
@@ -131,6 +131,14 @@ class Expectation(NamedTuple):
     loc: Location
 
 
+class Claim(NamedTuple):
+    """A ruling's claimed answer to one question of its scenario."""
+
+    question: str
+    value: str
+    loc: Location
+
+
 class Scenario(NamedTuple):
     """A whole case: the players, cards, timeline, pinned inputs, questions and expectations."""
 
@@ -147,6 +155,7 @@ class Scenario(NamedTuple):
     expectations: tuple[Expectation, ...]
     interpretations: tuple[str, ...]
     modifiers: tuple[Modifier, ...] = ()
+    claims: tuple[Claim, ...] = ()
 
     def step_label(self, index: int) -> str:
         return self.steps[index].label if 0 <= index < len(self.steps) else NEVER_LABEL

@@ -9,20 +9,32 @@ witnesses are re-checked against the rules before they are reported.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "DEFAULT_TIMEOUT_MS"]
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
 from collections.abc import Callable
 from functools import cached_property
 
 from ..language.encoding import RuleBase
 from ..rulesdoc import RulesDocument, Statement
-from ..scenario.model import Fact, Question, Scenario
-from ..verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
+from ..scenario.model import Claim, Fact, Question, Scenario
+from ..verdicts import (
+    CaseResult,
+    CoreItem,
+    Derivation,
+    QuestionResult,
+    RulingCheck,
+    RulingVerdict,
+    Verdict,
+    VerdictChange,
+    Witness,
+)
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
 from .backend import SAT, UNKNOWN, UNSAT, Session
-from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, mentioned, value_smt
+from .grounding import Grounding, RuleInstance, SymbolRef, Term, Tracked, ground, ground_copy, mentioned, smt_symbol, value_smt
 
 DEFAULT_TIMEOUT_MS = 10_000
+RULING_SECTION = "ruling"  # the section of the rules a ruling file proposes
+CLAIM = "claim"  # the symbol of a ruling's claimed answer, as a fact
 MAX_CHOICE_VALUES = 12
 
 
@@ -33,6 +45,10 @@ class _Case:
         self.rules = rules
         self.doc = doc
         self.g: Grounding = ground(scenario, rules)
+        for claim in scenario.claims:
+            fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
+                        claim.loc)
+            self.g.tracked.append(Tracked(smt_symbol(f"f:{len(self.g.tracked)}"), self.claimed(claim), fact))
         self.session = Session(self.g, timeout_ms, memory_mb)
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
@@ -81,30 +97,30 @@ class _Case:
         if isinstance(origin, RuleInstance):
             cited = tuple((sid, self.statements[sid].text if sid in self.statements else "(not in the rules document)")
                           for sid in origin.rule.cites)
-            return CoreItem("rule", origin.label, origin.sentence, str(origin.rule.loc), cited,
-                            origin.rule.interpretation)
+            return CoreItem("ruling" if origin.rule.section == RULING_SECTION else "rule", origin.label,
+                            origin.sentence, str(origin.rule.loc), cited, origin.rule.interpretation)
         assert isinstance(origin, Fact)
         text = origin.text + (" (default)" if origin.default else "")
         return CoreItem("fact", origin.name, text, str(origin.loc))
 
-    def minimise(self, core: list[str]) -> tuple[list[str], bool, str]:
+    def minimise(self, session: Session, core: list[str], extra: list[str]) -> tuple[list[str], bool, str]:
         order = {n: i for i, n in enumerate(self.all)}
         current = sorted(core, key=order.__getitem__)
         i = 0
         while i < len(current):
             trial = current[:i] + current[i + 1:]
-            result = self.session.check(trial)
+            result = session.check(trial, extra)
             if result.status == UNSAT:
-                keep = set(self.session.core())
+                keep = set(session.core())
                 current = [n for n in trial if n in keep]
             elif result.status == UNKNOWN:
                 return current, False, f"minimising stopped: {result.reason}"
             else:
                 i += 1
-        if self.session.check(current).status != UNSAT:
+        if session.check(current, extra).status != UNSAT:
             return current, False, "the reported set did not re-check as conflicting"
         for n in current:
-            if self.session.check([m for m in current if m != n]).status != SAT:
+            if session.check([m for m in current if m != n], extra).status != SAT:
                 return current, False, "the reported set did not re-check as minimal"
         return current, True, ""
 
@@ -119,24 +135,113 @@ class _Case:
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
-            self.session = Session(self.g, *self.limits, tracked=True)
-            if self.session.check(self.all).status != UNSAT:
+            conflict = self.conflict(self.all)
+            if conflict is None:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
-            first_core = self.session.core()
-            # Minimise on a solver that holds only the core's assertions: each check is then quick.
-            items = [self.by_name[n] for n in first_core]
-            used = self.g.closure(set().union(*(t.mentions for t in items)))
-            small = Grounding(self.g.names, {n: r for n, r in self.g.constants.items() if n in used},
-                              [b for b in self.g.background if mentioned(b) <= used], items,
-                              derived={n: t for n, t in self.g.derived.items() if n in used})
-            self.session = Session(small, *self.limits, tracked=True)
-            core, verified, why = self.minimise(first_core)
-            described = tuple(self.describe(n) for n in core)
+            described, verified, why = conflict
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
                                                      core_verified=verified, reason=why))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+
+    def conflict(self, assume: list[str], extra: list[str] = ()) -> tuple[tuple[CoreItem, ...], bool, str] | None:  # type: ignore[assignment]
+        """A minimal set of the assumed rule instances and facts that cannot hold together with
+        `extra`, described, whether it re-checked as conflicting and minimal, and why not;
+        None when the assertions do not conflict on a second look."""
+        tracked = Session(self.g, *self.limits, tracked=True)
+        if tracked.check(assume, extra).status != UNSAT:
+            return None
+        first_core = tracked.core()
+        # Minimise on a solver that holds only the core's assertions: each check is then quick.
+        items = [self.by_name[n] for n in first_core]
+        used = self.g.closure(set().union(*(t.mentions for t in items), *(mentioned(e) for e in extra)))
+        small = Grounding(self.g.names, {n: r for n, r in self.g.constants.items() if n in used},
+                          [b for b in self.g.background if mentioned(b) <= used], items,
+                          derived={n: t for n, t in self.g.derived.items() if n in used})
+        core, verified, why = self.minimise(Session(small, *self.limits, tracked=True), first_core, list(extra))
+        return tuple(self.describe(n) for n in core), verified, why
+
+    def claimed(self, claim: Claim) -> str:
+        """An SMT-LIB term saying a question has the value a ruling claims."""
+        q = next(q for q in self.sc.questions if q.name == claim.question)
+        parts = self.g.questions[q.name]
+        if q.type == "sequence":
+            ids = [a.id for a in self.sc.abilities]
+            order = [] if claim.value == "nothing activates" else claim.value.split(" -> ")
+            terms = [f"(<= {self.rank_smt(parts[i])} 0)" for i, a in enumerate(ids) if a not in order]
+            ranks = [self.rank_smt(parts[ids.index(a)]) for a in order]
+            terms += [f"(< 0 {ranks[0]})"] if ranks else []
+            terms += [f"(< {a} {b})" for a, b in zip(ranks, ranks[1:])]
+            return f"(and {' '.join(terms)})" if terms else "true"
+        raw = self.raw_of(q.type, claim.value)
+        term = parts[0]
+        if term.known:
+            return "true" if self.g.encode(term.type, term.const) == raw else "false"  # type: ignore[arg-type]
+        return f"(= {term.smt} {value_smt(raw)})"
+
+    def rank_smt(self, term: Term) -> str:
+        return value_smt(self.g.encode(term.type, term.const)) if term.known else str(term.smt)  # type: ignore[arg-type]
+
+    def raw_of(self, type_name: str, shown: str) -> object:
+        """The raw value the game's wording `shown` (as the case loader writes values) stands for."""
+        if type_name == "step":
+            labels = [s.label for s in self.sc.steps]
+            return labels.index(shown) if shown in labels else len(labels)
+        if type_name in self.g.names:
+            return next(i for i, v in enumerate(self.g.names[type_name]) if display_value(v) == shown)
+        if type_name == "bool":
+            return shown == display_value(True)
+        return int(shown)
+
+    def derivation(self, q: Question, result: QuestionResult) -> Derivation:
+        """What forces a determined question's value: a minimal set of rule instances and facts."""
+        parts = self.g.questions[q.name]
+        if all(t.known for t in parts):
+            return Derivation((), False, "the value is fixed by the scenario's structure (its timeline and cards)")
+        assert result.value is not None
+        value = self.raws(parts) if self.session.check(self.all).status == SAT else ()
+        if not value or self.show_value(q, value) != result.value:
+            return Derivation((), False, "the value did not re-check")
+        found = self.conflict(self.all, [self.differs(parts, value)])
+        if found is None:
+            return Derivation((), False, "the value did not re-check as forced")
+        core, verified, why = found
+        return Derivation(core, verified, why)
+
+    def proposed(self, t: Tracked) -> bool:
+        """Whether an assertion comes from a ruling: an instance of a rule it proposes, or a claim."""
+        o = t.origin
+        return (o.rule.section == RULING_SECTION) if isinstance(o, RuleInstance) else o.symbol == CLAIM
+
+    def ruling(self, explain_own_conflict: bool) -> RulingCheck:
+        """Whether the rules and facts already imply what a ruling adds, conflict with it, or leave it room.
+
+        Where the rules conflict without the ruling, that conflict is worked out only with
+        `explain_own_conflict`.
+        """
+        proposed = [t for t in self.g.tracked if self.proposed(t)]
+        base = [t.name for t in self.g.tracked if not self.proposed(t)]
+        tracked = Session(self.g, *self.limits, tracked=True)
+        for assume, already in ((base, True), (self.all, False)):
+            check = tracked.check(assume)
+            if check.status == UNKNOWN:
+                return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason=check.reason)
+            if check.status == UNSAT and already and not explain_own_conflict:
+                return RulingCheck(self.sc.path, RulingVerdict.CONTRADICTS, rules_conflict_already=True)
+            if check.status == UNSAT:
+                found = self.conflict(assume)
+                if found is None:
+                    return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason="the conflict did not re-check")
+                core, verified, why = found
+                return RulingCheck(self.sc.path, RulingVerdict.CONTRADICTS, core=core, core_verified=verified,
+                                   rules_conflict_already=already, reason=why)
+        if not proposed:
+            return RulingCheck(self.sc.path, RulingVerdict.ENTAILED, reason="the ruling does not apply to this scenario")
+        others = tracked.check(base, [f"(not (and true {' '.join(t.body for t in proposed)}))"])
+        if others.status == UNKNOWN:
+            return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason=others.reason)
+        return RulingCheck(self.sc.path, RulingVerdict.ENTAILED if others.status == UNSAT else RulingVerdict.NARROWS)
 
     def finish(self, each: Callable[[Question], QuestionResult]) -> CaseResult:
         return CaseResult(self.sc.path, self.sc.title, self.sc.note, tuple(each(q) for q in self.sc.questions))
@@ -283,6 +388,38 @@ class _Case:
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> CaseResult:
-    """Every question's verdict for one scenario."""
+    """Every question's verdict for one scenario (with a ruling's claims, when it has any)."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb).run()
 
+
+def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
+                     questions: tuple[str, ...], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                     memory_mb: int | None = None) -> tuple[CaseResult, dict[str, Derivation]]:
+    """The scenario's verdicts, and for each determined question among `questions` what forces it."""
+    case = _Case(scenario, rules, doc, timeout_ms, memory_mb)
+    result = case.run()
+    derivations = {q.name: case.derivation(q, r) for q, r in zip(scenario.questions, result.results)
+                   if q.name in questions and r.verdict is Verdict.DETERMINED}
+    return result, derivations
+
+
+
+def _shown(r: QuestionResult) -> str:
+    return r.verdict.value + (f" = {r.value}" if r.value is not None else "")
+
+
+def check_ruling(scenario: Scenario, rules: RuleBase, with_ruling: RuleBase,
+                 doc: RulesDocument | Callable[[], RulesDocument] | None, own: bool,
+                 timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> RulingCheck:
+    """A ruling (its rules in `with_ruling`, its claims in `scenario`) checked on one scenario,
+    with every question whose verdict it changes. For the ruling's `own` scenario, a conflict
+    the rules have there without the ruling is explained too."""
+    check = _Case(scenario, with_ruling, doc, timeout_ms, memory_mb).ruling(own)
+    if check.verdict is RulingVerdict.ENTAILED or check.rules_conflict_already:
+        return check  # nothing the rules allow is ruled out: no verdict can change
+    before = _Case(scenario._replace(claims=()), rules, doc, timeout_ms, memory_mb).run()
+    after = _Case(scenario, with_ruling, doc, timeout_ms, memory_mb).run()
+    changes = tuple(VerdictChange(scenario.path, b.question, _shown(b), _shown(a))
+                    for b, a in zip(before.results, after.results) if _shown(b) != _shown(a))
+    return RulingCheck(check.case, check.verdict, changes, check.core, check.core_verified,
+                       check.rules_conflict_already, check.reason)
