@@ -49,6 +49,8 @@ def load_ruling(path: Path, rules: RuleBase, doc: RulesDocument) -> Ruling:
     root, text = load_yaml(path, RulingError)
     if not isinstance(root, YMap):
         root.fail("a ruling file must be a mapping with 'ruling' and 'rules' or a scenario with 'claims'")
+    if root.get("questions") is None:
+        root.check_keys(("ruling", "title", "note", "rules", "claims"), "a ruling file without a scenario")
     id_node = root.require("ruling", "a ruling file")
     if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULING_ID.match(id_node.value):
         id_node.fail("ruling must be an ID like RUL-2026-7 (capital letters, digits and '-')")
@@ -80,8 +82,6 @@ def load_ruling(path: Path, rules: RuleBase, doc: RulesDocument) -> Ruling:
                   "questions) in the ruling file")
     elif not added:
         root.fail("a ruling needs 'rules' to propose, or a scenario with 'claims'")
-    else:
-        root.check_keys(("ruling", "title", "note", "rules"), "a ruling file without a scenario")
     title_node = root.get("title")
     title = title_node.text("title").strip() if isinstance(title_node, YScalar) else ruling_id
     return Ruling(ruling_id, title, str(path), tuple(added), scenario, id_node.loc)
