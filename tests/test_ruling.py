@@ -11,8 +11,8 @@ from click.testing import Result
 
 from verifier.errors import RulingError
 from verifier.language.encoding import RuleBase
-from verifier.ruling import load_ruling, ruling_verdict
 from verifier.rulesdoc import RulesDocument
+from verifier.ruling import load_ruling, ruling_verdict
 from verifier.scenario.loader import load_case
 from verifier.solver.engine import check_ruling
 from verifier.verdicts import RulingCheck, RulingVerdict

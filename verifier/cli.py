@@ -318,6 +318,8 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
         sys.exit(EXIT_INPUT)
     general = any(r.rules for r in rulings)
     case_files = collect_cases(case_paths or (os.path.relpath(root_path / "cases"),)) if general else []
+    if general and not case_files:
+        raise click.UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
     results: list[RulingResult] = []
     bad_input = False
     for r in rulings:

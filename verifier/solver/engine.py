@@ -40,7 +40,7 @@ MAX_CHOICE_VALUES = 12
 
 class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
-                 timeout_ms: int, memory_mb: int | None) -> None:
+                 timeout_ms: int, memory_mb: int | None, tracked: bool = False) -> None:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
@@ -49,7 +49,7 @@ class _Case:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
             self.g.tracked.append(Tracked(smt_symbol(f"f:{len(self.g.tracked)}"), self.claimed(claim), fact))
-        self.session = Session(self.g, timeout_ms, memory_mb)
+        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked)
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
@@ -145,14 +145,18 @@ class _Case:
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
+    @cached_property
+    def tracked_session(self) -> Session:
+        """A session in which any subset of the rule instances and facts can be assumed."""
+        return self.session if self.session.tracked else Session(self.g, *self.limits, tracked=True)
+
     def conflict(self, assume: list[str], extra: list[str] = ()) -> tuple[tuple[CoreItem, ...], bool, str] | None:  # type: ignore[assignment]
         """A minimal set of the assumed rule instances and facts that cannot hold together with
         `extra`, described, whether it re-checked as conflicting and minimal, and why not;
         None when the assertions do not conflict on a second look."""
-        tracked = Session(self.g, *self.limits, tracked=True)
-        if tracked.check(assume, extra).status != UNSAT:
+        if self.tracked_session.check(assume, extra).status != UNSAT:
             return None
-        first_core = tracked.core()
+        first_core = self.tracked_session.core()
         # Minimise on a solver that holds only the core's assertions: each check is then quick.
         items = [self.by_name[n] for n in first_core]
         used = self.g.closure(set().union(*(t.mentions for t in items), *(mentioned(e) for e in extra)))
@@ -222,9 +226,8 @@ class _Case:
         """
         proposed = [t for t in self.g.tracked if self.proposed(t)]
         base = [t.name for t in self.g.tracked if not self.proposed(t)]
-        tracked = Session(self.g, *self.limits, tracked=True)
         for assume, already in ((base, True), (self.all, False)):
-            check = tracked.check(assume)
+            check = self.tracked_session.check(assume)
             if check.status == UNKNOWN:
                 return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason=check.reason)
             if check.status == UNSAT and already and not explain_own_conflict:
@@ -238,7 +241,7 @@ class _Case:
                                    rules_conflict_already=already, reason=why)
         if not proposed:
             return RulingCheck(self.sc.path, RulingVerdict.ENTAILED, reason="the ruling does not apply to this scenario")
-        others = tracked.check(base, [f"(not (and true {' '.join(t.body for t in proposed)}))"])
+        others = self.tracked_session.check(base, [f"(not (and true {' '.join(t.body for t in proposed)}))"])
         if others.status == UNKNOWN:
             return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason=others.reason)
         return RulingCheck(self.sc.path, RulingVerdict.ENTAILED if others.status == UNSAT else RulingVerdict.NARROWS)
@@ -403,7 +406,6 @@ def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | C
     return result, derivations
 
 
-
 def _shown(r: QuestionResult) -> str:
     return r.verdict.value + (f" = {r.value}" if r.value is not None else "")
 
@@ -414,7 +416,7 @@ def check_ruling(scenario: Scenario, rules: RuleBase, with_ruling: RuleBase,
     """A ruling (its rules in `with_ruling`, its claims in `scenario`) checked on one scenario,
     with every question whose verdict it changes. For the ruling's `own` scenario, a conflict
     the rules have there without the ruling is explained too."""
-    check = _Case(scenario, with_ruling, doc, timeout_ms, memory_mb).ruling(own)
+    check = _Case(scenario, with_ruling, doc, timeout_ms, memory_mb, tracked=True).ruling(own)
     if check.verdict is RulingVerdict.ENTAILED or check.rules_conflict_already:
         return check  # nothing the rules allow is ruled out: no verdict can change
     before = _Case(scenario._replace(claims=()), rules, doc, timeout_ms, memory_mb).run()
