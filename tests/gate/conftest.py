@@ -12,9 +12,7 @@ from click.testing import Result
 from verifier.gate import GateOptions, renew_lock, run_gate
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 
-# A determined case, an ambiguous one and a contradictory one: every kind of result, checked in seconds.
-SMALL_CASES = ("set-aside/provisions-returns-after-two-turns.yaml", "set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml")
-CONTRADICTION = "cases/set-aside/tiny-contradiction.yaml"
+from .helpers import CONTRADICTION, SMALL_CASES
 
 
 @pytest.fixture(scope="session")
@@ -49,10 +47,3 @@ def gate(cli: Callable[..., Result], assert_no_crash: Callable[[Result], None]) 
         return result
 
     return run
-
-
-def replace_in(path: Path, old: str, new: str) -> None:
-    """Replace text in a file, making sure it was there."""
-    text = path.read_text("utf-8")
-    assert old in text, f"{old!r} not in {path}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")

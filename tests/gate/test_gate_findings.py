@@ -9,7 +9,6 @@ from pathlib import Path
 
 import yaml
 from click.testing import Result
-from conftest import CONTRADICTION, replace_in
 
 from verifier.gate import GateOptions, render_gate, run_gate
 from verifier.gate.findings import FINDINGS_FILE
@@ -18,6 +17,8 @@ from verifier.language.encoding import RuleBase
 from verifier.rulesdoc import RulesDocument
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 from verifier.verdicts import CaseResult, Verdict
+
+from .helpers import CONTRADICTION, replace_in
 
 Gate = Callable[..., Result]
 UPKEEP = "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"

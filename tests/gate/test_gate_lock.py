@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import Result
-from conftest import replace_in
 
 from verifier.gate.findings import FINDINGS_FILE
 from verifier.gate.lock import LOCK_FILE
 from verifier.language.encoding import load_rule_base
+
+from .helpers import replace_in
 
 Gate = Callable[..., Result]
 
