@@ -101,3 +101,6 @@ def test_a_missing_lock_fails_and_a_malformed_one_is_bad_input(gate: Gate, gate_
     assert bad.exit_code == 2
     line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("SA-4 "))) + 1
     assert f"rules.lock:{line}: expected a statement ID and its 16-digit fingerprint" in bad.stderr
+    assert gate(root, "--renew-lock").exit_code == 0
+    assert lock.read_text("utf-8") == text
+    assert gate(root).exit_code == 0

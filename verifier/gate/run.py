@@ -84,7 +84,10 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     rules = cached_rule_base(root / "encodings", load_rule_base)
     doc = load_rules_document(root / "rules")
     path = root / LOCK_FILE
-    before = {sid: fp for sid, (fp, _) in read_lock(path).items()} if path.is_file() else {}
+    try:
+        before = {sid: fp for sid, (fp, _) in read_lock(path).items()} if path.is_file() else {}
+    except InputError:
+        before = {}  # a damaged lock is simply written afresh
     after = locked_statements(doc, rules)
     changed = [f"added {sid}" for sid in after if sid not in before]
     changed += [f"renewed {sid}" for sid in after if sid in before and before[sid] != after[sid]]
