@@ -112,7 +112,7 @@ def test_an_unreadable_case_is_bad_input_and_reported(gate: Gate, gate_repo: Pat
     shutil.copy(repo_root / "tests" / "malformed" / "case-unknown-field.yaml", gate_repo / "cases" / "broken.yaml")
     bad = gate(gate_repo)
     assert bad.exit_code == 2
-    assert "[input] cases/broken.yaml:1: " in bad.output and "unknown field 'brigades'" in bad.output
+    assert "[input] cases/broken.yaml:6: " in bad.output and "unknown field 'brigades'" in bad.output
 
 
 def test_unknown_is_a_failure_even_when_expected(gate_repo: Path) -> None:

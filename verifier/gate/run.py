@@ -14,8 +14,9 @@ from ..errors import CaseError, InputError
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
 from ..rulesdoc import RulesDocument, load_rules_document
+from ..scenario.loader import load_case
 from ..verdicts import CaseResult, QuestionResult, Verdict
-from ..yamlsource import YMap, load_yaml
+from ..yamlsource import YMap, display_path, load_yaml
 from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
 from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
@@ -38,11 +39,12 @@ class GateOptions:
 
 
 def case_files(root: Path) -> list[Path]:
-    """Every case file under the repository's cases/ folder, sorted."""
+    """Every case file under the repository's cases/ folder, sorted; shown relative to the current folder."""
     folder = root / "cases"
     if not folder.is_dir():
         return []
-    return sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+    return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
+                                                  and f.is_file())]
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -118,6 +120,16 @@ def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root
     return tuple(out.items())
 
 
+def _input_problem(root: Path, case: str, rules: RuleBase, message: str) -> Problem:
+    """A case that cannot be read, at the place of its first error (read again here, where it is cheap)."""
+    try:
+        load_case(root / case, rules, display_path(root / case))
+    except InputError as err:
+        if err.location is not None:
+            return Problem("input", err.message, Place.of(err.location, root), case=case)
+    return Problem("input", message, Place(case, 1), case=case)
+
+
 def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
     r: QuestionResult = outcome.result
     problems = []
@@ -168,7 +180,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     found: dict[str, tuple[Finding, CaseResult]] = {}
     for case, result in results.items():
         if isinstance(result, str):
-            problems.append(Problem("input", result, places[(case, None)], case=case))
+            problems.append(_input_problem(root, case, rules, result))
             continue
         for finding in findings_of(case, result).values():
             found.setdefault(finding.fingerprint, (finding, result))
