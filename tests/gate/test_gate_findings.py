@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -113,6 +114,11 @@ def test_an_unreadable_case_is_bad_input_and_reported(gate: Gate, gate_repo: Pat
     bad = gate(gate_repo)
     assert bad.exit_code == 2
     assert "[input] cases/broken.yaml:6: " in bad.output and "unknown field 'brigades'" in bad.output
+    junit = ET.fromstring(gate(gate_repo, "--format", "junit").stdout)
+    assert junit.get("errors") == "1"
+    broken = next(s for s in junit.findall("testsuite") if s.get("name") == "cases/broken.yaml")
+    error = broken.find("testcase/error")
+    assert error is not None and error.get("type") == "input" and "unknown field 'brigades'" in error.get("message", "")
 
 
 def test_unknown_is_a_failure_even_when_expected(gate_repo: Path) -> None:
