@@ -376,6 +376,56 @@ def defaults() -> None:
         click.echo(f"{key}: {value}")
 
 
+@main.command()
+@root_option
+@click.option("--base", metavar="GITREV", default=None,
+              help="Also check every case at this git revision and list each answer that changed since.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "sarif"]), default="text",
+              show_default=True, help="The report on standard output.")
+@click.option("--junit-file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the report as JUnit XML to this file.")
+@click.option("--sarif-file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the report as SARIF 2.1.0 to this file.")
+@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
+              show_default=True, help="Seconds the solver may spend on one check.")
+@click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
+              help="Megabytes of memory the solver may use.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Cases checked at once (default: one per processor).")
+@click.option("--renew-lock", is_flag=True,
+              help="Record the current text of every cited statement in rules.lock (after review), and stop.")
+@click.option("--accept-findings", is_flag=True,
+              help="Rewrite accepted-findings.yaml with every finding found now (keeping the notes), then check.")
+def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
+         timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool) -> None:
+    """Check the rules repository for CI: traceability, the lock, every case, accepted findings."""
+    from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate, run_gate
+    from .gate import renew_lock as write_lock
+
+    repository = _repository(root)
+    try:
+        if renew_lock:
+            count, changed = write_lock(repository)
+            click.echo(f"rules.lock: {count} statements" + (f"; {', '.join(changed)}" if changed else "; unchanged"))
+            return
+        report = run_gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings))
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    outputs = {"text": lambda: render_gate(report), "json": lambda: json.dumps(gate_json(report), indent=2),
+               "junit": lambda: gate_junit(report).rstrip("\n"),
+               "sarif": lambda: json.dumps(gate_sarif(report), indent=2)}
+    for path, kind in ((junit_file, "junit"), (sarif_file, "sarif")):
+        if path:
+            try:
+                Path(path).write_text(outputs[kind]() + "\n", encoding="utf-8")
+            except OSError as exc:
+                click.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+                sys.exit(EXIT_INPUT)
+    click.echo(outputs[fmt]())
+    _exit(EXIT_INPUT if report.bad_input else EXIT_OK if report.passed else EXIT_FINDING)
+
+
 def run() -> None:
     """The `regcheck` program: the command line, ending the process as soon as the answer is out."""
     global _leave_at_once

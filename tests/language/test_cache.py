@@ -54,3 +54,14 @@ def test_cache_can_be_turned_off(repo_root: Path, monkeypatch: pytest.MonkeyPatc
     for _ in range(2):
         cached_rule_base(repo_root / "encodings", lambda f: loads.append(f) or load_rule_base(f))  # type: ignore[func-returns-value]
     assert len(loads) == 2
+
+
+def test_a_copy_of_the_encodings_shows_its_own_places(repo_root: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REGCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    copy = tmp_path / "copy" / "encodings"
+    shutil.copytree(repo_root / "encodings", copy)
+    cached_rule_base(repo_root / "encodings", load_rule_base)
+    from_copy = cached_rule_base(copy, load_rule_base)
+    assert [r.loc for r in from_copy.rules] == [r.loc for r in load_rule_base(copy).rules]
+    assert all(Path(r.loc.path).resolve().is_relative_to(copy.resolve()) for r in from_copy.rules)

@@ -1,7 +1,7 @@
 """A cache of checked rule bases, so that a run does not parse and type-check unchanged encodings.
 
 The cache is JSON (never code): the parsed rules of one set of encoding files, keyed by a
-hash of their bytes and of regcheck's version. It lives in `$REGCHECK_CACHE_DIR`, else
+hash of their folder, their bytes and regcheck's version. It lives in `$REGCHECK_CACHE_DIR`, else
 `$XDG_CACHE_HOME/regcheck`, else `~/.cache/regcheck`; `REGCHECK_CACHE_DIR=off` turns it off.
 A cache that is missing, unreadable or not of the expected shape is ignored and rewritten.
 """
@@ -46,10 +46,11 @@ def _cache_dir() -> Path | None:
     return Path(base) / "regcheck"
 
 
-def _key(files: list[Path]) -> str:
+def _key(folder: Path, files: list[Path]) -> str:
     from .. import __version__
 
-    digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
+    # The folder is part of the key: a cached rule base records the places of its rules.
+    digest = hashlib.sha256(f"{FORMAT}:{__version__}:{folder.resolve()}".encode())
     for f in files:
         digest.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
@@ -126,7 +127,7 @@ def cached_rule_base(folder: Path, load: Callable[[Path], RuleBase]) -> RuleBase
     if directory is None or not files:
         return load(folder)
     try:
-        path = directory / f"rulebase-{_key(files)}.json"
+        path = directory / f"rulebase-{_key(folder, files)}.json"
     except OSError:
         return load(folder)
     try:

@@ -1,0 +1,1 @@
+"""Tests of the CI gate (`regcheck gate`)."""

@@ -1,0 +1,106 @@
+"""The gate's traceability checks: statements encoded or waived, citations that exist, the lock file."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import Result
+
+from verifier.gate.findings import FINDINGS_FILE
+from verifier.gate.lock import LOCK_FILE
+from verifier.language.encoding import load_rule_base
+
+from .helpers import replace_in
+
+Gate = Callable[..., Result]
+
+SA_4 = "- **SA-4** A card that is set aside goes to the set-aside area of the player who has permanent"
+
+
+def _no_cases(root: Path) -> Path:
+    """The repository without its cases (and so without findings): the rules checks alone, quickly."""
+    shutil.rmtree(root / "cases")
+    (root / FINDINGS_FILE).unlink()
+    return root
+
+
+def _citing(root: Path, sid: str) -> list[str]:
+    rules = load_rule_base(root / "encodings")
+    citing = [(f"rule {r.id}", r.loc) for r in rules.rules if sid in r.cites]
+    citing += [(f"definition {d.name}", d.loc) for d in rules.definitions.values() if sid in d.cites]
+    return [f"{what} (encodings/{Path(loc.path).name}:{loc.line})" for what, loc in citing]
+
+
+def test_a_changed_statement_fails_until_the_lock_is_renewed(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    assert gate(root).exit_code == 0
+    replace_in(root / "rules" / "set-aside.md", "goes to the set-aside area", "goes to the discard pile")
+    failed = gate(root)
+    assert failed.exit_code == 1, failed.output
+    assert "[lock] rules/set-aside.md:13: the text of SA-4 changed since rules.lock was written" in failed.output
+    citing = _citing(root, "SA-4")
+    assert len(citing) == 2
+    for rule in citing:
+        assert rule in failed.output
+    assert "gate FAILED: 1 problems (lock 1)" in failed.output
+    renewed = gate(root, "--renew-lock")
+    assert renewed.exit_code == 0
+    assert renewed.output == f"{LOCK_FILE}: 112 statements; renewed SA-4\n"
+    assert gate(root).exit_code == 0
+
+
+def test_a_statement_rewrapped_without_changing_its_words_keeps_its_fingerprint(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    replace_in(root / "rules" / "set-aside.md", SA_4, SA_4.replace(" goes to the", "\n  goes   to the"))
+    passed = gate(root)
+    assert passed.exit_code == 0, passed.output
+
+
+def test_a_statement_neither_encoded_nor_waived_fails(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    replace_in(root / "rules" / "set-aside.md", SA_4, "- **SA-99** A new statement nobody encoded. (Set Aside, test)\n" + SA_4)
+    failed = gate(root)
+    assert failed.exit_code == 1
+    assert "[coverage] rules/set-aside.md:13: SA-99 is neither encoded nor waived" in failed.output
+
+
+def test_a_citation_of_a_statement_that_is_gone_fails(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    replace_in(root / "rules" / "set-aside.md",
+               SA_4 + "\n  control of it. (Set Aside, How to Play, bullet 3)\n", "")
+    failed = gate(root)
+    assert failed.exit_code == 1
+    for what in _citing(gate_repo, "SA-4"):
+        cites = what.split(" (")[0] + " cites SA-4, which is not in the rules document"
+        assert cites in failed.output, failed.output
+    assert "rules.lock lists SA-4, which is not in the rules document now" in failed.output
+
+
+def test_a_cited_statement_missing_from_the_lock_fails(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    lock = root / LOCK_FILE
+    lines = lock.read_text("utf-8").splitlines(keepends=True)
+    lock.write_text("".join(line for line in lines if not line.startswith("SA-4 ")), encoding="utf-8")
+    failed = gate(root)
+    assert failed.exit_code == 1
+    assert "SA-4 is cited but not in rules.lock" in failed.output
+
+
+def test_a_missing_lock_fails_and_a_malformed_one_is_bad_input(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    lock = root / LOCK_FILE
+    text = lock.read_text("utf-8")
+    lock.unlink()
+    failed = gate(root)
+    assert failed.exit_code == 1
+    assert "there is no rules.lock at the repository root" in failed.output
+    lock.write_text(text.replace("SA-4 ", "SA-4: "), encoding="utf-8")
+    bad = gate(root)
+    assert bad.exit_code == 2
+    line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("SA-4 "))) + 1
+    assert f"rules.lock:{line}: expected a statement ID and its 16-digit fingerprint" in bad.stderr
+    assert gate(root, "--renew-lock").exit_code == 0
+    assert lock.read_text("utf-8") == text
+    assert gate(root).exit_code == 0

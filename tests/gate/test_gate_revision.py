@@ -1,0 +1,77 @@
+"""`regcheck gate --base GITREV`: the answers of every case at another revision, compared with now."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from .helpers import CONTRADICTION, replace_in
+
+Gate = Callable[..., Result]
+SA_5 = "requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)"
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def _git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-c", "user.name=regcheck", "-c", "user.email=regcheck@example.org",
+                           "-c", "commit.gpgsign=false", *args], cwd=root, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+@pytest.fixture
+def two_commits(gate_repo: Path) -> Path:
+    """A git repository of the small rules repository; the second commit drops SA-5's condition and adds a case."""
+    _git(gate_repo, "init", "-q")
+    _git(gate_repo, "add", ".")
+    _git(gate_repo, "commit", "-q", "-m", "rules as they were")
+    replace_in(gate_repo / "encodings" / "set-aside.yaml", SA_5, "requires: True")
+    shutil.copy(gate_repo / "cases" / "set-aside" / "provisions-returns-after-two-turns.yaml",
+                gate_repo / "cases" / "provisions-again.yaml")
+    _git(gate_repo, "commit", "-q", "-a", "-m", "SA-5 no longer holds")
+    _git(gate_repo, "add", ".")
+    _git(gate_repo, "commit", "-q", "-m", "one more case")
+    return gate_repo
+
+
+def test_base_lists_every_answer_that_changed(gate: Gate, two_commits: Path) -> None:
+    before = _git(two_commits, "status", "--porcelain")
+    result = gate(two_commits, "--base", "HEAD~2")
+    assert _git(two_commits, "status", "--porcelain") == before, "the working tree is left alone"
+    out = result.output
+    section = out[out.index("changes of verdict or value since HEAD~2"):].split("\nproblems (")[0]
+    lines = section.splitlines()[1:]
+    assert f"  {CONTRADICTION}::zap_legal: contradiction -> determined = yes" in lines, out
+    assert "  cases/provisions-again.yaml: new case" in lines
+    assert "  cases/provisions-again.yaml::returns_at: (not asked) -> determined = turn 3 Preparation" in lines
+    assert not any("upkeep-set-aside" in line for line in lines), "unchanged answers are not listed"
+    # the contradiction was an accepted finding: now that it is gone, the gate says so
+    assert result.exit_code == 1
+    assert "is no longer found: resolved? remove it from accepted-findings.yaml" in out
+
+
+def test_base_with_no_change_lists_none(gate: Gate, two_commits: Path) -> None:
+    result = gate(two_commits, "--base", "HEAD", "--format", "json")
+    data = json.loads(result.output)
+    assert data["base"] == "HEAD" and data["changes"] == []
+
+
+@pytest.mark.parametrize("revision", ["no-such-branch", "HEAD~9", "--output=x"])
+def test_a_bad_revision_is_bad_input(gate: Gate, two_commits: Path, revision: str) -> None:
+    result = gate(two_commits, "--base", revision)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --base {revision}: ")
+    assert result.stdout == ""
+
+
+def test_base_outside_a_git_repository_is_bad_input(gate: Gate, gate_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(gate_repo.parent))
+    result = gate(gate_repo, "--base", "HEAD")
+    assert result.exit_code == 2
+    assert "is not in a git repository" in result.stderr

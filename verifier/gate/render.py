@@ -1,0 +1,99 @@
+"""The gate's report as text for people and as JSON for programs."""
+
+from __future__ import annotations
+
+__all__ = ["render_gate", "gate_json", "change_text"]
+
+from typing import Any
+
+from ..report import render_question
+from .model import CHECKS, Change, GateReport, Problem, QuestionOutcome
+
+
+def change_text(c: Change) -> str:
+    """One line saying how a case or question's answer changed."""
+    if c.question is None and c.before is None and c.after == "case present":
+        return f"{c.case}: new case"
+    if c.question is None and c.after is None and c.before == "case present":
+        return f"{c.case}: case removed"
+    return f"{c.name}: {c.before or '(not asked)'} -> {c.after or '(not asked)'}"
+
+
+def _problem_lines(p: Problem, outcomes: dict[tuple[str, str], QuestionOutcome]) -> list[str]:
+    where = f"{p.place}: " if p.place else ""
+    about = f"{p.question}: " if p.question and p.check in ("regressions", "unknown") else ""
+    lines = [f"  [{p.check}] {where}{about}{p.message}"]
+    if p.check == "lock":
+        lines += [f"      {place}  {what}" for place, what in p.related]
+    outcome = outcomes.get((p.case or "", p.question or ""))
+    if outcome is not None and p.check != "baseline":
+        lines += ["    " + line for line in render_question(outcome.result)[1:]]
+    return lines
+
+
+def render_gate(report: GateReport) -> str:
+    """The readable report: what was checked, accepted findings, every problem with its evidence, changes."""
+    qs = report.questions
+    failing = {(p.case, p.question) for p in report.problems if p.case and p.question}
+    missing = report.statements - report.encoded - report.waived
+    lines = [
+        f"rules: {report.statements} statements: {report.encoded} encoded, {report.waived} waived, {missing} missing; "
+        f"{report.locked} cited in {report.lock_file}",
+        f"cases: {report.cases} cases, {len(qs)} questions: {sum(1 for q in qs if (q.case, q.question) not in failing)} "
+        f"pass the gate",
+    ]
+    if report.accepted:
+        lines.append(f"accepted findings awaiting a ruling ({len(report.accepted)}, in {report.findings_file}):")
+        for a in report.accepted:
+            f = a.finding
+            lines.append(f"  {f.verdict} {f.name} [{f.fingerprint}]")
+            lines.append(f"      {a.note}")
+    if report.base is not None:
+        lines.append(f"changes of verdict or value since {report.base} ({len(report.changes)}):")
+        lines += [f"  {change_text(c)}" for c in report.changes] or ["  none"]
+    outcomes = {(q.case, q.question): q for q in qs}
+    for q in reversed(qs):  # a contradiction is about the whole case: its first question shows the conflict
+        outcomes[(q.case, "")] = q
+    if report.problems:
+        lines.append(f"problems ({len(report.problems)}):")
+        for p in report.problems:
+            lines += _problem_lines(p, outcomes)
+        counts = ", ".join(f"{check} {len(report.problems_of(check))}" for check in CHECKS
+                           if report.problems_of(check))
+        lines.append(f"gate FAILED: {len(report.problems)} problems ({counts})")
+    else:
+        lines.append("gate passed")
+    return "\n".join(lines)
+
+
+def gate_json(report: GateReport) -> dict[str, Any]:
+    """The report as plain JSON values, in a stable order."""
+    return {
+        "passed": report.passed,
+        "summary": {
+            "statements": report.statements, "encoded": report.encoded, "waived": report.waived,
+            "locked": report.locked, "cases": report.cases, "questions": len(report.questions),
+            "problems": {check: len(report.problems_of(check)) for check in CHECKS},
+            "accepted_findings": len(report.accepted),
+        },
+        "problems": [
+            {"check": p.check, "message": p.message, "place": str(p.place) if p.place else None,
+             "case": p.case, "question": p.question,
+             "related": [{"place": str(place), "what": what} for place, what in p.related]}
+            for p in report.problems
+        ],
+        "accepted_findings": [
+            {"fingerprint": a.finding.fingerprint, "case": a.finding.case, "question": a.finding.question,
+             "verdict": a.finding.verdict, "rules": list(a.finding.rules), "note": a.note, "place": str(a.place)}
+            for a in report.accepted
+        ],
+        "questions": [
+            {"case": q.case, "question": q.question, "place": str(q.place), "verdict": q.result.verdict.value,
+             "value": q.result.value, "expected": q.result.expected, "expected_value": q.result.expected_value,
+             "finding": q.finding.fingerprint if q.finding else None, "accepted": q.accepted is not None}
+            for q in report.questions
+        ],
+        "base": report.base,
+        "changes": [{"case": c.case, "question": c.question, "before": c.before, "after": c.after}
+                    for c in report.changes],
+    }

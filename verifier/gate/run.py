@@ -1,0 +1,245 @@
+"""The gate: traceability, the lock, every case against its expectations and the accepted findings."""
+
+from __future__ import annotations
+
+__all__ = ["GateOptions", "run_gate", "renew_lock", "question_places", "check_folder"]
+
+import functools
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CaseError, InputError
+from ..language.cache import cached_rule_base
+from ..language.encoding import RuleBase, load_rule_base
+from ..rulesdoc import RulesDocument, load_rules_document
+from ..scenario.loader import load_case
+from ..verdicts import CaseResult, QuestionResult, Verdict
+from ..yamlsource import YMap, display_path, load_yaml
+from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
+from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
+from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
+from .revision import answers, compare_answers, extract_revision
+from .traceability import check_traceability
+
+# Checks case files in order, giving each one's result or the message of its input error.
+CaseChecker = Callable[[RuleBase, Callable[[], RulesDocument], list[Path]], Iterator[CaseResult | str]]
+
+
+@dataclass(frozen=True)
+class GateOptions:
+    """How the gate runs: solver limits, parallel cases, the revision to compare with, what to renew."""
+
+    timeout_ms: int
+    memory_mb: int | None = None
+    jobs: int | None = None
+    base: str | None = None
+    accept_findings: bool = False
+
+
+def case_files(root: Path) -> list[Path]:
+    """Every case file under the repository's cases/ folder, sorted; shown relative to the current folder."""
+    folder = root / "cases"
+    if not folder.is_dir():
+        return []
+    return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
+                                                  and f.is_file())]
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.resolve().relative_to(root.resolve()).as_posix()
+
+
+def question_places(path: Path, root: Path) -> dict[str, Place]:
+    """The line of each question of a case file, read from its YAML; empty when the file cannot be read."""
+    try:
+        node, _ = load_yaml(path, CaseError)
+    except InputError:
+        return {}
+    questions = node.get("questions") if isinstance(node, YMap) else None
+    if not isinstance(questions, YMap):
+        return {}
+    case = _relative(path, root)
+    return {str(key.value): Place(case, key.loc.line) for key, _ in questions.entries}
+
+
+def check_folder(options: GateOptions) -> CaseChecker:
+    """The usual way to check case files: `regcheck check`'s, with the gate's limits."""
+
+    def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
+        from ..cli import CaseTask, run_cases
+
+        task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False)
+        for outcome in run_cases(task, files, options.jobs):
+            yield outcome if isinstance(outcome, str) else outcome[0]
+
+    return checker
+
+
+def _results(root: Path, files: Iterable[Path], outcomes: Iterable[CaseResult | str]) -> dict[str, CaseResult | str]:
+    return {_relative(f, root): o for f, o in zip(files, outcomes, strict=True)}
+
+
+def renew_lock(root: Path) -> tuple[int, list[str]]:
+    """Write the lock for the rules as they are; returns how many statements it holds and what changed."""
+    rules = cached_rule_base(root / "encodings", load_rule_base)
+    doc = load_rules_document(root / "rules")
+    path = root / LOCK_FILE
+    try:
+        before = {sid: fp for sid, (fp, _) in read_lock(path).items()} if path.is_file() else {}
+    except InputError:
+        before = {}  # a damaged lock is simply written afresh
+    after = locked_statements(doc, rules)
+    changed = [f"added {sid}" for sid in after if sid not in before]
+    changed += [f"renewed {sid}" for sid in after if sid in before and before[sid] != after[sid]]
+    changed += [f"removed {sid}" for sid in before if sid not in after]
+    write_lock(path, after)
+    return len(after), changed
+
+
+def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root: Path) -> tuple[tuple[Place, str], ...]:
+    """The lines behind a verdict: each core item (rule instance or case fact), or each rule involved,
+    with the rules-document statements the rules cite."""
+    statements = doc.by_id()
+    out: dict[Place, str] = {}
+
+    def cite(sids: Iterable[str]) -> None:
+        for sid in sids:
+            if sid in statements:
+                out.setdefault(Place.of(statements[sid].loc, root), f"statement {sid}")
+
+    by_id = {rule.id: rule for rule in rules.rules}
+    for item in r.core:
+        out.setdefault(Place.of(item.location, root), f"{item.kind} {item.label}")
+        cite(sid for sid, _ in item.statements)
+    for rule_id in r.rules_involved:
+        if rule_id in by_id:
+            out.setdefault(Place.of(by_id[rule_id].loc, root), f"rule {rule_id}")
+            cite(by_id[rule_id].cites)
+    return tuple(out.items())
+
+
+def _input_problem(root: Path, case: str, rules: RuleBase, message: str) -> Problem:
+    """A case that cannot be read, at the place of its first error (read again here, where it is cheap)."""
+    try:
+        load_case(root / case, rules, display_path(root / case))
+    except InputError as err:
+        if err.location is not None:
+            return Problem("input", err.message, Place.of(err.location, root), case=case)
+    return Problem("input", message, Place(case, 1), case=case)
+
+
+def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
+    r: QuestionResult = outcome.result
+    problems = []
+    if r.verdict is Verdict.UNKNOWN:
+        problems.append(Problem("unknown", f"the solver gave up: {r.reason or 'no reason given'}", outcome.place,
+                                outcome.related, outcome.case, outcome.question))
+    elif r.expected is not None and not r.ok:
+        got = r.verdict.value + (f" = {r.value}" if r.value is not None else "")
+        wanted = r.expected + (f" = {r.expected_value}" if r.expected_value is not None else "")
+        problems.append(Problem("regressions", f"expected {wanted}, got {got}", outcome.place, outcome.related,
+                                outcome.case, outcome.question))
+    return problems
+
+
+def _finding_problem(finding: Finding, place: Place | None, previous: list[AcceptedFinding],
+                     related: tuple[tuple[Place, str], ...]) -> Problem:
+    check = "consistency" if finding.verdict == Verdict.CONTRADICTION.value else "findings"
+    what = "the rules contradict each other in this case" if finding.question is None else "the rules leave this open"
+    was = [a for a in previous if (a.finding.case, a.finding.question, a.finding.verdict)
+           == (finding.case, finding.question, finding.verdict)]
+    if was:
+        message = (f"new {finding.verdict} finding {finding.fingerprint} ({what}; rules {', '.join(finding.rules)}), "
+                   f"which replaces accepted finding {was[0].finding.fingerprint}: the rules involved changed")
+    else:
+        message = (f"new {finding.verdict} finding {finding.fingerprint} ({what}; rules {', '.join(finding.rules)}): "
+                   f"rule on it, or accept it in {FINDINGS_FILE} with `regcheck gate --accept-findings`")
+    return Problem(check, message, place, related, case=finding.case, question=finding.question)
+
+
+def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = None) -> GateReport:
+    """Run every check of the gate on the rules repository at `root`."""
+    rules = cached_rule_base(root / "encodings", load_rule_base)
+    doc = load_rules_document(root / "rules")
+    counts, problems = check_traceability(root, doc, rules)
+    locked, lock_problems = check_lock(root, doc, rules)
+    problems += lock_problems
+    baseline = read_baseline(root / FINDINGS_FILE, root)
+
+    check = checker or check_folder(options)
+    files = case_files(root)
+    results = _results(root, files, check(rules, lambda: doc, files))
+    places: dict[tuple[str, str | None], Place] = {}
+    for f in files:
+        case = _relative(f, root)
+        places[(case, None)] = Place(case, 1)
+        places.update({(case, q): p for q, p in question_places(f, root).items()})
+
+    found: dict[str, tuple[Finding, CaseResult]] = {}
+    for case, result in results.items():
+        if isinstance(result, str):
+            problems.append(_input_problem(root, case, rules, result))
+            continue
+        for finding in findings_of(case, result).values():
+            found.setdefault(finding.fingerprint, (finding, result))
+
+    if options.accept_findings:
+        notes = {a.finding.fingerprint: a.note for a in baseline}
+        write_baseline(root / FINDINGS_FILE, [(f, notes.get(fp) or default_note(result))
+                                              for fp, (f, result) in found.items()])
+        baseline = read_baseline(root / FINDINGS_FILE, root)
+    accepted = {a.finding.fingerprint: a for a in baseline}
+
+    outcomes: list[QuestionOutcome] = []
+    for case, result in results.items():
+        if isinstance(result, str):
+            continue
+        case_findings = findings_of(case, result)
+        for r in result.results:
+            of_question = case_findings.get(r.question)
+            place = places.get((case, r.question), places[(case, None)])
+            outcome = QuestionOutcome(case, r.question, place, r, of_question,
+                                      accepted.get(of_question.fingerprint) if of_question else None,
+                                      evidence_places(r, rules, doc, root))
+            outcomes.append(outcome)
+            problems += _question_problems(outcome)
+    unreadable = {case for case, result in results.items() if isinstance(result, str)}
+    first_outcome = {o.finding.fingerprint: o for o in reversed(outcomes) if o.finding}
+    for fingerprint, (finding, _) in sorted(found.items(), key=lambda kv: kv[1][0]):
+        if fingerprint not in accepted:
+            shown = first_outcome[fingerprint]
+            problems.append(_finding_problem(finding, shown.place, baseline, shown.related))
+    for a in baseline:
+        if a.finding.fingerprint not in found and a.finding.case not in unreadable:
+            problems.append(Problem(
+                "baseline", f"accepted {a.finding.verdict} finding {a.finding.fingerprint} ({a.finding.name}) is no "
+                            f"longer found: resolved? remove it from {FINDINGS_FILE}", a.place,
+                case=a.finding.case, question=a.finding.question))
+
+    changes: tuple[Change, ...] = ()
+    if options.base is not None:
+        changes = tuple(_changes_since(root, options.base, check, results, places))
+    problems.sort(key=_problem_order)
+    return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
+                      locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
+                      LOCK_FILE, FINDINGS_FILE)
+
+
+def _problem_order(p: Problem) -> tuple[object, ...]:
+    return (list(CHECKS).index(p.check), p.place or Place("", 0), p.question or "", p.message)
+
+
+def _changes_since(root: Path, revision: str, check: CaseChecker, now: dict[str, CaseResult | str],
+                   places: dict[tuple[str, str | None], Place]) -> list[Change]:
+    with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
+        base = extract_revision(root, revision, Path(folder))
+        try:
+            rules = load_rule_base(base / "encodings")
+            doc = load_rules_document(base / "rules")
+        except InputError as err:
+            raise InputError(f"--base {revision}: {err}") from None
+        files = case_files(base)
+        before = _results(base, files, check(rules, functools.cache(lambda: doc), files))
+    return compare_answers(answers(before), answers(now), places)
