@@ -386,12 +386,9 @@ def defaults() -> None:
               help="Also write the report as JUnit XML to this file.")
 @click.option("--sarif-file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the report as SARIF 2.1.0 to this file.")
-@click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
-              show_default=True, help="Seconds the solver may spend on one check.")
-@click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
-              help="Megabytes of memory the solver may use.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Cases checked at once (default: one per processor).")
+@timeout_option
+@memory_option
+@jobs_option
 @click.option("--renew-lock", is_flag=True,
               help="Record the current text of every cited statement in rules.lock (after review), and stop.")
 @click.option("--accept-findings", is_flag=True,
