@@ -643,17 +643,9 @@ class _CaseReader:
 
     def expectations(self, questions: list[Question], steps: list[Step], players: tuple[str, ...],
                      cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> list[Expectation]:
-        node = self.root.get("expect")
-        if node is None:
-            return []
-        if not isinstance(node, YMap):
-            node.fail("expect must map question names to verdicts")
-        by_name = {q.name: q for q in questions}
         out = []
-        for key, value in node.entries:
-            name = str(key.value)
-            if name not in by_name:
-                key.fail(f"expect names unknown question '{name}'{did_you_mean(name, by_name)}")
+        for key, value, question in self.answers_to("expect", "expect must map question names to verdicts", questions):
+            name = question.name
             if isinstance(value, YScalar):
                 verdict_node: YNode = value
                 value_node: YNode | None = None
@@ -671,7 +663,7 @@ class _CaseReader:
             if value_node is not None:
                 if verdict != "determined":
                     value_node.fail("only a 'determined' expectation has a value")
-                expected_value = self.expected_value(value_node, by_name[name].type, steps, players,
+                expected_value = self.expected_value(value_node, question.type, steps, players,
                                                      cards, attempts, abilities)
             elif verdict == "determined":
                 verdict_node.fail("a 'determined' expectation needs the value: {verdict: determined, value: ...}")
@@ -680,19 +672,25 @@ class _CaseReader:
 
     def claims(self, questions: list[Question], steps: list[Step], players: tuple[str, ...],
                cards: list[Card], attempts: list[Attempt], abilities: list[Ability]) -> list[Claim]:
-        node = self.root.get("claims")
+        return [Claim(q.name, self.expected_value(value, q.type, steps, players, cards, attempts, abilities), key.loc)
+                for key, value, q in self.answers_to(
+                    "claims", "claims must map question names to the values the ruling claims", questions, True)]
+
+    def answers_to(self, field: str, shape: str, questions: list[Question],
+                   non_empty: bool = False) -> list[tuple[YScalar, YNode, Question]]:
+        """The entries of a mapping from question names (`expect`, `claims`), each with its question."""
+        node = self.root.get(field)
         if node is None:
             return []
-        if not isinstance(node, YMap) or not node.entries:
-            node.fail("claims must map question names to the values the ruling claims")
+        if not isinstance(node, YMap) or (non_empty and not node.entries):
+            node.fail(shape)
         by_name = {q.name: q for q in questions}
         out = []
         for key, value in node.entries:
             name = str(key.value)
             if name not in by_name:
-                key.fail(f"claims names unknown question '{name}'{did_you_mean(name, by_name)}")
-            out.append(Claim(name, self.expected_value(value, by_name[name].type, steps, players, cards, attempts,
-                                                       abilities), key.loc))
+                key.fail(f"{field} names unknown question '{name}'{did_you_mean(name, by_name)}")
+            out.append((key, value, by_name[name]))
         return out
 
     def expected_sequence(self, node: YNode, abilities: list[Ability]) -> str:
