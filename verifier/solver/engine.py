@@ -20,7 +20,7 @@ from ..scenario.model import Fact, Question, Scenario
 from ..verdicts import CaseResult, CoreItem, QuestionResult, Verdict, Witness
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
 from .backend import SAT, UNKNOWN, UNSAT, Session
-from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, mentioned, value_smt
+from .grounding import Grounding, RuleInstance, SymbolRef, Term, ground, ground_copy, mentioned, too_large, value_smt
 
 DEFAULT_TIMEOUT_MS = 10_000
 MAX_CHOICE_VALUES = 12
@@ -32,6 +32,9 @@ class _Case:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
+        self.limit_hit = too_large(scenario, rules)
+        if self.limit_hit:
+            return
         self.g: Grounding = ground(scenario, rules)
         self.session = Session(self.g, timeout_ms, memory_mb)
         self.limits = (timeout_ms, memory_mb)
@@ -115,6 +118,8 @@ class _Case:
 
     # -- verdicts ----------------------------------------------------------------------
     def run(self) -> CaseResult:
+        if self.limit_hit:
+            return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=self.limit_hit))
         first = self.session.check(self.all)
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
