@@ -10,7 +10,7 @@ folded while grounding, which keeps the formulas small.
 from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt",
-           "MAX_RULE_INSTANCES", "too_large"]
+           "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import itertools
 import math
@@ -702,13 +702,17 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 MAX_RULE_INSTANCES = 1_000_000
 
 
-def too_large(scenario: Scenario, rules: RuleBase) -> str:
-    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
-    names = _names(scenario)
-    sizes = {sort: len(values) for sort, values in names.items()}
+def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
+    """How many bindings of rule variables grounding `scenario` weighs (before dropping those that always hold)."""
+    sizes = {sort: len(values) for sort, values in _names(scenario).items()}
     sizes["step"] = len(scenario.steps)
     sizes["turn"] = max((s.turn for s in scenario.steps), default=0)
-    count = sum(math.prod(sizes[sort] for _, sort in rule.params) for rule in rules.active_rules(scenario.interpretations))
+    return sum(math.prod(sizes[sort] for _, sort in rule.params) for rule in rules.active_rules(scenario.interpretations))
+
+
+def too_large(scenario: Scenario, rules: RuleBase) -> str:
+    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
+    count = rule_instances(scenario, rules)
     if count <= MAX_RULE_INSTANCES:
         return ""
     return (f"the case is too large to ground: its {len(scenario.cards)} cards, {len(scenario.attempts)} attempts and "
