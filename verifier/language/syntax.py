@@ -17,6 +17,7 @@ __all__ = [
 
 import ast
 import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -188,7 +189,10 @@ def parse_expression(
     wrapped = "(" + stripped + "\n)"
     wrapped_lines = wrapped.split("\n")
     try:
-        tree = ast.parse(wrapped, mode="eval")
+        with warnings.catch_warnings():
+            # Python warns on stderr about forms like `1if`; the rule language reports its own errors.
+            warnings.simplefilter("ignore")
+            tree = ast.parse(wrapped, mode="eval")
     except SyntaxError as exc:
         lineno = exc.lineno or 1
         col = max((exc.offset or 1) - 1 - (1 if lineno == 1 else 0), 0)
