@@ -46,6 +46,8 @@ AWKWARD_TOKENS = [
     "f'x'", "b'x'", "1.0", "1j", ":=", "**", "/", "//", "%", "*", "@", "~", "^", "<<", ">>", "ghost", "\u0130",
 ]
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[^\sA-Za-z0-9_]")
 _BROKEN_UTF8 = [b"\xff", b"\xfe", b"\xc3", b"\xc3(", b"\xe2\x82", b"\xf0\x9f\x98", b"\xed\xa0\x80", b"\xc0\xaf",
                 b"\x80", b"\x00", b"\xef\xbb\xbf"]
@@ -293,7 +295,7 @@ def _deep_copy(tree: Any, budget: list[int], depth: int = 0) -> Any:
 
 def _structural(rng: random.Random, data: bytes) -> bytes:
     try:
-        tree = yaml.safe_load(data.decode("utf-8"))
+        tree = yaml.load(data.decode("utf-8"), Loader=_LOADER)  # the safe loader, in C where there is one
     except Exception:  # noqa: BLE001 - PyYAML's own reader fails in many ways on a mutated file
         return _replace_token(rng, data)
     if not isinstance(tree, (dict, list)):
@@ -302,8 +304,8 @@ def _structural(rng: random.Random, data: bytes) -> bytes:
         _tree_edit(rng, tree)
         tree = _deep_copy(tree, [20_000])
     try:
-        text = yaml.safe_dump(tree, sort_keys=False, allow_unicode=rng.random() < 0.8,
-                              default_flow_style=rng.choice([False, None, True]), width=rng.choice([80, 10**6]))
+        text = yaml.dump(tree, Dumper=_DUMPER, sort_keys=False, allow_unicode=rng.random() < 0.8,
+                         default_flow_style=rng.choice([False, None, True]), width=rng.choice([80, 10**6]))
     except Exception:  # noqa: BLE001 - e.g. a float key PyYAML cannot write back
         return data
     return text.encode("utf-8")

@@ -67,8 +67,9 @@ class Tally:
                         self.save.mkdir(parents=True, exist_ok=True)
                         (self.save / f"{target}-{len(self.failures)}.yaml").write_bytes(data)
             self.slowest[target] = max(self.slowest.get(target, 0.0), time.perf_counter() - t0)
-            if (i + 1) % 5000 == 0:
-                print(f"  {target}: {i + 1}/{n} in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+            if (i + 1) % 5000 == 0 or i + 1 == n:
+                print(f"  {target}: {i + 1}/{n} in {time.perf_counter() - started:.0f} s, {counts}", file=sys.stderr,
+                      flush=True)
 
 
 def main() -> int:
