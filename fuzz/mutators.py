@@ -198,11 +198,14 @@ def _yaml_feature(rng: random.Random, data: bytes) -> bytes:
 
 # -- the YAML tree ----------------------------------------------------------------------------------
 def _containers(tree: Any) -> list[Any]:
+    """Every mapping and list in `tree`, each once (aliases make shared parts, even cycles)."""
     out: list[Any] = []
+    seen: set[int] = set()
     stack = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, (dict, list)):
+        if isinstance(node, (dict, list)) and id(node) not in seen:
+            seen.add(id(node))
             out.append(node)
             stack.extend(node.values() if isinstance(node, dict) else node)
     return out
@@ -300,6 +303,7 @@ def _structural(rng: random.Random, data: bytes) -> bytes:
         return _replace_token(rng, data)
     if not isinstance(tree, (dict, list)):
         return yaml.safe_dump(_awkward(rng, {}), allow_unicode=True).encode("utf-8")
+    tree = _deep_copy(tree, [20_000])
     for _ in range(rng.randint(1, 3)):
         _tree_edit(rng, tree)
         tree = _deep_copy(tree, [20_000])

@@ -74,8 +74,8 @@ class Tally:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=60_000, help="mutated case files (default 60000)")
-    parser.add_argument("--encodings", type=int, default=5_000, help="mutated encoding files (default 5000)")
+    parser.add_argument("--cases", type=int, default=62_000, help="mutated case files (default 62000)")
+    parser.add_argument("--encodings", type=int, default=3_000, help="mutated encoding files (default 3000)")
     parser.add_argument("--expressions", type=int, default=40_000, help="mutated questions (default 40000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-ground", action="store_true", help="only load mutated cases, do not ground them")
