@@ -187,8 +187,9 @@ def _scalar_value(node: yaml.ScalarNode, loc: Location, error: ErrorFactory) -> 
     """A non-text scalar (number, truth value, null) as YAML's safe rules read it."""
     try:
         return _CONSTRUCTOR.construct_object(node)
-    except (ValueError, KeyError, TypeError, OverflowError):
-        # An explicit tag on a value of another kind (`!!bool Black`), or a number too long to read.
+    except (ValueError, KeyError, IndexError, TypeError, OverflowError):
+        # An explicit tag on a value of another kind (`!!bool Black`, `!!int` on nothing), or a number
+        # too long to read.
         shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
         raise error(f"{shown!r} cannot be read as {_TAG_WORDS.get(node.tag, node.tag)}", loc) from None
     finally:
