@@ -28,7 +28,7 @@ from pathlib import Path
 from verifier.errors import InputError
 from verifier.language.encoding import RuleBase, load_rule_base
 from verifier.scenario.loader import load_case
-from verifier.solver.grounding import ground, too_large
+from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, rule_instances
 from verifier.yamlsource import display_path
 
 ACCEPTED, REFUSED = "accepted", "refused"
@@ -80,7 +80,7 @@ def _line_count(data: bytes) -> int:
     return max(data.count(b"\n"), len(_BREAKS.findall(text))) + 1
 
 
-def _judge(run: Callable[[], object], files: dict[str, int]) -> str:
+def _judge(run: Callable[[], object], files: dict[str, int], slow: float = SLOW_SECONDS) -> str:
     """Run a reader; `files` maps each path an error may name to the number of lines it has."""
     started = time.perf_counter()
     try:
@@ -102,7 +102,7 @@ def _judge(run: Callable[[], object], files: dict[str, int]) -> str:
     else:
         outcome = ACCEPTED
     took = time.perf_counter() - started
-    if took > SLOW_SECONDS:
+    if took > slow:
         raise Failure("slow input", f"took {took:.1f} s")
     return outcome
 
@@ -118,10 +118,14 @@ class _Folder:
 class CaseTarget(_Folder):
     """A case file's bytes through the case loader (and grounding, when `grounded` and it loads)."""
 
-    def __init__(self, rules: RuleBase, grounded: bool = True) -> None:
+    def __init__(self, rules: RuleBase, grounded: bool = True, max_instances: int = MAX_RULE_INSTANCES,
+                 slow: float = SLOW_SECONDS) -> None:
+        """`max_instances`: a loaded case with more rule instances is not grounded (it would take long)."""
         super().__init__()
         self.rules = rules
         self.grounded = grounded
+        self.max_instances = max_instances
+        self.slow = slow
         self.path = self.folder / "case.yaml"
         self.encoding_files = {f: 10**6 for f in rules.files}
 
@@ -131,20 +135,21 @@ class CaseTarget(_Folder):
         def run() -> None:
             scenario = load_case(self.path, self.rules, display="case.yaml")
             # a case past the grounding limit is answered unknown without grounding, as the engine does
-            if self.grounded and not too_large(scenario, self.rules):
+            if self.grounded and rule_instances(scenario, self.rules) <= self.max_instances:
                 ground(scenario, self.rules)
 
         # Grounding may blame a rule for what a case did (a rule instance with no value): then the
         # error names the encoding file; any line of it may be meant.
-        return _judge(run, {"case.yaml": _line_count(data), **self.encoding_files})
+        return _judge(run, {"case.yaml": _line_count(data), **self.encoding_files}, self.slow)
 
 
 class EncodingTarget(_Folder):
     """An encoding file's bytes in place of `replaced` in a copy of the `encodings` folder."""
 
-    def __init__(self, encodings: Path) -> None:
+    def __init__(self, encodings: Path, slow: float = SLOW_SECONDS) -> None:
         super().__init__()
         self.source = encodings
+        self.slow = slow
         for path in sorted(encodings.glob("*.yaml")):
             shutil.copy(path, self.folder / path.name)
         self.lines = {p.name: _line_count(p.read_bytes()) for p in self.folder.glob("*.yaml")}
@@ -156,7 +161,7 @@ class EncodingTarget(_Folder):
         files = {display_path(self.folder / name): count for name, count in self.lines.items()}
         files[display_path(target)] = _line_count(data)
         try:
-            return _judge(lambda: load_rule_base(self.folder), files)
+            return _judge(lambda: load_rule_base(self.folder), files, self.slow)
         finally:
             target.write_bytes(original)
 
@@ -164,9 +169,9 @@ class EncodingTarget(_Folder):
 class ExpressionTarget(_Folder):
     """One expression as the question of `EXPRESSION_CASE`, loaded and grounded."""
 
-    def __init__(self, rules: RuleBase) -> None:
+    def __init__(self, rules: RuleBase, slow: float = SLOW_SECONDS) -> None:
         super().__init__()
-        self.cases = CaseTarget(rules)
+        self.cases = CaseTarget(rules, slow=slow)
 
     @staticmethod
     def case_text(expression: str) -> str:

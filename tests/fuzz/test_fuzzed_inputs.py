@@ -40,34 +40,36 @@ def _questions() -> list[str]:
 
 QUESTIONS = _questions()
 SEEDS = st.integers(0, 2**64 - 1)
+SLOW = 60.0  # seconds for one input before it counts as a failure: generous, as the test machine may be busy
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
 @pytest.fixture(scope="module")
 def case_target(rule_base: RuleBase) -> Iterator[CaseTarget]:
     """Loading only: grounding a case costs ten times as much (see `grounded_case_target`)."""
-    target = CaseTarget(rule_base, grounded=False)
+    target = CaseTarget(rule_base, grounded=False, slow=SLOW)
     yield target
     target.close()
 
 
 @pytest.fixture(scope="module")
 def grounded_case_target(rule_base: RuleBase) -> Iterator[CaseTarget]:
-    target = CaseTarget(rule_base, grounded=True)
+    # the bundled cases have at most some 9,000 rule instances; a mutation may make many more
+    target = CaseTarget(rule_base, grounded=True, max_instances=50_000, slow=SLOW)
     yield target
     target.close()
 
 
 @pytest.fixture(scope="module")
 def encoding_target(repo_root: Path) -> Iterator[EncodingTarget]:
-    target = EncodingTarget(repo_root / "encodings")
+    target = EncodingTarget(repo_root / "encodings", slow=SLOW)
     yield target
     target.close()
 
 
 @pytest.fixture(scope="module")
 def expression_target(rule_base: RuleBase) -> Iterator[ExpressionTarget]:
-    target = ExpressionTarget(rule_base)
+    target = ExpressionTarget(rule_base, slow=SLOW)
     yield target
     target.close()
 
