@@ -6,7 +6,7 @@ and how the case was answered: `answered` (every question got a verdict), or wha
 (the solver's --timeout or --memory, or the grounding limit). Run it with the interpreter
 regcheck is installed in:
 
-    .venv/bin/python benchmarks/scaling.py                  # the full table (about 20 minutes)
+    .venv/bin/python benchmarks/scaling.py                  # the full table (about 12 minutes)
     .venv/bin/python benchmarks/scaling.py --cards 5 10 --turns 5 --timeout 2
 """
 
