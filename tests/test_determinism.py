@@ -16,15 +16,37 @@ CASES = [
 ]
 
 
-def run(seed: str, *extra: str) -> str:
+def regcheck(seed: str, *args: str, code: int = 0) -> str:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    done = subprocess.run([sys.executable, "-m", "verifier", "check", "--format", "json", *extra, *CASES],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-m", "verifier", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == code, done.stderr
     return done.stdout
+
+
+def run(seed: str, *extra: str) -> str:
+    return regcheck(seed, "check", "--format", "json", *extra, *CASES)
 
 
 def test_output_is_the_same_across_hash_seeds_and_workers() -> None:
     first = run("1")
     assert run("4242") == first
     assert run("7", "--jobs", "1") == first
+
+
+def test_text_report_is_the_same_across_hash_seeds_and_workers() -> None:
+    first = regcheck("3", "check", *CASES)
+    assert "contradiction" in first and "ambiguous" in first and "choice-dependent" in first
+    assert regcheck("99", "check", "--jobs", "1", *CASES) == first
+
+
+def test_rules_listing_is_the_same_across_hash_seeds() -> None:
+    for fmt in ("text", "json"):
+        first = regcheck("5", "rules", "--format", fmt)
+        assert first.strip()
+        assert regcheck("6006", "rules", "--format", fmt) == first
+
+
+def test_defaults_listing_is_the_same_across_hash_seeds() -> None:
+    first = regcheck("11", "defaults")
+    assert first.strip()
+    assert regcheck("12", "defaults") == first

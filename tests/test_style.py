@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("command", [
-    ["ruff", "check", "verifier", "tests", "benchmarks"],
+    ["ruff", "check", "verifier", "tests", "benchmarks", "fuzz"],
     ["mypy"],
 ], ids=["ruff", "mypy"])
 def test_linter_is_clean(command: list[str]) -> None:

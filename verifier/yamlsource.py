@@ -150,7 +150,7 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
     if isinstance(node, yaml.ScalarNode):
         if node.tag not in _SCALAR_TAGS:
             raise error(f"tag {node.tag!r} is not allowed", loc)
-        value = node.value if node.tag == "tag:yaml.org,2002:str" else _scalar_value(node)
+        value = node.value if node.tag == "tag:yaml.org,2002:str" else _scalar_value(node, loc, error)
         if isinstance(value, str) and len(value) > 20_000:
             raise error("text longer than 20000 characters", loc)
         return YScalar(loc, error, value, node.style, node.value, node.end_mark.line + 1, node.end_mark.column + 1)
@@ -179,11 +179,22 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
 _CONSTRUCTOR = SafeConstructor()
 
 
-def _scalar_value(node: yaml.ScalarNode) -> object:
+_TAG_WORDS = {"tag:yaml.org,2002:int": "a whole number", "tag:yaml.org,2002:float": "a number",
+              "tag:yaml.org,2002:bool": "true or false"}
+
+
+def _scalar_value(node: yaml.ScalarNode, loc: Location, error: ErrorFactory) -> object:
     """A non-text scalar (number, truth value, null) as YAML's safe rules read it."""
-    value = _CONSTRUCTOR.construct_object(node)
-    _CONSTRUCTOR.constructed_objects.clear()
-    return value
+    try:
+        return _CONSTRUCTOR.construct_object(node)
+    except (ValueError, KeyError, IndexError, TypeError, OverflowError):
+        # An explicit tag on a value of another kind (`!!bool Black`, `!!int` on nothing), or a number
+        # too long to read.
+        shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+        raise error(f"{shown!r} cannot be read as {_TAG_WORDS.get(node.tag, node.tag)}", loc) from None
+    finally:
+        _CONSTRUCTOR.constructed_objects.clear()
+        _CONSTRUCTOR.recursive_objects.clear()
 
 
 _SCALAR_TAGS = {
@@ -237,6 +248,10 @@ def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tu
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         column = mark.column + 1 if mark else 0
+        last = text.count("\n") + 1
+        if line > last:
+            # libyaml ends a file without a final newline with one of its own, and reports its end there.
+            line, column = last, len(text.rsplit("\n", 1)[-1]) + 1
         # "while parsing ..." contexts are noise; "expected a single document ..." is the point
         context = exc.context if exc.context and not exc.context.startswith("while") else None
         problem = ", ".join(p for p in (context, exc.problem) if p) or "malformed YAML"

@@ -346,3 +346,13 @@ def test_non_expression_yaml_values(tmp_path: Path, body: str, kind: str) -> Non
     message, line, _column = yaml_error_place(tmp_path, body)
     assert message == f"q must be an expression, got {kind}"
     assert line == 1
+
+
+def test_python_warnings_stay_out_of_the_output() -> None:
+    """`1if` makes Python warn on stderr ("invalid decimal literal"); the parser keeps it quiet."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        parse_expression("1if True else 2", SourceText("q.yaml", 1, 0), InputError)
+    assert [str(w.message) for w in seen] == []

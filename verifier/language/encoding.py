@@ -91,7 +91,8 @@ def parse_at(node: YNode, text_lines: list[str], error: type[InputError], what: 
         lines[0] = lines[0][loc.column - 1:]
         return parse_expression("\n".join(lines), SourceText(loc.path, loc.line, loc.column - 1), error)
     shift = 1 if node.style in ('"', "'") else 0
-    return parse_expression(text, SourceText(loc.path, loc.line, loc.column - 1 + shift), error)
+    last_line = node.end_line if shift else 0
+    return parse_expression(text, SourceText(loc.path, loc.line, loc.column - 1 + shift, last_line), error)
 
 
 def _names(node: YNode, what: str, pattern: re.Pattern[str]) -> tuple[str, ...]:

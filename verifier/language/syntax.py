@@ -16,6 +16,8 @@ __all__ = [
 ]
 
 import ast
+import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -147,12 +149,15 @@ def walk(e: Expr) -> list[Expr]:
 class SourceText:
     """Where an expression's text sits in its file: its first line and the column that line starts at.
 
-    Later lines of the text are the file's lines as written, so their columns are the file's.
+    Later lines of the text are the file's lines as written, so their columns are the file's. When
+    `last_line` is set, the text's line breaks are not all the file's (a quoted YAML scalar may write
+    them as escapes): a place past it is given as where the text starts.
     """
 
     path: str
     line: int
     column: int
+    last_line: int = 0
 
 
 _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
@@ -170,17 +175,24 @@ def parse_expression(
     """Parse one expression of the rule language; raise `error` with the place of any problem."""
 
     def place(lineno: int, col: int) -> Location:
-        return Location(source.path, source.line + lineno - 1, (source.column if lineno == 1 else 0) + col + 1)
+        line = source.line + lineno - 1
+        if source.last_line and line > source.last_line:
+            return Location(source.path, source.line, source.column + 1)
+        return Location(source.path, line, (source.column if lineno == 1 else 0) + col + 1)
 
     if len(text) > MAX_LENGTH:
         raise error(f"expression longer than {MAX_LENGTH} characters", place(1, 0))
-    stripped = "\n".join(line.rstrip() for line in text.splitlines())
+    # Only the line breaks Python knows: str.splitlines() would also break at form feeds and the like.
+    stripped = "\n".join(line.rstrip() for line in re.split(r"\r\n|\r|\n", text))
     if not stripped.strip():
         raise error("expression is empty", place(1, 0))
     wrapped = "(" + stripped + "\n)"
     wrapped_lines = wrapped.split("\n")
     try:
-        tree = ast.parse(wrapped, mode="eval")
+        with warnings.catch_warnings():
+            # Python warns on stderr about forms like `1if`; the rule language reports its own errors.
+            warnings.simplefilter("ignore")
+            tree = ast.parse(wrapped, mode="eval")
     except SyntaxError as exc:
         lineno = exc.lineno or 1
         col = max((exc.offset or 1) - 1 - (1 if lineno == 1 else 0), 0)

@@ -69,10 +69,13 @@ class Session:
                  tracked: bool = False) -> None:
         self.g = grounding
         self.tracked = tracked
+        self.timeout_ms = timeout_ms
+        self.memory_mb = memory_mb
         # A context of its own: what Z3 does must not depend on which cases were checked before.
         self.ctx = _fresh_context()
-        # Z3 keeps this setting for the whole process: set it for every session, limit or not.
-        z3.set_param("memory_max_size", memory_mb or 0)
+        # Z3 keeps this setting for the whole process. It is in force only while a check runs:
+        # out of memory while loading, Z3 may end the process.
+        z3.set_param("memory_max_size", 0)
         # Z3's plain incremental solver: on these problems it answers the many small checks
         # (with assumptions, one after another) faster than the tactic-based ones.
         self.solver = z3.SimpleSolver(ctx=self.ctx)
@@ -145,7 +148,7 @@ class Session:
                 lits += self.parse("\n".join(f"(assert {e})" for e in extra))
             return self._check(lits)
         except z3.Z3Exception as exc:
-            return Check(UNKNOWN, f"solver error: {exc}")
+            return Check(UNKNOWN, self.gave_up(_message(exc)))
 
     def check_pinned(self, values: dict[str, object]) -> Check:
         """Check with each named constant fixed to a raw value."""
@@ -159,14 +162,18 @@ class Session:
             finally:
                 self.solver.pop()
         except z3.Z3Exception as exc:
-            return Check(UNKNOWN, f"solver error: {exc}")
+            return Check(UNKNOWN, self.gave_up(_message(exc)))
 
     def _check(self, assumptions: list[z3.ExprRef]) -> Check:
         self.model_cache = None
         self.has_model = False
         # Z3's Python check() re-casts every assumption on each call; pass them to the C API as they are.
         array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
-        code = z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(assumptions), array)
+        z3.set_param("memory_max_size", self.memory_mb or 0)
+        try:
+            code = z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(assumptions), array)
+        finally:
+            z3.set_param("memory_max_size", 0)
         result = z3.CheckSatResult(code)
         if result == z3.sat:
             self.has_model = True
@@ -175,7 +182,18 @@ class Session:
             names = (str(c) for c in self.solver.unsat_core())
             self.last_core = sorted("|" + n + "|" for n in names if n.startswith(("t:", "f:")))
             return Check(UNSAT)
-        return Check(UNKNOWN, self.solver.reason_unknown() or "unknown")
+        return Check(UNKNOWN, self.gave_up(self.solver.reason_unknown()))
+
+    def gave_up(self, reason: str) -> str:
+        """Z3's reason for giving up, in the words of the limit the user set."""
+        if reason in ("timeout", "canceled"):
+            return f"the solver hit the --timeout of {self.timeout_ms / 1000:g} s for one check"
+        if "memory" in reason:
+            limit = f"the --memory of {self.memory_mb} MB" if self.memory_mb else "the memory available"
+            return f"the solver hit {limit} ({reason})"
+        if reason.startswith("solver error"):
+            return reason
+        return f"the solver gave up: {reason or 'no reason given'}"
 
     def core(self) -> list[str]:
         """Names of the assumed assertions in the last unsatisfiable check's core."""
@@ -212,3 +230,9 @@ class Session:
             out[name] = True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
         return out
 
+
+def _message(exc: z3.Z3Exception) -> str:
+    """A Z3 exception's message as text ("out of memory"), for `Session.gave_up`."""
+    value = exc.value
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    return text if "memory" in text else f"solver error: {text}"

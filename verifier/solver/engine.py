@@ -30,7 +30,19 @@ from ..verdicts import (
 )
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
 from .backend import SAT, UNKNOWN, UNSAT, Session
-from .grounding import Grounding, RuleInstance, SymbolRef, Term, Tracked, ground, ground_copy, mentioned, smt_symbol, value_smt
+from .grounding import (
+    Grounding,
+    RuleInstance,
+    SymbolRef,
+    Term,
+    Tracked,
+    ground,
+    ground_copy,
+    mentioned,
+    smt_symbol,
+    too_large,
+    value_smt,
+)
 
 DEFAULT_TIMEOUT_MS = 10_000
 RULING_SECTION = "ruling"  # the section of the rules a ruling file proposes
@@ -44,6 +56,9 @@ class _Case:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
+        self.limit_hit = too_large(scenario, rules)
+        if self.limit_hit:
+            return
         self.g: Grounding = ground(scenario, rules)
         for claim in scenario.claims:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
@@ -131,6 +146,8 @@ class _Case:
 
     # -- verdicts ----------------------------------------------------------------------
     def run(self) -> CaseResult:
+        if self.limit_hit:
+            return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=self.limit_hit))
         first = self.session.check(self.all)
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
@@ -224,6 +241,8 @@ class _Case:
         Where the rules conflict without the ruling, that conflict is worked out only with
         `explain_own_conflict`.
         """
+        if self.limit_hit:
+            return RulingCheck(self.sc.path, RulingVerdict.UNKNOWN, reason=self.limit_hit)
         proposed = [t for t in self.g.tracked if self.proposed(t)]
         base = [t.name for t in self.g.tracked if not self.proposed(t)]
         for assume, already in ((base, True), (self.all, False)):

@@ -9,16 +9,18 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt"]
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt",
+           "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from ..errors import EncodingError, Location
+from ..errors import EncodingError, Location, SolverError
 from ..language.encoding import Rule, RuleBase
 from ..language.syntax import (
     Arith,
@@ -695,8 +697,37 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
             yield inst, "false" if body.smt is None else body.smt
 
 
+# Grounding weighs every binding of every rule's variables; past this many the Python work alone
+# takes minutes and the solver's problem gigabytes, so the case is answered `unknown` instead.
+MAX_RULE_INSTANCES = 1_000_000
+
+
+def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
+    """How many bindings of rule variables grounding `scenario` weighs (before dropping those that always hold)."""
+    sizes = {sort: len(values) for sort, values in _names(scenario).items()}
+    sizes["step"] = len(scenario.steps)
+    sizes["turn"] = max((s.turn for s in scenario.steps), default=0)
+    return sum(math.prod(sizes[sort] for _, sort in rule.params) for rule in rules.active_rules(scenario.interpretations))
+
+
+def too_large(scenario: Scenario, rules: RuleBase) -> str:
+    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
+    count = rule_instances(scenario, rules)
+    if count <= MAX_RULE_INSTANCES:
+        return ""
+    return (f"the case is too large to ground: its {len(scenario.cards)} cards, {len(scenario.attempts)} attempts and "
+            f"{len(scenario.steps)} steps give {count:,} rule instances to weigh, more than the limit of "
+            f"{MAX_RULE_INSTANCES:,}")
+
+
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
-    """Ground the rules in force for `scenario`, its facts and its questions."""
+    """Ground the rules in force for `scenario`, its facts and its questions.
+
+    Raises `SolverError` when the case is larger than `too_large` allows.
+    """
+    reason = too_large(scenario, rules)
+    if reason:
+        raise SolverError(reason)
     g = Grounding(_names(scenario))
     gr = _grounder(rules).start(scenario, "o", g)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):

@@ -1,0 +1,165 @@
+"""Mutated cases, encodings and expressions are accepted or refused with an InputError naming the file and a line.
+
+The mutations are those of fuzz/mutators.py, each driven by a `random.Random` whose seed Hypothesis
+draws (a failure names the base file and the seed, and replays with them); the judging is
+fuzz/targets.py. `fuzz/run.py` runs the same with 100,000 inputs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fuzz.mutators import mutate_expression, mutate_file, random_expression
+from fuzz.targets import ACCEPTED, REFUSED, CaseTarget, EncodingTarget, ExpressionTarget, Failure
+from verifier.errors import CaseError
+from verifier.language.encoding import RuleBase
+from verifier.scenario.loader import load_case
+from verifier.yamlsource import YMap, YScalar, load_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = sorted((ROOT / "cases").rglob("*.yaml"))
+CASE_BYTES = {p.relative_to(ROOT).as_posix(): p.read_bytes() for p in CASES}
+ENCODINGS = sorted(p.name for p in (ROOT / "encodings").glob("*.yaml"))
+
+
+def _questions() -> list[str]:
+    out = set()
+    for path in CASES:
+        root, _ = load_yaml(path, CaseError)
+        node = root.get("questions") if isinstance(root, YMap) else None
+        if isinstance(node, YMap):
+            out |= {str(v.value) for _, v in node.entries if isinstance(v, YScalar)}
+    return sorted(out)
+
+
+QUESTIONS = _questions()
+SEEDS = st.integers(0, 2**64 - 1)
+SLOW = 60.0  # seconds for one input before it counts as a failure: generous, as the test machine may be busy
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def case_target(rule_base: RuleBase) -> Iterator[CaseTarget]:
+    """Loading only: grounding a case costs ten times as much (see `grounded_case_target`)."""
+    target = CaseTarget(rule_base, grounded=False, slow=SLOW)
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="module")
+def grounded_case_target(rule_base: RuleBase) -> Iterator[CaseTarget]:
+    # the bundled cases have at most some 9,000 rule instances; a mutation may make many more
+    target = CaseTarget(rule_base, grounded=True, max_instances=50_000, slow=SLOW)
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="module")
+def encoding_target(repo_root: Path) -> Iterator[EncodingTarget]:
+    target = EncodingTarget(repo_root / "encodings", slow=SLOW)
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="module")
+def expression_target(rule_base: RuleBase) -> Iterator[ExpressionTarget]:
+    target = ExpressionTarget(rule_base, slow=SLOW)
+    yield target
+    target.close()
+
+
+@settings(FUZZ, max_examples=1000)
+@given(base=st.sampled_from(sorted(CASE_BYTES)), seed=SEEDS)
+def test_mutated_case(case_target: CaseTarget, base: str, seed: int) -> None:
+    assert case_target(mutate_file(random.Random(seed), CASE_BYTES[base])) in (ACCEPTED, REFUSED)
+
+
+@settings(FUZZ, max_examples=100)
+@given(base=st.sampled_from(sorted(CASE_BYTES)), seed=SEEDS)
+def test_mutated_case_grounded(grounded_case_target: CaseTarget, base: str, seed: int) -> None:
+    assert grounded_case_target(mutate_file(random.Random(seed), CASE_BYTES[base])) in (ACCEPTED, REFUSED)
+
+
+@settings(FUZZ, max_examples=30)
+@given(base=st.sampled_from(ENCODINGS), seed=SEEDS)
+def test_mutated_encoding(encoding_target: EncodingTarget, repo_root: Path, base: str, seed: int) -> None:
+    data = mutate_file(random.Random(seed), (repo_root / "encodings" / base).read_bytes())
+    assert encoding_target(data, base) in (ACCEPTED, REFUSED)
+
+
+@settings(FUZZ, max_examples=500)
+@given(base=st.sampled_from(QUESTIONS), seed=SEEDS)
+def test_mutated_expression(expression_target: ExpressionTarget, base: str, seed: int) -> None:
+    assert expression_target(mutate_expression(random.Random(seed), base)) in (ACCEPTED, REFUSED)
+
+
+@settings(FUZZ, max_examples=200)
+@given(text=st.text(alphabet=st.sampled_from(list("()[]{},.:;+-*/<>=!~ _abcxyz019'\"\n\t\\#é")), max_size=80))
+def test_any_short_text_as_a_question(expression_target: ExpressionTarget, text: str) -> None:
+    assert expression_target(text) in (ACCEPTED, REFUSED)
+
+
+# -- the harness itself -----------------------------------------------------------------------------
+def test_mutations_reach_both_outcomes_and_many_errors(rule_base: RuleBase, tmp_path: Path) -> None:
+    """The mutators are not vacuous: some mutated cases still load, most do not, for many different reasons."""
+    accepted = 0
+    messages = []
+    path = tmp_path / "case.yaml"
+    for i in range(200):
+        rng = random.Random(i)
+        path.write_bytes(mutate_file(rng, rng.choice(list(CASE_BYTES.values()))))
+        try:
+            load_case(path, rule_base, display="case.yaml")
+            accepted += 1
+        except CaseError as err:
+            messages.append(err.message.split("'")[0][:25])
+    assert accepted >= 10 and len(messages) >= 100, (accepted, len(messages))
+    assert len(set(messages)) >= 25, sorted(set(messages))
+
+
+def test_random_expressions_type_check_sometimes(expression_target: ExpressionTarget) -> None:
+    rng = random.Random(0)
+    outcomes = [expression_target(random_expression(rng)) for _ in range(150)]
+    assert outcomes.count(ACCEPTED) >= 3 and outcomes.count(REFUSED) >= 50
+
+
+def test_a_crash_is_a_failure(case_target: CaseTarget, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge catches what fuzzing looks for: an exception that is not an InputError."""
+    import fuzz.targets
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise KeyError("black")
+
+    monkeypatch.setattr(fuzz.targets, "load_case", broken)
+    with pytest.raises(Failure, match="KeyError"):
+        case_target(CASE_BYTES[sorted(CASE_BYTES)[0]])
+
+
+def test_an_error_past_the_end_of_the_file_is_a_failure(case_target: CaseTarget, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fuzz.targets
+    from verifier.errors import Location
+
+    def misplaced(*_args: object, **_kwargs: object) -> None:
+        raise CaseError("malformed YAML", Location("case.yaml", 99, 1))
+
+    monkeypatch.setattr(fuzz.targets, "load_case", misplaced)
+    with pytest.raises(Failure, match="a line outside the file"):
+        case_target(b"players: [alice, bob]\n")
+
+
+@pytest.mark.slow
+def test_one_hundred_thousand_fuzzed_inputs(repo_root: Path) -> None:
+    """fuzz/run.py with its defaults: 105,000 mutated cases, encodings and expressions, none failing."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "fuzz/run.py", "--seed", "1"], cwd=repo_root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+    assert "105000 fuzzed inputs" in done.stdout
+    assert "0 kinds of failure" in done.stdout

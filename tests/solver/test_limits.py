@@ -1,0 +1,98 @@
+"""A solver that gives up is reported as `unknown`, with the limit it hit in the user's words, and fails closed.
+
+The cases are generated (benchmarks/scenarios.py): big enough that a tiny --timeout or --memory
+cannot be met, or past the grounding limit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from benchmarks.scenarios import scenario
+from verifier.errors import SolverError
+from verifier.language.encoding import RuleBase
+from verifier.scenario.loader import load_case
+from verifier.solver.engine import check_scenario
+from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, too_large
+from verifier.verdicts import Verdict
+
+
+@pytest.fixture
+def hard_case(tmp_path: Path) -> Path:
+    """Ten cards over five turns: some 13,000 rule instances, far more than 10 ms of solving."""
+    path = tmp_path / "hard.yaml"
+    path.write_text(scenario(10, 5), encoding="utf-8")
+    return path
+
+
+def _questions(result: Result) -> list[dict[str, object]]:
+    return json.loads(result.stdout)["results"]  # type: ignore[no-any-return]
+
+
+def _fails_closed(result: Result, reason: str, assert_no_crash: Callable[[Result], None]) -> None:
+    assert_no_crash(result)
+    assert result.exit_code == 1, result.output
+    questions = _questions(result)
+    unknown = [q for q in questions if q["verdict"] == "unknown"]
+    assert unknown, "the limit was never hit"
+    for q in unknown:
+        assert q["ok"] is False
+        assert reason in str(q["reason"]), q["reason"]
+
+
+def test_tiny_timeout_is_unknown_with_the_limit_named(cli: Callable[..., Result], hard_case: Path, repo_root: Path,
+                                                      assert_no_crash: Callable[[Result], None]) -> None:
+    result = cli("check", "--root", repo_root, "-j", "1", "--format", "json", "--timeout", "0.01", hard_case)
+    _fails_closed(result, "the solver hit the --timeout of 0.01 s for one check", assert_no_crash)
+
+
+def test_tiny_memory_is_unknown_with_the_limit_named(cli: Callable[..., Result], hard_case: Path, repo_root: Path,
+                                                     tmp_path: Path, provisions_text: str,
+                                                     assert_no_crash: Callable[[Result], None]) -> None:
+    """Z3 runs out of its 16 MB: every check is refused, the process goes on and says why.
+
+    The limit is Z3's, process-wide: a later run without --memory is not limited by it.
+    """
+    result = cli("check", "--root", repo_root, "-j", "1", "--memory", "16", hard_case)
+    assert_no_crash(result)
+    assert result.exit_code == 1, result.output
+    notes = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("note:")]
+    verdicts = [line.split(": ")[-1] for line in result.stdout.splitlines() if line.startswith("  FAIL ")]
+    assert verdicts and set(verdicts) == {"unknown"}, result.stdout
+    assert notes == ["note: the solver hit the --memory of 16 MB (out of memory)"] * len(verdicts)
+    assert result.stdout.splitlines()[-1] == f"1 cases, {len(verdicts)} questions: 0 ok, {len(verdicts)} not ok"
+
+    case = tmp_path / "provisions.yaml"
+    case.write_text(provisions_text, encoding="utf-8")
+    later = cli("check", "--root", repo_root, "-j", "1", case)
+    assert later.exit_code == 0, later.output
+
+
+def test_a_case_past_the_grounding_limit_is_unknown_at_once(cli: Callable[..., Result], repo_root: Path, tmp_path: Path,
+                                                            assert_no_crash: Callable[[Result], None]) -> None:
+    """200 cards over 20 turns: millions of rule instances. Answered unknown, naming the limit, without grounding."""
+    path = tmp_path / "huge.yaml"
+    path.write_text(scenario(200, 20), encoding="utf-8")
+    result = cli("check", "--root", repo_root, "-j", "1", "--format", "json", path)
+    _fails_closed(result, f"more than the limit of {MAX_RULE_INSTANCES:,}", assert_no_crash)
+    reason = str(_questions(result)[0]["reason"])
+    assert reason.startswith("the case is too large to ground: its 200 cards,"), reason
+
+
+def test_grounding_limit_counts_before_grounding(rule_base: RuleBase, tmp_path: Path) -> None:
+    small, huge = tmp_path / "small.yaml", tmp_path / "huge.yaml"
+    small.write_text(scenario(5, 5), encoding="utf-8")
+    huge.write_text(scenario(200, 20), encoding="utf-8")
+    assert too_large(load_case(small, rule_base), rule_base) == ""
+    big = load_case(huge, rule_base)
+    assert too_large(big, rule_base)
+    with pytest.raises(SolverError, match="too large to ground"):
+        ground(big, rule_base)
+    result = check_scenario(big, rule_base)
+    assert {r.verdict for r in result.results} == {Verdict.UNKNOWN}
+    assert not any(r.ok for r in result.results)
