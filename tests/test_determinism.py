@@ -50,3 +50,18 @@ def test_defaults_listing_is_the_same_across_hash_seeds() -> None:
     first = regcheck("11", "defaults")
     assert first.strip()
     assert regcheck("12", "defaults") == first
+
+
+def test_explanations_are_the_same_across_hash_seeds() -> None:
+    case = "cases/set-aside/provisions-returns-after-two-turns.yaml"
+    first = regcheck("21", "explain", case, "--question", "returns_at")
+    assert "therefore returns_at = turn 3 Preparation" in first
+    assert regcheck("8080", "explain", case, "--question", "returns_at") == first
+
+
+def test_ruling_reports_are_the_same_across_hash_seeds() -> None:
+    ruling = ("ruling", "--format", "json", "--cases", CASES[1], "rulings/upkeep-of-the-set-aside-does-not-count.yaml",
+              "rulings/healed-hero-goes-back-to-the-battle.yaml")
+    first = regcheck("31", *ruling, code=1)
+    assert '"verdict": "contradicts"' in first and '"verdict": "narrows"' in first
+    assert regcheck("1313", *ruling, code=1) == first
