@@ -9,8 +9,7 @@ named things and value-set members as their names).
 
 Evaluation is three-valued: an application the assignment leaves out is `UNDECIDED`, and
 `and`, `or`, `implies`, quantifiers and conditionals still give an answer when the decided
-parts settle it. With `reads` given, every outcome and choice application an expression could
-read is collected; arguments that are themselves undecided are taken over their whole domain.
+parts settle it.
 """
 
 from __future__ import annotations
@@ -89,7 +88,6 @@ class Reference:
         self.attempts = {a.id: a for a in scenario.attempts}
         self.modifiers = {m.id: m for m in scenario.modifiers}
         self.asg: Mapping[Key, Value] = {}
-        self.reads: set[Key] | None = None
         self.memo: dict[tuple[str, tuple[Value, ...]], Any] = {}
         self._eval: dict[type, Callable[[Any, dict[str, Value]], Any]] = {
             Const: self._const, Name: self._name, Not: self._not, Neg: self._neg, BoolOp: self._boolop,
@@ -117,18 +115,17 @@ class Reference:
         return str(value)
 
     # -- evaluation --------------------------------------------------------------------
-    def evaluate(self, e: Expr, env: dict[str, Value], assignment: Mapping[Key, Value],
-                 reads: set[Key] | None = None) -> Any:
-        """The value of `e` under `env` and `assignment`, or UNDECIDED; `reads` collects applications."""
-        self.asg, self.reads, self.memo = assignment, reads, {}
+    def evaluate(self, e: Expr, env: dict[str, Value], assignment: Mapping[Key, Value]) -> Any:
+        """The value of `e` under `env` and `assignment`, or UNDECIDED."""
+        self.asg, self.memo = assignment, {}
         try:
             return self._eval[type(e)](e, env)
         finally:
-            self.asg, self.reads, self.memo = {}, None, {}
+            self.asg, self.memo = {}, {}
 
-    def holds(self, inst: Instance, assignment: Mapping[Key, Value], reads: set[Key] | None = None) -> Any:
+    def holds(self, inst: Instance, assignment: Mapping[Key, Value]) -> Any:
         """True, False or UNDECIDED: whether the instance holds under `assignment`."""
-        return self.evaluate(inst.rule.body, inst.env, assignment, reads)
+        return self.evaluate(inst.rule.body, inst.env, assignment)
 
     def failures(self, assignment: Mapping[Key, Value]) -> list[str]:
         """The labels of the rule instances that do not hold under a full assignment.
@@ -143,32 +140,22 @@ class Reference:
 
     def _each(self, assignment: Mapping[Key, Value]) -> Iterator[tuple[Instance, Any]]:
         # One assignment for every instance, so a definition's value is worked out once.
-        self.asg, self.reads, self.memo = assignment, None, {}
+        self.asg, self.memo = assignment, {}
         try:
             for inst in self.instances:
                 body = inst.rule.body
                 yield inst, self._eval[type(body)](body, inst.env)
         finally:
-            self.asg, self.reads, self.memo = {}, None, {}
+            self.asg, self.memo = {}, {}
 
-    def question(self, expr: Expr, kind: str, assignment: Mapping[Key, Value],
-                 reads: set[Key] | None = None) -> Any:
+    def question(self, expr: Expr, kind: str, assignment: Mapping[Key, Value]) -> Any:
         """A question's value: a plain value, or for an activation order the rank of every ability."""
         if kind != "sequence":
-            return self.evaluate(expr, {}, assignment, reads)
+            return self.evaluate(expr, {}, assignment)
         assert isinstance(expr, Call)
         attempt = self.evaluate(expr.args[0], {}, assignment)
-        ranks = tuple(self._apply("activation_rank", (attempt, a), expr.loc, assignment, reads)
-                      for a in self.domains["ability"])
+        ranks = tuple(assignment.get(("activation_rank", (attempt, a)), UNDECIDED) for a in self.domains["ability"])
         return UNDECIDED if any(r is UNDECIDED for r in ranks) else ranks
-
-    def _apply(self, name: str, args: tuple[Value, ...], loc: Location, assignment: Mapping[Key, Value],
-               reads: set[Key] | None) -> Any:
-        self.asg, self.reads, self.memo = assignment, reads, {}
-        try:
-            return self.symbol(name, args, loc)
-        finally:
-            self.asg, self.reads, self.memo = {}, None, {}
 
     def _const(self, e: Const, env: dict[str, Value]) -> Any:
         return e.value
@@ -296,14 +283,11 @@ class Reference:
                 return v
             return UNDECIDED
         args = tuple(self._eval[type(a)](a, env) for a in e.args)
-        d = self.rules.definitions.get(e.func)
-        if d is not None:
-            if any(a is UNDECIDED for a in args):
-                return self._undecided_args(e, args, lambda fixed: self._define(e.func, fixed))
+        if any(a is UNDECIDED for a in args):
+            return UNDECIDED
+        if e.func in self.rules.definitions:
             return self._define(e.func, args)
         if SYMBOLS[e.func].kind is SymbolKind.STRUCTURE:
-            if any(a is UNDECIDED for a in args):
-                return self._undecided_args(e, args, lambda fixed: self.structure(e.func, fixed, e.loc))
             return self.structure(e.func, args, e.loc)
         return self.symbol(e.func, args, e.loc)
 
@@ -315,20 +299,6 @@ class Reference:
         body = d.body
         value = self.memo[key] = self._eval[type(body)](body, {p: a for (p, _), a in zip(d.params, args)})
         return value
-
-    def _undecided_args(self, e: Call, args: tuple[Any, ...], apply: Callable[[tuple[Value, ...]], Any]) -> Any:
-        """UNDECIDED; when reads are collected, first read the call at every value its arguments may take."""
-        if self.reads is None:
-            return UNDECIDED
-        params = [t for _, t in self.rules.definitions[e.func].params] if e.func in self.rules.definitions \
-            else list(SYMBOLS[e.func].params)
-        options = [self.value_range(p) if a is UNDECIDED else [a] for p, a in zip(params, args)]
-        for fixed in itertools.product(*options):
-            try:
-                apply(tuple(fixed))
-            except EncodingError:
-                continue  # a value the argument cannot take where the call is defined
-        return UNDECIDED
 
     def value_range(self, sort: str) -> list[Value]:
         """Every value an outcome or choice of this sort may take (a step may also be `never`)."""
@@ -344,12 +314,6 @@ class Reference:
     def symbol(self, name: str, args: tuple[Any, ...], loc: Location) -> Any:
         """An input read off the facts, or an outcome or choice read off the assignment."""
         sym = SYMBOLS[name]
-        if any(a is UNDECIDED for a in args):
-            if self.reads is not None:
-                options = [self.domains[p] if a is UNDECIDED else [a] for p, a in zip(sym.params, args)]
-                for fixed in itertools.product(*options):
-                    self.symbol(name, tuple(fixed), loc)
-            return UNDECIDED
         for param, a in zip(sym.params, args):
             if param == "step" and not 0 <= a < self.never:
                 raise EncodingError(f"{name}(...) is applied to step {a}, outside the timeline", loc)
@@ -358,8 +322,6 @@ class Reference:
             if key not in self.inputs:
                 raise EncodingError(f"no fact of the scenario gives {name}({', '.join(map(str, args))})", loc)
             return self.inputs[key]
-        if self.reads is not None:
-            self.reads.add(key)
         return self.asg.get(key, UNDECIDED)
 
     def structure(self, name: str, args: tuple[Value, ...], loc: Location) -> Any:
@@ -398,12 +360,13 @@ class Reference:
         if name == "modifier_of":
             return self.modifiers[str(args[0])].ability
         attempt = self.attempts[str(args[0])]
-        value: Value | None = {
+        fields: dict[str, Value | None] = {
             "step_of": attempt.step, "attempt_kind": attempt.kind, "card_of": attempt.card,
             "ability_of": attempt.ability, "played_on": attempt.played_on,
             "plays_on_character": attempt.played_on is not None,
             "negated_attempt": attempt.negated_attempt, "set_aside_attempt": attempt.set_aside_attempt,
-        }[name]
+        }
+        value = fields[name]
         if value is None:
             raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none")
         return value

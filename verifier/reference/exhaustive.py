@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..language.syntax import Call
-
 from ..verdicts import Verdict
 from ..vocabulary import SYMBOLS, SymbolKind
 from .evaluator import Key, Reference, Value
