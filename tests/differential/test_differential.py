@@ -92,6 +92,8 @@ def run(rules: RuleBase, cases: int, what: str, keep_going: bool) -> tuple[Count
         report = "engine and enumeration disagree:\n" + "\n".join(differ) + "\n\n" + text
         if differ and keep_going:
             found.append(report)
+        if keep_going and tally["compared"] % 1000 == 0 and not differ:
+            print(f"{what}: {tally['compared']} compared, {time.perf_counter() - start:.0f} s", flush=True)
         assert keep_going or not differ, report
 
     agree()

@@ -105,17 +105,29 @@ def exhaustive_answers(ref: Reference, limit: int = 200_000) -> dict[str, Answer
                      key=lambda k: (k[0], tuple(map(str, k[1]))))
     order = _order(ref, [d for _, d in live], every)
     place = {k: n for n, k in enumerate(order)}
-    checks: list[list[Callable[[Mapping[Key, Value]], Any]]] = [[] for _ in order]
+    # Each instance is evaluated whenever one of its applications is assigned, with the
+    # positions of all of them: when it fails, the ones assigned are the culprits.
+    checks: list[list[tuple[Callable[[Mapping[Key, Value]], Any], tuple[int, ...]]]] = [[] for _ in order]
     unconditional: list[int] = []
     for i, (fn, d) in enumerate(live):
         if not d:
             unconditional.append(i)
-        for k in d:
-            checks[place[k]].append(fn)
+        at = tuple(sorted(place[k] for k in d))
+        for p in at:
+            checks[p].append((fn, at))
     if any(live[i][0]({}) is not True for i in unconditional):
         return {q.name: Answer(Verdict.CONTRADICTION) for q in sc.questions}
-    known_at = max((place[k] for k in set().union(*q_deps, choices)), default=-1)
-    domains = [ref.value_range(SYMBOLS[k[0]].result) for k in order]
+    asked_at = {place[k] for k in set().union(*q_deps, choices)}
+    known_at = max(asked_at, default=-1)
+    # An instance that reads one application only narrows that application's values once, here.
+    narrow: dict[Key, list[Callable[[Mapping[Key, Value]], Any]]] = {}
+    for fn, d in live:
+        if len(d) == 1:
+            narrow.setdefault(next(iter(d)), []).append(fn)
+    domains = [[v for v in ref.value_range(SYMBOLS[k[0]].result)
+                if all(fn({k: v}) is not False for fn in narrow.get(k, ()))] for k in order]
+    if not all(domains):
+        return {q.name: Answer(Verdict.CONTRADICTION) for q in sc.questions}
     found: list[set[tuple[tuple[Value, ...], Any]]] = [set() for _ in sc.questions]
     asg: dict[Key, Value] = {}
     tries = 0
@@ -140,26 +152,50 @@ def exhaustive_answers(ref: Reference, limit: int = 200_000) -> dict[str, Answer
                 return False
         return True
 
-    # Depth-first, with an explicit stack: one position per application in `order`.
+    # Depth-first with conflict-directed backjumping: each depth keeps the earlier depths that
+    # its rejected values depend on; when its values run out, the search goes straight back to
+    # the latest of them, since changing anything in between cannot help. After a complete
+    # assignment, and where known answers cut a subtree short, every depth that made the
+    # answers counts.
+    # A depth entered again tries first the value that last passed its checks there.
     n = len(order)
     nxt = [0] * n
+    blame: list[set[int]] = [set() for _ in range(n)]
+    values = [list(d) for d in domains]
+    saved: list[Any] = [d[0] for d in domains]
     depth = 0
     if n and enter(0):
         while depth >= 0:
-            if nxt[depth] == len(domains[depth]):
-                del asg[order[depth]]
-                depth -= 1
+            if nxt[depth] == len(values[depth]):
+                culprits = blame[depth]
+                back = max(culprits, default=-1)
+                for d in range(back + 1, depth + 1):
+                    del asg[order[d]]
+                    blame[d] = set()
+                if back >= 0:
+                    blame[back] |= culprits - {back}
+                depth = back
                 continue
-            asg[order[depth]] = domains[depth][nxt[depth]]
+            value = asg[order[depth]] = values[depth][nxt[depth]]
             nxt[depth] += 1
             tries += 1
             if tries > limit:
                 return None
-            if all(fn(asg) is not False for fn in checks[depth]) and enter(depth + 1):
+            failed = next((at for fn, at in checks[depth] if fn(asg) is False), None)
+            if failed is not None:
+                blame[depth].update(p for p in failed if p < depth)
+                continue
+            saved[depth] = value
+            if depth + 1 == n:
+                enter(n)
+                blame[depth].update(range(depth))
+            elif enter(depth + 1):
                 depth += 1
                 nxt[depth] = 0
-    elif not n:
-        enter(0)
+                if values[depth][0] != saved[depth]:
+                    values[depth] = [saved[depth], *(v for v in domains[depth] if v != saved[depth])]
+            else:
+                blame[depth].update(p for p in asked_at if p < depth)
     if not any(found):
         return {q.name: Answer(Verdict.CONTRADICTION) for q in sc.questions}
     out = {}

@@ -118,12 +118,26 @@ class Residuals:
     def _binary(self, x: Any, y: Any, op: Callable[[Any, Any], Any]) -> Any:
         if not isinstance(x, Residual) and not isinstance(y, Residual):
             return op(x, y)
+        fn: Callable[[Assignment], Any]
+        if not isinstance(y, Residual):
+            f = x.fn
+
+            def fn(a: Assignment) -> Any:
+                v = f(a)
+                return U if v is U else op(v, y)
+            return Residual(fn, x.keys)
+        g = y.fn
+        if not isinstance(x, Residual):
+            def fn(a: Assignment) -> Any:
+                w = g(a)
+                return U if w is U else op(x, w)
+            return Residual(fn, y.keys)
+        f = x.fn
 
         def fn(a: Assignment) -> Any:
-            v, w = _value(x, a), _value(y, a)
+            v, w = f(a), g(a)
             return U if v is U or w is U else op(v, w)
-        keys = (x.keys if isinstance(x, Residual) else frozenset()) | (y.keys if isinstance(y, Residual) else frozenset())
-        return Residual(fn, keys)
+        return Residual(fn, x.keys | y.keys)
 
     def _compare(self, e: Compare, env: dict[str, Any]) -> Any:
         return self._binary(self.fold(e.left, env), self.fold(e.right, env), _COMPARE[e.op])
@@ -239,12 +253,13 @@ class Residuals:
             if body is True:
                 return True
             c = cond.fn
+            b = body.fn if isinstance(body, Residual) else (lambda a: body)
 
             def implies(a: Assignment) -> Any:
                 v = c(a)
                 if v is False:
                     return True
-                w = _value(body, a)
+                w = b(a)
                 if w is True:
                     return True
                 return w if v is True else U
