@@ -169,9 +169,9 @@ def exhaustive_answers(ref: Reference, limit: int = 200_000) -> dict[str, Answer
             if nxt[depth] == len(values[depth]):
                 culprits = blame[depth]
                 back = max(culprits, default=-1)
-                for d in range(back + 1, depth + 1):
-                    del asg[order[d]]
-                    blame[d] = set()
+                for j in range(back + 1, depth + 1):
+                    del asg[order[j]]
+                    blame[j] = set()
                 if back >= 0:
                     blame[back] |= culprits - {back}
                 depth = back
@@ -200,9 +200,9 @@ def exhaustive_answers(ref: Reference, limit: int = 200_000) -> dict[str, Answer
         return {q.name: Answer(Verdict.CONTRADICTION) for q in sc.questions}
     out = {}
     for q, seen in zip(sc.questions, found):
-        values = {v for _, v in seen}
-        if len(values) == 1:
-            out[q.name] = Answer(Verdict.DETERMINED, next(iter(values)))
+        possible = {v for _, v in seen}
+        if len(possible) == 1:
+            out[q.name] = Answer(Verdict.DETERMINED, next(iter(possible)))
             continue
         by_choice: dict[tuple[Value, ...], set[Any]] = {}
         for chosen, v in seen:

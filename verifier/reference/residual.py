@@ -118,26 +118,25 @@ class Residuals:
     def _binary(self, x: Any, y: Any, op: Callable[[Any, Any], Any]) -> Any:
         if not isinstance(x, Residual) and not isinstance(y, Residual):
             return op(x, y)
-        fn: Callable[[Assignment], Any]
         if not isinstance(y, Residual):
             f = x.fn
 
-            def fn(a: Assignment) -> Any:
+            def left(a: Assignment) -> Any:
                 v = f(a)
                 return U if v is U else op(v, y)
-            return Residual(fn, x.keys)
+            return Residual(left, x.keys)
         g = y.fn
         if not isinstance(x, Residual):
-            def fn(a: Assignment) -> Any:
+            def right(a: Assignment) -> Any:
                 w = g(a)
                 return U if w is U else op(x, w)
-            return Residual(fn, y.keys)
+            return Residual(right, y.keys)
         f = x.fn
 
-        def fn(a: Assignment) -> Any:
+        def both(a: Assignment) -> Any:
             v, w = f(a), g(a)
             return U if v is U or w is U else op(v, w)
-        return Residual(fn, x.keys | y.keys)
+        return Residual(both, x.keys | y.keys)
 
     def _compare(self, e: Compare, env: dict[str, Any]) -> Any:
         return self._binary(self.fold(e.left, env), self.fold(e.right, env), _COMPARE[e.op])
