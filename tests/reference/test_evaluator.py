@@ -167,7 +167,7 @@ def test_interpretations_replace_the_rules_they_resolve(make_case: Callable[...,
 
 def test_labels_name_steps_as_the_timeline_does(provisions: tuple[Scenario, Reference]) -> None:
     _, ref = provisions
-    assert "CORE-2[c=elijah, s=turn 1 Preparation, play]" in [i.label for i in ref.instances]
+    assert "CORE-2[c=elijah, s=turn 1 Preparation, play]" in [ref.label(i) for i in ref.instances]
 
 
 def test_residuals_agree_with_the_evaluator(provisions: tuple[Scenario, Reference], rule_base: RuleBase) -> None:
@@ -181,7 +181,7 @@ def test_residuals_agree_with_the_evaluator(provisions: tuple[Scenario, Referenc
         folded = folds.fold(inst.rule.body, dict(inst.env))
         for assignment in (model, half, flipped, {}):
             got = folded.fn(assignment) if isinstance(folded, Residual) else folded
-            assert got is ref.holds(inst, assignment) or got == ref.holds(inst, assignment), inst.label
+            assert got is ref.holds(inst, assignment) or got == ref.holds(inst, assignment), ref.label(inst)
 
 
 def test_the_engine_fails_closed_on_a_model_that_breaks_a_rule(

@@ -42,10 +42,9 @@ _NUMBERED = ("step", "turn", "int")
 
 
 class Instance(NamedTuple):
-    """One grounded rule instance: the rule, its label and the values of its variables."""
+    """One grounded rule instance: the rule and the values of its variables."""
 
     rule: Rule
-    label: str
     env: dict[str, Value]
 
 
@@ -101,12 +100,14 @@ class Reference:
         out = []
         for rule in self.rules.active_rules(self.sc.interpretations):
             names = [n for n, _ in rule.params]
-            sorts = [s for _, s in rule.params]
-            for values in itertools.product(*(self.domains[s] for s in sorts)):
-                shown = ", ".join(f"{n}={self.show(s, v)}" for n, s, v in zip(names, sorts, values))
-                label = f"{rule.id}[{shown}]" if shown else rule.id
-                out.append(Instance(rule, label, dict(zip(names, values))))
+            for values in itertools.product(*(self.domains[s] for _, s in rule.params)):
+                out.append(Instance(rule, dict(zip(names, values))))
         return out
+
+    def label(self, inst: Instance) -> str:
+        """How an instance is named in reports: its rule and the values of its variables."""
+        shown = ", ".join(f"{n}={self.show(s, inst.env[n])}" for n, s in inst.rule.params)
+        return f"{inst.rule.id}[{shown}]" if shown else inst.rule.id
 
     def show(self, sort: str, value: Value) -> str:
         """A value as labels show it (steps by their place in the timeline)."""
@@ -132,11 +133,11 @@ class Reference:
 
         An instance that needs an application the assignment lacks does not hold either.
         """
-        return [inst.label for inst, ok in self._each(assignment) if ok is not True]
+        return [self.label(inst) for inst, ok in self._each(assignment) if ok is not True]
 
     def first_failure(self, assignment: Mapping[Key, Value]) -> str | None:
         """The label of the first rule instance that does not hold under `assignment`, if any."""
-        return next((inst.label for inst, ok in self._each(assignment) if ok is not True), None)
+        return next((self.label(inst) for inst, ok in self._each(assignment) if ok is not True), None)
 
     def _each(self, assignment: Mapping[Key, Value]) -> Iterator[tuple[Instance, Any]]:
         # One assignment for every instance, so a definition's value is worked out once.
@@ -282,8 +283,9 @@ class Reference:
             if cond is True:
                 return v
             return UNDECIDED
-        args = tuple(self._eval[type(a)](a, env) for a in e.args)
-        if any(a is UNDECIDED for a in args):
+        ev = self._eval
+        args = tuple([ev[type(a)](a, env) for a in e.args])
+        if UNDECIDED in args:
             return UNDECIDED
         if e.func in self.rules.definitions:
             return self._define(e.func, args)

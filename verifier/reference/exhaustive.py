@@ -1,14 +1,17 @@
 """Every question's verdict for a small scenario, found by enumerating assignments exhaustively.
 
 Each outcome and choice application a rule instance or question could read takes, in turn,
-every value of its sort; an assignment survives when every rule instance holds on it (each
-instance is evaluated as soon as everything it reads is assigned, which prunes early). The
-verdicts then follow the design's semantics directly: no surviving assignment is a
-contradiction; one value of a question over all of them is determined; two values for the
-same choices is ambiguous; otherwise the value depends on the choices only.
+every value of its sort; an assignment survives when every rule instance holds on it. Each
+instance is evaluated (three-valued) whenever one of the applications it reads is assigned,
+so a partial assignment is dropped as soon as some instance is false on it. The verdicts then
+follow the design's semantics directly: no surviving assignment is a contradiction; one value
+of a question over all of them is determined; two values for the same choices is ambiguous;
+otherwise the value depends on the choices only.
 
 A subtree whose every question value, with its choices, is already known to be possible is
 skipped, so the search needs one surviving assignment per distinct answer, not all of them.
+Nothing else is skipped: backjumping passes over only depths that cannot change why the
+values below failed, so the enumeration stays exhaustive.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Semantics (R: grounded rules, F: facts, C: choices, q: a question):
 contradiction iff R and F are unsatisfiable; determined iff R, F and q != v are unsatisfiable
 for the value v of some model; ambiguous iff two copies of the outcomes, sharing inputs and
 choices, can give q two values; choice-dependent otherwise. Cores are minimised and re-checked;
-witnesses are re-checked against the rules before they are reported.
+witnesses, and the first model behind every answer, are re-checked against the rules by the
+solver and by the plain-Python reference evaluator before they are reported; one that fails
+turns the verdict into `unknown`.
 """
 
 from __future__ import annotations
