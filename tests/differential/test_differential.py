@@ -11,15 +11,17 @@ The default run checks a few hundred cases; `-m slow` checks at least 10,000
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, seed, settings
 from scenarios import case_texts
 
 from verifier.errors import InputError
@@ -76,14 +78,19 @@ def disagreements(text: str, rules: RuleBase, folder: Path, tally: Counter[str])
     return out
 
 
-def run(rules: RuleBase, cases: int, what: str, keep_going: bool) -> tuple[Counter[str], list[str]]:
-    """Check `cases` random cases; with `keep_going`, every disagreement is collected, unshrunk."""
+def run(rules: RuleBase, cases: int, what: str, keep_going: bool, stream: int | None = None
+        ) -> tuple[Counter[str], list[str]]:
+    """Check `cases` random cases; with `keep_going`, every disagreement is collected, unshrunk.
+
+    Without `stream` the cases are the same on every run; with it, `stream` seeds them.
+    """
     tally: Counter[str] = Counter()
     found: list[str] = []
     folder = Path(tempfile.mkdtemp(prefix="regcheck-differential-"))
     start = time.perf_counter()
 
-    @settings(max_examples=cases, deadline=None, database=None, derandomize=True,
+    @seed(stream or 0)
+    @settings(max_examples=cases, deadline=None, database=None, derandomize=stream is None,
               suppress_health_check=list(HealthCheck),
               phases=[Phase.generate] if keep_going else list(Phase))
     @given(case_texts())
@@ -107,9 +114,29 @@ def test_engine_agrees_with_exhaustive_enumeration(rule_base: RuleBase) -> None:
     assert tally["compared"] >= 100
 
 
+_RULES: RuleBase | None = None
+
+
+def _part(stream: int, cases: int) -> tuple[Counter[str], list[str]]:
+    assert _RULES is not None
+    return run(_RULES, cases, f"slow run, stream {stream}", keep_going=True, stream=stream)
+
+
 @pytest.mark.slow
 def test_engine_agrees_with_exhaustive_enumeration_at_length(rule_base: RuleBase) -> None:
+    # One stream of random cases per processor, in forked workers that share the loaded rules.
+    global _RULES
     cases = int(os.environ.get("REGCHECK_DIFFERENTIAL_CASES", SLOW_CASES))
-    tally, found = run(rule_base, cases, "slow run", keep_going=True)
+    workers = min(os.cpu_count() or 1, 2) if "fork" in multiprocessing.get_all_start_methods() else 1
+    shares = [cases // workers + (1 if i < cases % workers else 0) for i in range(workers)]
+    _RULES = rule_base
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            parts = list(pool.map(_part, range(1, workers + 1), shares))
+    finally:
+        _RULES = None
+    tally = sum((t for t, _ in parts), Counter())
+    found = [f for _, fs in parts for f in fs]
+    print(f"\nslow run, all streams: {dict(sorted(tally.items()))}")
     assert not found, f"{len(found)} disagreements:\n\n" + "\n\n".join(found)
     assert tally["compared"] >= cases
