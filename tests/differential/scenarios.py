@@ -186,15 +186,15 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
     return f"activation_order({x})"
 
 
-def case_texts() -> st.SearchStrategy[str]:
+def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:
     """The text of a small random case file: anything at all, or a set-aside story."""
-    return st.one_of(_random_case(), _set_aside_story())
+    return st.one_of(_random_case(max_turns), _set_aside_story(max_turns))
 
 
 @st.composite
-def _set_aside_story(draw: Any) -> str:
+def _set_aside_story(draw: Any, max_turns: int) -> str:
     """alice plays a set-aside enhancement on her Hero; bob may answer; the timeline goes on."""
-    turns = draw(st.sampled_from((1, 1, 2)))
+    turns = min(draw(st.sampled_from((1, 1, 2))), max_turns)
     ability = draw(_ability([]))
     ability["kind"] = "set aside"
     hero: dict[str, Any] = {"type": "Hero", "brigade": ["Green"]}
@@ -242,9 +242,9 @@ def _set_aside_story(draw: Any) -> str:
 
 
 @st.composite
-def _random_case(draw: Any) -> str:
+def _random_case(draw: Any, max_turns: int) -> str:
     """Cards, attempts and questions drawn with few constraints."""
-    turns = draw(st.sampled_from((1, 1, 1, 2)))
+    turns = min(draw(st.sampled_from((1, 1, 1, 2))), max_turns)
     n_cards = draw(st.integers(1, 3))
     names = list(CARD_NAMES[:n_cards])
     # A coherent case: one brigade, mostly alice's cards where they start, attempts mostly in
