@@ -194,7 +194,7 @@ def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:
 @st.composite
 def _set_aside_story(draw: Any, max_turns: int) -> str:
     """alice plays a set-aside enhancement on her Hero; bob may answer; the timeline goes on."""
-    turns = min(draw(st.sampled_from((1, 1, 2))), max_turns)
+    turns = min(draw(st.sampled_from((1, 1, 1, 2))), max_turns)
     ability = draw(_ability([]))
     ability["kind"] = "set aside"
     hero: dict[str, Any] = {"type": "Hero", "brigade": ["Green"]}

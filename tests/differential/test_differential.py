@@ -125,10 +125,13 @@ def _part(stream: int, cases: int) -> tuple[Counter[str], list[str]]:
 
 @pytest.mark.slow
 def test_engine_agrees_with_exhaustive_enumeration_at_length(rule_base: RuleBase) -> None:
-    # One stream of random cases per processor, in forked workers that share the loaded rules.
+    # One stream of random cases per processor (REGCHECK_DIFFERENTIAL_STREAMS to choose), in
+    # forked workers that share the loaded rules.
     global _RULES
     cases = int(os.environ.get("REGCHECK_DIFFERENTIAL_CASES", SLOW_CASES))
-    workers = min(os.cpu_count() or 1, 2) if "fork" in multiprocessing.get_all_start_methods() else 1
+    workers = int(os.environ.get("REGCHECK_DIFFERENTIAL_STREAMS", os.cpu_count() or 1))
+    if "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1
     shares = [cases // workers + (1 if i < cases % workers else 0) for i in range(workers)]
     _RULES = rule_base
     try:
