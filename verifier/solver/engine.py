@@ -4,7 +4,9 @@ Semantics (R: grounded rules, F: facts, C: choices, q: a question):
 contradiction iff R and F are unsatisfiable; determined iff R, F and q != v are unsatisfiable
 for the value v of some model; ambiguous iff two copies of the outcomes, sharing inputs and
 choices, can give q two values; choice-dependent otherwise. Cores are minimised and re-checked;
-witnesses are re-checked against the rules before they are reported.
+witnesses, and the first model behind every answer, are re-checked against the rules by the
+solver and by the plain-Python reference evaluator before they are reported; one that fails
+turns the verdict into `unknown`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from ..language.encoding import RuleBase
+from ..reference import Reference, plain_key
 from ..rulesdoc import RulesDocument, Statement
 from ..scenario.model import Claim, Fact, Question, Scenario
 from ..verdicts import (
@@ -144,6 +147,15 @@ class _Case:
         """Whether the rules and facts hold with every outcome and choice fixed to `values`."""
         return self.session.check_pinned({r.smt: v for r, v in values.items()}).status == SAT
 
+    def refuted(self, values: dict[SymbolRef, object]) -> str | None:
+        """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
+        plain = {plain_key(r.symbol, r.args): self.g.decode(r.type, v) for r, v in values.items()}
+        return self.reference.first_failure(plain)
+
+    @cached_property
+    def reference(self) -> Reference:
+        return Reference(self.sc, self.rules)
+
     # -- verdicts ----------------------------------------------------------------------
     def run(self) -> CaseResult:
         if self.limit_hit:
@@ -159,6 +171,12 @@ class _Case:
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
                                                      core_verified=verified, reason=why))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
+        shown = self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")
+        model = self.complete(self.session.model_values(), [r.smt for r in shown])
+        broken = self.refuted({r: model[r.smt] for r in shown})
+        if broken is not None:
+            return self.finish(lambda q: self.result(
+                q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
@@ -337,6 +355,9 @@ class _Case:
         second = {r: vals[s] for s, r in two.items()}
         if not (self.recheck({**first, **chosen}) and self.recheck({**second, **chosen})):
             return self.result(q, Verdict.UNKNOWN, reason="an ambiguity witness did not re-check against the rules")
+        broken = self.refuted({**first, **chosen}) or self.refuted({**second, **chosen})
+        if broken is not None:
+            return self.result(q, Verdict.UNKNOWN, reason=f"an ambiguity witness breaks {broken} (reference evaluator)")
         differs = [r for r in one if first[r] != second[r]]
         never = len(self.sc.steps)
         # a step-valued choice left at `never` is one the player did not make within the timeline
@@ -367,6 +388,9 @@ class _Case:
             model = {r: every[r.smt] for r in outcomes}
             if not self.recheck({**model, **chosen}):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
+            broken = self.refuted({**model, **chosen})
+            if broken is not None:
+                return self.result(q, Verdict.UNKNOWN, reason=f"a choice witness breaks {broken} (reference evaluator)")
             found.append(value)
             witnesses.append(Witness(self.show_value(q, value),
                                      tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()), ()))
