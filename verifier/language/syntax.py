@@ -174,7 +174,12 @@ def parse_expression(
 ) -> Expr:
     """Parse one expression of the rule language; raise `error` with the place of any problem."""
 
+    text_lines = re.split(r"\r\n|\r|\n", text)
+
     def place(lineno: int, col: int) -> Location:
+        if lineno > len(text_lines):
+            # the closing parenthesis the parser is given on a line of its own: the end of the text
+            lineno, col = len(text_lines), len(text_lines[-1].rstrip())
         line = source.line + lineno - 1
         if source.last_line and line > source.last_line:
             return Location(source.path, source.line, source.column + 1)
@@ -183,7 +188,7 @@ def parse_expression(
     if len(text) > MAX_LENGTH:
         raise error(f"expression longer than {MAX_LENGTH} characters", place(1, 0))
     # Only the line breaks Python knows: str.splitlines() would also break at form feeds and the like.
-    stripped = "\n".join(line.rstrip() for line in re.split(r"\r\n|\r|\n", text))
+    stripped = "\n".join(line.rstrip() for line in text_lines)
     if not stripped.strip():
         raise error("expression is empty", place(1, 0))
     wrapped = "(" + stripped + "\n)"
