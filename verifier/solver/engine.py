@@ -16,6 +16,7 @@ __all__ = ["check_scenario", "explain_scenario", "check_ruling", "DEFAULT_TIMEOU
 from collections.abc import Callable
 from functools import cached_property
 
+from ..errors import SolverError
 from ..language.encoding import RuleBase
 from ..reference import Reference, plain_key
 from ..rulesdoc import RulesDocument, Statement
@@ -43,7 +44,6 @@ from .grounding import (
     ground_copy,
     mentioned,
     smt_symbol,
-    too_large,
     value_smt,
 )
 
@@ -59,10 +59,12 @@ class _Case:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
-        self.limit_hit = too_large(scenario, rules)
-        if self.limit_hit:
+        self.limit_hit = ""
+        try:
+            self.g: Grounding = ground(scenario, rules)
+        except SolverError as exc:  # the only one grounding raises: the case is too large to ground
+            self.limit_hit = str(exc)
             return
-        self.g: Grounding = ground(scenario, rules)
         for claim in scenario.claims:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
