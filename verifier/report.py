@@ -69,12 +69,10 @@ def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False)
 def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
     """One question's verdict and expectation; with `evidence`, also what backs the verdict."""
     mark = "ok  " if r.ok else "FAIL"
-    value = f" = {r.value}" if r.value is not None else ""
-    lines = [f"  {mark} {r.question}: {r.verdict.value}{value}"]
-    if r.expected is not None:
-        exp_value = f" = {r.expected_value}" if r.expected_value is not None else ""
+    lines = [f"  {mark} {r.question}: {r.answer}"]
+    if r.expected_answer is not None:
         status = "matches" if r.ok else "does NOT match"
-        lines.append(f"    expected {r.expected}{exp_value}: {status}")
+        lines.append(f"    expected {r.expected_answer}: {status}")
     if not evidence:
         return lines
     if r.verdict is Verdict.CHOICE_DEPENDENT:

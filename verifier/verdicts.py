@@ -67,6 +67,18 @@ class QuestionResult:
     rules_involved: tuple[str, ...] = ()
     reason: str = ""
 
+    @property
+    def answer(self) -> str:
+        """The verdict with its value, as one line: 'determined = yes', 'ambiguous'."""
+        return self.verdict.value + (f" = {self.value}" if self.value is not None else "")
+
+    @property
+    def expected_answer(self) -> str | None:
+        """The expectation written the same way, or None when the case states none."""
+        if self.expected is None:
+            return None
+        return self.expected + (f" = {self.expected_value}" if self.expected_value is not None else "")
+
 
 @dataclass(frozen=True)
 class CaseResult:

@@ -62,7 +62,7 @@ def answers(results: dict[str, CaseResult | str]) -> dict[tuple[str, str | None]
             out[(case, None)] = f"cannot be read: {result}"
             continue
         for r in result.results:
-            out[(case, r.question)] = r.verdict.value + (f" = {r.value}" if r.value is not None else "")
+            out[(case, r.question)] = r.answer
     return out
 
 

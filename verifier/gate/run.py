@@ -137,9 +137,7 @@ def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
         problems.append(Problem("unknown", f"the solver gave up: {r.reason or 'no reason given'}", outcome.place,
                                 outcome.related, outcome.case, outcome.question))
     elif r.expected is not None and not r.ok:
-        got = r.verdict.value + (f" = {r.value}" if r.value is not None else "")
-        wanted = r.expected + (f" = {r.expected_value}" if r.expected_value is not None else "")
-        problems.append(Problem("regressions", f"expected {wanted}, got {got}", outcome.place, outcome.related,
+        problems.append(Problem("regressions", f"expected {r.expected_answer}, got {r.answer}", outcome.place, outcome.related,
                                 outcome.case, outcome.question))
     return problems
 

@@ -451,10 +451,6 @@ def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | C
     return result, derivations
 
 
-def _shown(r: QuestionResult) -> str:
-    return r.verdict.value + (f" = {r.value}" if r.value is not None else "")
-
-
 def check_ruling(scenario: Scenario, rules: RuleBase, with_ruling: RuleBase,
                  doc: RulesDocument | Callable[[], RulesDocument] | None, own: bool,
                  timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> RulingCheck:
@@ -466,7 +462,7 @@ def check_ruling(scenario: Scenario, rules: RuleBase, with_ruling: RuleBase,
         return check  # nothing the rules allow is ruled out: no verdict can change
     before = _Case(scenario._replace(claims=()), rules, doc, timeout_ms, memory_mb).run()
     after = _Case(scenario, with_ruling, doc, timeout_ms, memory_mb).run()
-    changes = tuple(VerdictChange(scenario.path, b.question, _shown(b), _shown(a))
-                    for b, a in zip(before.results, after.results) if _shown(b) != _shown(a))
+    changes = tuple(VerdictChange(scenario.path, b.question, b.answer, a.answer)
+                    for b, a in zip(before.results, after.results) if b.answer != a.answer)
     return RulingCheck(check.case, check.verdict, changes, check.core, check.core_verified,
                        check.rules_conflict_already, check.reason)
