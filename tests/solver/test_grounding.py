@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from verifier.errors import EncodingError
 from verifier.language.encoding import RuleBase
+from verifier.scenario.loader import load_case
 from verifier.scenario.model import Fact, Scenario
-from verifier.solver.grounding import Grounding, RuleInstance, Term, ground, ground_copy
+from verifier.solver.grounding import (
+    Grounding,
+    RuleInstance,
+    Term,
+    ground,
+    mentioned,
+    second_copy,
+)
 
 BASE = """\
 title: grounding
@@ -261,16 +271,35 @@ def test_facts_keep_their_case_lines(base: tuple[Scenario, Grounding]) -> None:
     assert not fact.default
 
 
-def test_second_copy_shares_inputs_and_choices(grounded: Callable[..., tuple[Scenario, Grounding]],
-                                               rule_base: RuleBase) -> None:
-    sc, g = grounded(q="legal(play_provisions)")
+def test_second_copy_shares_inputs_and_choices(grounded: Callable[..., tuple[Scenario, Grounding]]) -> None:
+    _sc, g = grounded(q="legal(play_provisions)")
     before = set(g.constants)
-    bodies = ground_copy(sc, rule_base, g)
+    bodies = second_copy(g)
     added = set(g.constants) - before
     assert bodies
     assert added and all(name.startswith("|o2:") for name in added)
     assert "@2:q" in g.questions
-    assert not any("|o:" in b for b in bodies)
+    assert not any("|o:" in b or "|od:" in b for b in bodies)
+
+
+CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+@pytest.mark.parametrize("case", sorted(p.relative_to(CASES).as_posix() for p in CASES.rglob("*.yaml")))
+def test_second_copy_is_the_first_renamed_and_fully_declared(case: str, rule_base: RuleBase) -> None:
+    sc = load_case(CASES / case, rule_base)
+    g = ground(sc, rule_base)
+    first = [t.body for t in g.tracked if isinstance(t.origin, RuleInstance)]
+    background = len(g.background)
+    bodies = second_copy(g)
+    back = {"|o2:": "|o:", "|o2d:": "|od:", "|q2:": "|q:"}
+    assert [re.sub(r"\|(o2|o2d|q2):", lambda m: back[m.group(0)], b) for b in bodies] == first
+    declared = set(g.constants) | set(g.derived)
+    for text in bodies + g.background[background:]:
+        assert mentioned(text) <= declared
+        assert not re.search(r"\|(o|od|q):", text)
+    for q in sc.questions:
+        assert [t.known for t in g.questions["@2:" + q.name]] == [t.known for t in g.questions[q.name]]
 
 
 def test_grounding_is_deterministic(make_case: Callable[..., Scenario], rule_base: RuleBase) -> None:

@@ -41,8 +41,8 @@ from .grounding import (
     Term,
     Tracked,
     ground,
-    ground_copy,
     mentioned,
+    second_copy,
     smt_symbol,
     value_smt,
 )
@@ -335,7 +335,7 @@ class _Case:
         if other.status == UNSAT:
             return self.result(q, Verdict.DETERMINED, shown)
         if not self.has_copy:
-            self.session.extend(ground_copy(self.sc, self.rules, self.g))
+            self.session.extend(second_copy(self.g))
             self.has_copy = True
         parts2 = self.g.questions["@2:" + q.name]
         split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]

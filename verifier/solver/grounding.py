@@ -9,7 +9,7 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_copy", "SymbolRef", "value_smt",
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "second_copy", "SymbolRef", "value_smt",
            "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import itertools
@@ -743,14 +743,32 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     return g
 
 
-def ground_copy(scenario: Scenario, rules: RuleBase, g: Grounding) -> list[str]:
+_FIRST_COPY = re.compile(r"\|(o|od|q):")
+_SECOND_COPY = {"o": "|o2:", "od": "|o2d:", "q": "|q2:"}
+
+
+def second_copy(g: Grounding) -> list[str]:
     """A second copy of every rule over fresh outcome constants (inputs and choices shared).
 
-    Adds the copy's constants and question terms (named `@2:<question>`) to `g`, and returns
-    the copy's rule bodies to assert untracked.
+    The copy is the first copy's text renamed: outcome constants `|o:N|` become `|o2:N|`, shared
+    terms `|od:N|` become `|o2d:N|` and question terms `|q:name|` become `|q2:name|`. Adds the copy's
+    constants, shared terms, background and question terms (named `@2:<question>`) to `g`, and
+    returns the copy's rule bodies to assert untracked.
     """
-    gr = _grounder(rules).start(scenario, "o2", g)
-    bodies = [body for _inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations)))]
-    for q in scenario.questions:
-        g.questions["@2:" + q.name] = _question_parts(gr, g, q, "q2")[0]
-    return bodies
+    def rename(text: str) -> str:
+        return _FIRST_COPY.sub(lambda m: _SECOND_COPY[m.group(1)], text)
+
+    for name, ref in list(g.constants.items()):
+        if name.startswith("|o:"):
+            renamed = rename(name)
+            g.constants[renamed] = ref._replace(smt=renamed)
+    for name, type_name in list(g.derived.items()):
+        if name.startswith(("|od:", "|q:")):
+            g.derived[rename(name)] = type_name
+    for name, term in list(g.shared.items()):
+        g.shared[rename(name)] = rename(term)
+    g.background += [rename(b) for b in g.background if _FIRST_COPY.search(b)]
+    for q, parts in list(g.questions.items()):
+        if not q.startswith("@2:"):
+            g.questions["@2:" + q] = tuple(t if t.smt is None else t._replace(smt=rename(t.smt)) for t in parts)
+    return [rename(t.body) for t in g.tracked if isinstance(t.origin, RuleInstance)]
