@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -55,7 +55,7 @@ def engine_model(sc: Scenario, rules: RuleBase) -> dict[Key, Value]:
     case = _Case(sc, rules, None, 10_000, None)
     assert case.session.check(case.all).status == SAT
     refs = case.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE))
-    raw = case.complete(case.session.model_values(), [r.smt for r in refs])
+    raw = case.session.read([r.smt for r in refs])
     return {plain_key(r.symbol, r.args): case.g.decode(r.type, raw[r.smt]) for r in refs}
 
 
@@ -187,16 +187,16 @@ def test_residuals_agree_with_the_evaluator(provisions: tuple[Scenario, Referenc
 def test_the_engine_fails_closed_on_a_model_that_breaks_a_rule(
         make_case: Callable[..., Scenario], rule_base: RuleBase, monkeypatch: pytest.MonkeyPatch) -> None:
     sc = make_case(ONE_TURN_PROVISIONS)
-    real = backend.Session.model_values
+    real = backend.Session.read
 
-    def tampered(self: backend.Session) -> dict[str, object]:
-        values = real(self)
+    def tampered(self: backend.Session, names: Sequence[str]) -> dict[str, object]:
+        values = real(self, names)
         for name, ref in self.g.constants.items():
             if ref.symbol == "legal" and name in values:
                 values[name] = not values[name]
         return values
 
-    monkeypatch.setattr(backend.Session, "model_values", tampered)
+    monkeypatch.setattr(backend.Session, "read", tampered)
     result = check_scenario(sc, rule_base)
     assert {r.verdict for r in result.results} == {Verdict.UNKNOWN}
     reason = result.results[0].reason

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
-import re
 import threading
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import NamedTuple
 
 import z3
@@ -21,7 +21,6 @@ from .grounding import Grounding, mentioned, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 SEED = 0
-_DEFINITION = re.compile(r"\(define-fun (\|[^|]*\||\S+) \(\) \w+\s+(\(- \d+\)|-?\d+|true|false)\)")
 
 
 class Check(NamedTuple):
@@ -82,6 +81,7 @@ class Session:
         self.solver.set("random_seed", SEED)
         self.solver.set("timeout", int(timeout_ms))
         self.model_cache: z3.ModelRef | None = None
+        self.packs: dict[tuple[str, ...], _Pack] = {}
         self.has_model = False
         self.last_core: list[str] = []
         self.handles: dict[str, z3.ExprRef] = {}
@@ -199,36 +199,99 @@ class Session:
         """Names of the assumed assertions in the last unsatisfiable check's core."""
         return list(self.last_core)
 
-    def model_values(self) -> dict[str, object]:
-        """Every constant's raw value in the last satisfiable check's model, read in one go."""
-        if not self.has_model:
-            raise SolverError("no model is available")
-        if self.model_cache is None:
-            self.model_cache = self.solver.model()
-        text = z3.Z3_model_to_string(self.ctx.ref(), self.model_cache.model)
-        out: dict[str, object] = {}
-        for name, value in _DEFINITION.findall(text):
-            quoted = name if name.startswith("|") else "|" + name + "|"
-            value = value.strip()
-            if value in ("true", "false"):
-                out[quoted] = value == "true"
-            elif value.startswith("(-"):
-                out[quoted] = -int(value[2:-1])
-            else:
-                out[quoted] = int(value)
-        return out
-
-    def values(self, names: Iterable[str]) -> dict[str, object]:
-        """Raw values of named constants in the last satisfiable check's model."""
+    def _model(self) -> z3.ModelRef:
         if self.model_cache is None:
             if not self.has_model:
                 raise SolverError("no model is available")
             self.model_cache = self.solver.model()
+        return self.model_cache
+
+    def read(self, names: Sequence[str]) -> dict[str, object]:
+        """Raw values of the named constants in the last satisfiable check's model.
+
+        A constant the model leaves out reads as false or 0 (any value satisfies the rules).
+        Long lists are read in one batch: the values of constants with a bounded range are
+        packed into a few bit-vector terms, each evaluated in one call.
+        """
+        model = self._model()
+        if len(names) <= _FEW:
+            return {n: self._evaluate(model, n) for n in names}
+        key = tuple(names)
+        pack = self.packs.get(key)
+        if pack is None:
+            pack = self.packs[key] = self._pack(names)
         out: dict[str, object] = {}
-        for name in names:
-            v = self.model_cache.evaluate(self.handle(name), model_completion=True)
-            out[name] = True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
+        # The batch terms live in a context of their own: new terms in the solver's context would
+        # change the order in which Z3 explores later checks, and with it the models it finds.
+        copy = model.translate(self.reading) if pack.chunks else model
+        for term, fields, width in pack.chunks:
+            value = copy.eval(term, model_completion=True)
+            bits = format(int(z3.Z3_get_numeral_string(self.reading.ref(), value.as_ast())), f"0{width}b")
+            at = 0
+            for name, size, boolean in fields:
+                out[name] = bits[at] == "1" if boolean else int(bits[at:at + size], 2)
+                at += size
+        for name in pack.loose:
+            out[name] = self._evaluate(model, name)
         return out
+
+    def _evaluate(self, model: z3.ModelRef, name: str) -> object:
+        v = model.evaluate(self.handle(name), model_completion=True)
+        return True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
+
+    @cached_property
+    def reading(self) -> z3.Context:
+        return z3.Context()
+
+    def _pack(self, names: Sequence[str]) -> _Pack:
+        """Bit-vector terms that hold the values of the bounded constants among `names`."""
+        chunks: list[list[tuple[str, int, bool]]] = [[]]
+        loose: list[str] = []
+        width = 0
+        for name in names:
+            type_name = self.type_of(name)
+            largest = self.g.largest(type_name)
+            if largest is None:
+                loose.append(name)
+                continue
+            if width >= _CHUNK_BITS:
+                chunks.append([])
+                width = 0
+            size = max(largest.bit_length(), 1)
+            chunks[-1].append((name, size, type_name == "bool"))
+            width += size
+        chunks = [c for c in chunks if c]
+        lines = [self.g.declaration(n, self.type_of(n)) for c in chunks for n, _, _ in c]
+        for chunk in chunks:
+            parts = " ".join(f"(ite {n} #b1 #b0)" if boolean else f"((_ int2bv {size}) {n})"
+                             for n, size, boolean in chunk)
+            term = f"(concat {parts} #b0)"  # a trailing bit keeps a one-constant chunk a valid concat
+            lines.append(f"(assert (= {term} {term}))")
+        try:
+            parsed = z3.parse_smt2_string("\n".join(lines), ctx=self.reading)
+        except z3.Z3Exception as exc:
+            raise SolverError(f"the solver rejected a batch read: {_message(exc)}") from None
+        packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.reading.ref(), a.as_ast(), 0), self.reading) for a in parsed]
+        terms = [z3.Extract(t.size() - 1, 1, t) for t in packed]
+        return _Pack([(t, c, sum(size for _, size, _ in c)) for t, c in zip(terms, chunks)], loose)
+
+    def type_of(self, name: str) -> str:
+        ref = self.g.constants.get(name)
+        if ref is not None:
+            return ref.type
+        type_name = self.g.derived.get(name)
+        if type_name is None:
+            raise SolverError(f"unknown solver constant {name}")
+        return type_name
+
+
+_FEW = 32  # shorter lists are read one constant at a time
+_CHUNK_BITS = 2048
+
+
+class _Pack(NamedTuple):
+    chunks: list[tuple[z3.BitVecRef, list[tuple[str, int, bool]], int]]
+    loose: list[str]
 
 
 def _message(exc: z3.Z3Exception) -> str:

@@ -91,7 +91,7 @@ class _Case:
         """The raw value of a question's term in the last model."""
         if term.known:
             return self.g.encode(term.type, term.const)  # type: ignore[arg-type]
-        return self.session.values([str(term.smt)])[str(term.smt)]
+        return self.session.read([str(term.smt)])[str(term.smt)]
 
     def refs(self, kinds: tuple[SymbolKind, ...], prefix: str = "|o:") -> list[SymbolRef]:
         out = []
@@ -99,11 +99,6 @@ class _Case:
             if ref.kind in kinds and (ref.kind is not SymbolKind.OUTCOME or name.startswith(prefix)):
                 out.append(ref)
         return out
-
-    def complete(self, values: dict[str, object], names: list[str]) -> dict[str, object]:
-        """`values` with the constants a model left out (any value does) read from the model too."""
-        missing = [n for n in names if n not in values]
-        return {**values, **self.session.values(missing)} if missing else values
 
     # -- explanation of cores ----------------------------------------------------------
     @cached_property
@@ -174,13 +169,18 @@ class _Case:
                                                      core_verified=verified, reason=why))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
         shown = self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")
-        model = self.complete(self.session.model_values(), [r.smt for r in shown])
+        model = self.session.read(self.model_names)
         broken = self.refuted({r: model[r.smt] for r in shown})
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+
+    @cached_property
+    def model_names(self) -> list[str]:
+        """The solver constants of every outcome (of the first copy) and choice: what a witness is."""
+        return [r.smt for r in self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")]
 
     @cached_property
     def tracked_session(self) -> Session:
@@ -350,7 +350,7 @@ class _Case:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
         two = {r.smt.replace("|o:", "|o2:", 1): r for r in one}
         choices = self.refs((SymbolKind.CHOICE,))
-        vals = self.complete(self.session.model_values(), [r.smt for r in one] + list(two) + [c.smt for c in choices])
+        vals = self.session.read([r.smt for r in one] + list(two) + [c.smt for c in choices])
         v1, v2 = self.raws(parts), self.raws(parts2)
         chosen = {c: vals[c.smt] for c in choices}
         first = {r: vals[r.smt] for r in one}
@@ -385,7 +385,7 @@ class _Case:
                 reason = f"listing values stopped: {r.reason}"
                 break
             value = self.raws(parts)
-            every = self.complete(self.session.model_values(), [r.smt for r in choices + outcomes])
+            every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
             model = {r: every[r.smt] for r in outcomes}
             if not self.recheck({**model, **chosen}):

@@ -142,6 +142,17 @@ class Grounding:
     question_terms: dict[str, str] = field(default_factory=dict)
     shared: dict[str, str] = field(default_factory=dict)
     numbers: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
+    steps: int = 0
+
+    def largest(self, type_name: str) -> int | None:
+        """The largest raw value a constant of this type takes (`never` for a step), None if unbounded."""
+        if type_name == "bool":
+            return 1
+        if type_name == "step":
+            return self.steps
+        if type_name in self.names:
+            return max(len(self.names[type_name]) - 1, 0)
+        return None
 
     def number(self, name: str, args: tuple[str, ...]) -> int:
         """The number that names `name(args)` in the solver; both copies of the outcomes share it."""
@@ -728,7 +739,7 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     reason = too_large(scenario, rules)
     if reason:
         raise SolverError(reason)
-    g = Grounding(_names(scenario))
+    g = Grounding(_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
         g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
