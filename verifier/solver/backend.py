@@ -285,7 +285,7 @@ class Session:
         return type_name
 
 
-_FEW = 32  # shorter lists are read one constant at a time
+_FEW = 1000  # shorter lists are read one constant at a time: cheaper than making a batch
 _CHUNK_BITS = 2048
 
 
