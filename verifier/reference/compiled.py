@@ -324,6 +324,19 @@ class Compiler:
                 raise KeyError(name)
             return unknown
         if sym.kind is SymbolKind.STRUCTURE:
+            if len(fns) == 1:
+                f = fns[0]
+                by_arg: dict[Any, Any] = {}
+
+                def structure1(env: list[Any]) -> Any:
+                    a = f(env)
+                    v = by_arg.get(a, MISSING)
+                    if v is MISSING:
+                        if a is U:
+                            return U
+                        v = by_arg[a] = ref.structure(name, (a,), loc)
+                    return v
+                return structure1
             cache = self.structures
 
             def structure(env: list[Any]) -> Any:

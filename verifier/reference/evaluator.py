@@ -154,9 +154,21 @@ class Reference:
                 prefix = tuple(env[:depth])
                 out.extend(prefix + rest for rest in itertools.product(*domains[depth:]))
                 return
+            if depth + 1 < size:
+                for value in domains[depth]:
+                    env[depth] = value
+                    walk(depth + 1, k)
+                env[depth] = None
+                return
+            last = tests[k:]
             for value in domains[depth]:
                 env[depth] = value
-                walk(depth + 1, k)
+                for _, test in last:
+                    v = test(env)
+                    if v is not True:
+                        break
+                if v is not False:
+                    out.append(tuple(env))
             env[depth] = None
 
         if size:
@@ -345,12 +357,13 @@ class Reference:
         state.asg, state.memo, state.deps = assignment, {}, {}
         i = 0
         try:
-            for (fn, width), bindings in zip(self._bodies, self._bindings):
+            for (fn, width), bindings, rule in zip(self._bodies, self._bindings, self._rules):
+                pad = [None] * (width - len(rule.params))
                 for values in bindings:
                     reads: set[Any] = set()
                     state.reads = reads
                     try:
-                        v = fn([*values, *([None] * (width - len(values)))])
+                        v = fn([*values, *pad])
                     except Exception as exc:
                         v = exc
                     if v is not True:
