@@ -5,11 +5,17 @@ grounds the rules itself (one instance per binding of a rule's `for` variables, 
 over the scenario's finite sorts, definitions expanded where they are used), reads structure
 off the scenario and inputs off the scenario's facts, and evaluates each instance on an
 assignment that maps `(symbol, args)` to a plain value (steps and turns as whole numbers,
-named things and value-set members as their names).
+named things and value-set members as their names). Expressions are compiled once into
+closures (`compiled.py`); a binding whose guard the scenario alone makes false is not kept,
+as its instance holds whatever the assignment.
 
 Evaluation is three-valued: an application the assignment leaves out is `UNDECIDED`, and
 `and`, `or`, `implies`, quantifiers and conditionals still give an answer when the decided
 parts settle it.
+
+The first assignment `failures` or `first_failure` is given is evaluated in full and kept as
+the base, with the keys each instance read; a later one re-evaluates only the instances that
+read a key whose value differs from the base's.
 """
 
 from __future__ import annotations
