@@ -363,10 +363,11 @@ class Reference:
         state.asg, state.memo, state.deps = assignment, {}, {}
         i = 0
         try:
+            reads: set[Any] = set()
             for (fn, width), bindings, rule in zip(self._bodies, self._bindings, self._rules):
                 pad = [None] * (width - len(rule.params))
                 for values in bindings:
-                    reads: set[Any] = set()
+                    reads.clear()
                     state.reads = reads
                     try:
                         v = fn([*values, *pad])
