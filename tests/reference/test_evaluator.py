@@ -17,7 +17,7 @@ from verifier.solver import backend
 from verifier.solver.backend import SAT
 from verifier.solver.engine import _Case, check_scenario
 from verifier.verdicts import Verdict
-from verifier.vocabulary import SymbolKind
+from verifier.vocabulary import SYMBOLS, SymbolKind
 
 ONE_TURN_PROVISIONS = """\
 title: Provisions on alice's Hero, one turn
@@ -208,3 +208,52 @@ def test_the_engine_keeps_verdicts_the_reference_confirms(make_case: Callable[..
                                                           rule_base: RuleBase) -> None:
     result = check_scenario(make_case(ONE_TURN_PROVISIONS), rule_base)
     assert [r.verdict for r in result.results] == [Verdict.DETERMINED] * len(result.results)
+
+
+def scratch(sc: Scenario, rule_base: RuleBase, assignment: dict[Key, Value]) -> tuple[list[str], str | None]:
+    """The failures and first failure a reference that has seen no other assignment gives."""
+    return Reference(sc, rule_base).failures(assignment), Reference(sc, rule_base).first_failure(assignment)
+
+
+def test_later_assignments_agree_with_a_fresh_evaluation(provisions: tuple[Scenario, Reference],
+                                                         rule_base: RuleBase) -> None:
+    sc, ref = provisions
+    model = engine_model(sc, rule_base)
+    battle = next(s.position for s in sc.steps if s.phase == "Battle")
+    assert ref.first_failure(model) is None  # the base: every instance holds
+    keys = sorted(model, key=repr)
+    perturbed = [
+        {**model, ("zone", ("elijah", battle)): "territory"},  # breaks a rule
+        {**model, ("legal", ("play",)): not model[("legal", ("play",))]},
+        {k: v for k, v in model.items() if k != ("legal", ("play",))},  # an application left out
+        {**model, ("legal", ("play",)): 1},  # equal to True, but not the same value
+        {**model, **{k: model[k] for k in keys[::3]}},  # nothing changed
+    ]
+    for i in range(0, len(keys), 7):  # each value changed to another of its sort, a few at a time
+        changed = dict(model)
+        for k in keys[i:i + 3]:
+            others = [v for v in ref.value_range(SYMBOLS[k[0]].result) if v != model[k]]
+            if others:
+                changed[k] = others[len(k[1]) % len(others)]
+        perturbed.append(changed)
+    broken = 0
+    for assignment in perturbed:
+        failed, first = scratch(sc, rule_base, assignment)
+        assert ref.failures(assignment) == failed
+        assert ref.first_failure(assignment) == first
+        broken += bool(failed)
+    assert broken >= len(perturbed) // 2, "most perturbations should break some rule"
+    assert ref.first_failure(model) is None  # back to the base
+
+
+def test_a_base_that_fails_keeps_its_failures_in_order(provisions: tuple[Scenario, Reference],
+                                                       rule_base: RuleBase) -> None:
+    sc, ref = provisions
+    model = engine_model(sc, rule_base)
+    battle = next(s.position for s in sc.steps if s.phase == "Battle")
+    base = {**model, ("zone", ("elijah", battle)): "territory"}
+    assert ref.failures(base) == scratch(sc, rule_base, base)[0] != []
+    for assignment in (model, {**base, ("legal", ("play",)): False}, base, {}):
+        failed, first = scratch(sc, rule_base, assignment)
+        assert ref.first_failure(assignment) == first
+        assert ref.failures(assignment) == failed

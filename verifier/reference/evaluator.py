@@ -5,39 +5,40 @@ grounds the rules itself (one instance per binding of a rule's `for` variables, 
 over the scenario's finite sorts, definitions expanded where they are used), reads structure
 off the scenario and inputs off the scenario's facts, and evaluates each instance on an
 assignment that maps `(symbol, args)` to a plain value (steps and turns as whole numbers,
-named things and value-set members as their names).
+named things and value-set members as their names). Expressions are compiled once into
+closures (`compiled.py`); a binding whose guard the scenario alone makes false is not kept,
+as its instance holds whatever the assignment.
 
 Evaluation is three-valued: an application the assignment leaves out is `UNDECIDED`, and
 `and`, `or`, `implies`, quantifiers and conditionals still give an answer when the decided
 parts settle it.
+
+The first assignment `failures` or `first_failure` is given is evaluated in full and kept as
+the base, with the keys each instance read; a later one re-evaluates only the instances that
+read a key whose value differs from the base's.
 """
 
 from __future__ import annotations
 
 __all__ = ["Reference", "Instance", "Key", "Value", "UNDECIDED", "plain_key"]
 
+import bisect
 import itertools
-from collections.abc import Callable, Iterator, Mapping
+from array import array
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import EncodingError, Location
 from ..language.encoding import Rule, RuleBase
-from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant
+from ..language.syntax import BoolOp, Call, Expr, Name
 from ..scenario.model import Scenario
-from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
+from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
+from .compiled import MISSING, UNDECIDED, Compiler, Fn, State, free_names
 
 Value = bool | int | str
 Key = tuple[str, tuple[Value, ...]]
 
 
-class _Undecided:
-    """The value of an expression that reads an application the assignment leaves out."""
-
-    def __repr__(self) -> str:
-        return "UNDECIDED"
-
-
-UNDECIDED: Any = _Undecided()
 _NUMBERED = ("step", "turn", "int")
 
 
@@ -86,28 +87,185 @@ class Reference:
         self.abilities = {a.id: a for a in scenario.abilities}
         self.attempts = {a.id: a for a in scenario.attempts}
         self.modifiers = {m.id: m for m in scenario.modifiers}
-        self.asg: Mapping[Key, Value] = {}
-        self.memo: dict[tuple[str, tuple[Value, ...]], Any] = {}
-        self._eval: dict[type, Callable[[Any, dict[str, Value]], Any]] = {
-            Const: self._const, Name: self._name, Not: self._not, Neg: self._neg, BoolOp: self._boolop,
-            Compare: self._compare, Arith: self._arith, IfElse: self._ifelse, InSet: self._inset,
-            Quant: self._quant, Call: self._call,
-        }
-        self.instances = self._ground()
+        self._state = State()
+        self._compiler = Compiler(self, self._state)
+        self._exprs: dict[tuple[int, tuple[str, ...]], tuple[Expr, Fn, int]] = {}
+        self._rules = self.rules.active_rules(self.sc.interpretations)
+        self._bodies: list[tuple[Fn, int]] = []
+        self._bindings: list[list[tuple[Value, ...]]] = []
+        self._starts: list[int] = []
+        self._ground()
+        # The first assignment checked, the instances that fail on it, and who reads what.
+        self._base: dict[Key, Value] | None = None
+        self._bad: dict[int, Any] = {}
+        self._readers: dict[Any, array[int]] = {}
+        self._def_keys: list[Any] = []
 
     # -- grounding ---------------------------------------------------------------------
-    def _ground(self) -> list[Instance]:
-        out = []
-        for rule in self.rules.active_rules(self.sc.interpretations):
+    @property
+    def instances(self) -> list[Instance]:
+        """The rule instances checked, in rule order and then binding order, built afresh on each use.
+
+        A binding whose guard the scenario alone makes false (so the instance holds whatever
+        happens) is left out.
+        """
+        out: list[Instance] = []
+        for rule, bindings in zip(self._rules, self._bindings):
             names = [n for n, _ in rule.params]
-            for values in itertools.product(*(self.domains[s] for _, s in rule.params)):
-                out.append(Instance(rule, dict(zip(names, values))))
+            out.extend(Instance(rule, dict(zip(names, values))) for values in bindings)
         return out
+
+    def _ground(self) -> None:
+        state = self._state
+        state.asg, state.reads = {}, None
+        purity: dict[Any, bool] = {}
+        for rule in self._rules:
+            scope = {n: i for i, (n, _) in enumerate(rule.params)}
+            width = [len(scope)]
+            self._bodies.append((self._compiler.compile(rule.body, scope, width), width[0]))
+            self._starts.append(sum(len(b) for b in self._bindings))
+            self._bindings.append(self._bind(rule, purity))
+        self._count = sum(len(b) for b in self._bindings)
+        state.memo, state.deps = {}, {}
+
+    def _bind(self, rule: Rule, purity: dict[Any, bool]) -> list[tuple[Value, ...]]:
+        """The bindings of `rule` kept: all of them, less the subtrees a guard prunes.
+
+        The guard of `implies(guard, ...)` is a conjunction evaluated left to right (a definition
+        applied to variables counts as its body's conjuncts). When, with the variables bound so
+        far, the first conjuncts not yet settled evaluate, reading no outcome or choice, to
+        true and then false, the guard is false and the instance true whatever the assignment,
+        for every binding of the variables that follow; such subtrees are skipped.
+        """
+        domains = [self.domains[s] for _, s in rule.params]
+        body = rule.body
+        tests = self._guard_tests(body.args[0], rule, purity) \
+            if isinstance(body, Call) and body.func == "implies" else []
+        if not tests:
+            return list(itertools.product(*domains))
+        out: list[tuple[Value, ...]] = []
+        env: list[Any] = [None] * len(domains)
+        size = len(domains)
+
+        def walk(depth: int, k: int) -> None:
+            while k < len(tests) and tests[k][0] <= depth:
+                v = tests[k][1](env)
+                if v is False:
+                    return
+                if v is not True:
+                    k = len(tests)
+                    break
+                k += 1
+            if k == len(tests):
+                prefix = tuple(env[:depth])
+                out.extend(prefix + rest for rest in itertools.product(*domains[depth:]))
+                return
+            if depth + 1 < size:
+                for value in domains[depth]:
+                    env[depth] = value
+                    walk(depth + 1, k)
+                env[depth] = None
+                return
+            last = tests[k:]
+            for value in domains[depth]:
+                env[depth] = value
+                for _, test in last:
+                    v = test(env)
+                    if v is not True:
+                        break
+                if v is not False:
+                    out.append(tuple(env))
+            env[depth] = None
+
+        if size:
+            walk(0, 0)
+        else:
+            out.append(())
+        return out
+
+    def _guard_tests(self, guard: Expr, rule: Rule, purity: dict[Any, bool]) \
+            -> list[tuple[int, Callable[[list[Any]], bool | None]]]:
+        """The guard's conjuncts in evaluation order, each as (how many variables it needs bound, test).
+
+        A test gives True or False when the conjunct reads no outcome or choice, else None.
+        """
+        names = tuple(n for n, _ in rule.params)
+        frame: tuple[tuple[bool, Any], ...] = tuple((True, i) for i in range(len(names)))
+        tests = []
+        for expr, scope, sources in self._conjuncts(guard, names, frame):
+            used = sorted({sources[scope.index(v)][1] for v in free_names(expr) & set(scope)
+                           if sources[scope.index(v)][0]})
+            tests.append((used[-1] + 1 if used else 0, self._test(expr, scope, sources, tuple(used), purity)))
+        return tests
+
+    def _conjuncts(self, e: Expr, scope: tuple[str, ...], sources: tuple[tuple[bool, Any], ...]) \
+            -> list[tuple[Expr, tuple[str, ...], tuple[tuple[bool, Any], ...]]]:
+        # sources: for each name of `scope`, (True, a rule variable's slot) or (False, a fixed value)
+        if isinstance(e, BoolOp) and e.op == "and":
+            return [c for part in e.operands for c in self._conjuncts(part, scope, sources)]
+        if isinstance(e, Call) and e.func in self.rules.definitions:
+            inner = []
+            for a in e.args:
+                if not isinstance(a, Name):
+                    break
+                if a.id in scope:
+                    inner.append(sources[scope.index(a.id)])
+                elif a.id in self.named or a.id in MEMBER_OF:
+                    inner.append((False, a.id))
+                else:
+                    break
+            else:
+                d = self.rules.definitions[e.func]
+                return self._conjuncts(d.body, tuple(p for p, _ in d.params), tuple(inner))
+        return [(e, scope, sources)]
+
+    def _test(self, expr: Expr, scope: tuple[str, ...], sources: tuple[tuple[bool, Any], ...], used: tuple[int, ...],
+              purity: dict[Any, bool]) -> Callable[[list[Any]], bool | None]:
+        width = [len(scope)]
+        fn = self._compiler.compile(expr, {n: i for i, n in enumerate(scope)}, width)
+        pad = [None] * (width[0] - len(scope))
+        state = self._state
+        seen: dict[tuple[Any, ...], bool | None] = {}
+
+        def pure(key: Any) -> bool:
+            # a definition entry is pure when everything it read is, recursively; an outcome never is
+            if key not in state.deps:
+                return False
+            found = purity.get(key)
+            if found is None:
+                found = purity[key] = all(pure(k) for k in state.deps[key])
+            return found
+
+        def test(env: list[Any]) -> bool | None:
+            at = tuple([env[i] for i in used])
+            if at in seen:
+                return seen[at]
+            reads: set[Any] = set()
+            state.reads = reads
+            try:
+                v = fn([env[x] if slot else x for slot, x in sources] + pad)
+            except Exception:
+                v = None
+            finally:
+                state.reads = None
+            result = v if (v is True or v is False) and all(pure(k) for k in reads) else None
+            seen[at] = result
+            return result
+        return test
+
+    def _locate(self, i: int) -> tuple[int, tuple[Value, ...]]:
+        r = bisect.bisect_right(self._starts, i) - 1
+        return r, self._bindings[r][i - self._starts[r]]
 
     def label(self, inst: Instance) -> str:
         """How an instance is named in reports: its rule and the values of its variables."""
         shown = ", ".join(f"{n}={self.show(s, inst.env[n])}" for n, s in inst.rule.params)
         return f"{inst.rule.id}[{shown}]" if shown else inst.rule.id
+
+    def _label(self, i: int) -> str:
+        r, values = self._locate(i)
+        rule = self._rules[r]
+        return self.label(Instance(rule, dict(zip((n for n, _ in rule.params), values))))
 
     def show(self, sort: str, value: Value) -> str:
         """A value as labels show it (steps by their place in the timeline)."""
@@ -118,11 +276,19 @@ class Reference:
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, e: Expr, env: dict[str, Value], assignment: Mapping[Key, Value]) -> Any:
         """The value of `e` under `env` and `assignment`, or UNDECIDED."""
-        self.asg, self.memo = assignment, {}
+        names = tuple(env)
+        found = self._exprs.get((id(e), names))
+        if found is None or found[0] is not e:
+            width = [len(names)]
+            fn = self._compiler.compile(e, {n: i for i, n in enumerate(names)}, width)
+            found = self._exprs[(id(e), names)] = (e, fn, width[0])
+        _, fn, width_ = found
+        state = self._state
+        state.asg, state.memo = assignment, {}
         try:
-            return self._eval[type(e)](e, env)
+            return fn([*env.values(), *([None] * (width_ - len(names)))])
         finally:
-            self.asg, self.memo = {}, {}
+            state.asg, state.memo = {}, {}
 
     def holds(self, inst: Instance, assignment: Mapping[Key, Value]) -> Any:
         """True, False or UNDECIDED: whether the instance holds under `assignment`."""
@@ -133,21 +299,126 @@ class Reference:
 
         An instance that needs an application the assignment lacks does not hold either.
         """
-        return [self.label(inst) for inst, ok in self._each(assignment) if ok is not True]
+        bad = self._failing(assignment, None)
+        for i in sorted(bad):
+            if isinstance(bad[i], Exception):
+                raise bad[i]
+        return [self._label(i) for i in sorted(bad)]
 
     def first_failure(self, assignment: Mapping[Key, Value]) -> str | None:
         """The label of the first rule instance that does not hold under `assignment`, if any."""
-        return next((self.label(inst) for inst, ok in self._each(assignment) if ok is not True), None)
+        bad = self._failing(assignment, 1)
+        if not bad:
+            return None
+        first = min(bad)
+        if isinstance(bad[first], Exception):
+            raise bad[first]
+        return self._label(first)
 
-    def _each(self, assignment: Mapping[Key, Value]) -> Iterator[tuple[Instance, Any]]:
-        # One assignment for every instance, so a definition's value is worked out once.
-        self.asg, self.memo = assignment, {}
+    def _failing(self, assignment: Mapping[Key, Value], wanted: int | None) -> dict[int, Any]:
+        """The instances that do not hold, by number, with their value or the error evaluating them raised.
+
+        The first assignment is evaluated in full and kept as the base, noting which keys each
+        instance (and each definition entry it used) read. A later assignment re-evaluates only
+        the instances that read a key whose value differs from the base's: any other instance
+        reads the same values, so takes the same path to the same result. With `wanted` = 1,
+        only what decides the first failure is worked out.
+        """
+        if self._base is None:
+            self._evaluate_base(assignment)
+            return dict(self._bad)
+        dirty = sorted(self._dirty(assignment))
+        if not dirty:
+            return dict(self._bad)
+        again = set(dirty)
+        clean = sorted(i for i in self._bad if i not in again)
+        out = {i: self._bad[i] for i in clean}
+        bound = clean[0] if wanted == 1 and clean else None
+        state = self._state
+        state.asg, state.memo, state.reads = assignment, {}, None
         try:
-            for inst in self.instances:
-                body = inst.rule.body
-                yield inst, self._eval[type(body)](body, inst.env)
+            for i in dirty:
+                if bound is not None and i > bound:
+                    break
+                v = self._run(i)
+                if v is not True:
+                    out[i] = v
+                    if wanted == 1:
+                        break
         finally:
-            self.asg, self.memo = {}, {}
+            state.asg, state.memo = {}, {}
+        return out
+
+    def _run(self, i: int) -> Any:
+        r, values = self._locate(i)
+        fn, width = self._bodies[r]
+        try:
+            return fn([*values, *([None] * (width - len(values)))])
+        except Exception as exc:  # kept, and raised if it is the first instance that does not hold
+            return exc
+
+    def _evaluate_base(self, assignment: Mapping[Key, Value]) -> None:
+        state = self._state
+        readers = self._readers
+        state.asg, state.memo, state.deps = assignment, {}, {}
+        i = 0
+        try:
+            reads: set[Any] = set()
+            for (fn, width), bindings, rule in zip(self._bodies, self._bindings, self._rules):
+                pad = [None] * (width - len(rule.params))
+                for values in bindings:
+                    reads.clear()
+                    state.reads = reads
+                    try:
+                        v = fn([*values, *pad])
+                    except Exception as exc:
+                        v = exc
+                    if v is not True:
+                        self._bad[i] = v
+                    for key in reads:
+                        found = readers.get(key)
+                        if found is None:
+                            found = readers[key] = array("i")
+                        found.append(i)
+                    i += 1
+            for j, (key, deps) in enumerate(state.deps.items(), start=self._count):
+                self._def_keys.append(key)
+                for read in deps:
+                    found = readers.get(read)
+                    if found is None:
+                        found = readers[read] = array("i")
+                    found.append(j)
+        finally:
+            state.asg, state.memo, state.deps, state.reads = {}, {}, {}, None
+        self._base = dict(assignment)
+
+    def _dirty(self, assignment: Mapping[Key, Value]) -> set[int]:
+        """The instances that read a key whose value in `assignment` is not the base's."""
+        base = self._base
+        assert base is not None
+        changed = []
+        common = 0
+        for key, v in assignment.items():
+            was = base.get(key, MISSING)
+            if was is MISSING:
+                changed.append(key)
+                continue
+            common += 1
+            if type(was) is not type(v) or was != v:
+                changed.append(key)
+        if common < len(base):
+            changed.extend(k for k in base if k not in assignment)
+        readers, count, def_keys = self._readers, self._count, self._def_keys
+        dirty: set[int] = set()
+        seen: set[int] = set()
+        while changed:
+            for node in readers.get(changed.pop(), ()):
+                if node < count:
+                    dirty.add(node)
+                elif node not in seen:
+                    seen.add(node)
+                    changed.append(def_keys[node - count])
+        return dirty
 
     def question(self, expr: Expr, kind: str, assignment: Mapping[Key, Value]) -> Any:
         """A question's value: a plain value, or for an activation order the rank of every ability."""
@@ -157,150 +428,6 @@ class Reference:
         attempt = self.evaluate(expr.args[0], {}, assignment)
         ranks = tuple(assignment.get(("activation_rank", (attempt, a)), UNDECIDED) for a in self.domains["ability"])
         return UNDECIDED if any(r is UNDECIDED for r in ranks) else ranks
-
-    def _const(self, e: Const, env: dict[str, Value]) -> Any:
-        return e.value
-
-    def _name(self, e: Name, env: dict[str, Value]) -> Any:
-        ident = e.id
-        if ident in env:
-            return env[ident]
-        if ident in self.named or ident in MEMBER_OF:
-            return ident
-        return self.structure(ident, (), e.loc)
-
-    def _not(self, e: Not, env: dict[str, Value]) -> Any:
-        v = self._eval[type(e.operand)](e.operand, env)
-        return UNDECIDED if v is UNDECIDED else not v
-
-    def _neg(self, e: Neg, env: dict[str, Value]) -> Any:
-        v = self._eval[type(e.operand)](e.operand, env)
-        return UNDECIDED if v is UNDECIDED else -v
-
-    def _boolop(self, e: BoolOp, env: dict[str, Value]) -> Any:
-        absorbing = e.op == "or"
-        undecided = False
-        for part in e.operands:
-            v = self._eval[type(part)](part, env)
-            if v is UNDECIDED:
-                undecided = True
-            elif bool(v) == absorbing:
-                return absorbing
-        return UNDECIDED if undecided else not absorbing
-
-    def _compare(self, e: Compare, env: dict[str, Value]) -> Any:
-        a = self._eval[type(e.left)](e.left, env)
-        b = self._eval[type(e.right)](e.right, env)
-        if a is UNDECIDED or b is UNDECIDED:
-            return UNDECIDED
-        op = e.op
-        if op == "==":
-            return a == b
-        if op == "!=":
-            return a != b
-        if op == "<":
-            return a < b
-        if op == "<=":
-            return a <= b
-        if op == ">":
-            return a > b
-        return a >= b
-
-    def _arith(self, e: Arith, env: dict[str, Value]) -> Any:
-        a = self._eval[type(e.left)](e.left, env)
-        b = self._eval[type(e.right)](e.right, env)
-        if a is UNDECIDED or b is UNDECIDED:
-            return UNDECIDED
-        return a + b if e.op == "+" else a - b
-
-    def _ifelse(self, e: IfElse, env: dict[str, Value]) -> Any:
-        cond = self._eval[type(e.cond)](e.cond, env)
-        if cond is not UNDECIDED:
-            branch = e.then if cond else e.other
-            return self._eval[type(branch)](branch, env)
-        then = self._eval[type(e.then)](e.then, env)
-        other = self._eval[type(e.other)](e.other, env)
-        return then if then is not UNDECIDED and other is not UNDECIDED and then == other else UNDECIDED
-
-    def _inset(self, e: InSet, env: dict[str, Value]) -> Any:
-        item = self._eval[type(e.item)](e.item, env)
-        undecided = item is UNDECIDED
-        for option in e.options:
-            v = self._eval[type(option)](option, env)
-            if v is UNDECIDED:
-                undecided = True
-            elif not undecided and v == item:
-                return True
-        return UNDECIDED if undecided else False
-
-    def _quant(self, e: Quant, env: dict[str, Value]) -> Any:
-        inner = dict(env)
-        kind = e.kind
-        undecided = False
-        total = 0
-        cond_e, body = e.cond, e.body
-        for value in self.domains[DOMAINS[e.domain]]:
-            inner[e.var] = value
-            cond = True if cond_e is None else self._eval[type(cond_e)](cond_e, inner)
-            if cond is False:
-                continue
-            v = self._eval[type(body)](body, inner)
-            if kind == "all":
-                if v is False and cond is True:
-                    return False
-                if v is UNDECIDED or cond is UNDECIDED and v is False:
-                    undecided = True
-            elif kind == "any":
-                if v is True and cond is True:
-                    return True
-                if v is UNDECIDED or cond is UNDECIDED and v is True:
-                    undecided = True
-            elif kind == "count":
-                if cond is UNDECIDED or v is UNDECIDED:
-                    undecided = undecided or v is not False
-                elif v:
-                    total += 1
-            else:
-                if cond is UNDECIDED or v is UNDECIDED:
-                    undecided = undecided or v != 0
-                else:
-                    total += v
-        if kind in ("count", "sum"):
-            return UNDECIDED if undecided else total
-        if undecided:
-            return UNDECIDED
-        return kind == "all"
-
-    def _call(self, e: Call, env: dict[str, Value]) -> Any:
-        if e.func == "implies":
-            cond_e, body = e.args
-            cond = self._eval[type(cond_e)](cond_e, env)
-            if cond is False:
-                return True
-            v = self._eval[type(body)](body, env)
-            if v is True:
-                return True
-            if cond is True:
-                return v
-            return UNDECIDED
-        ev = self._eval
-        args = tuple([ev[type(a)](a, env) for a in e.args])
-        if UNDECIDED in args:
-            return UNDECIDED
-        if e.func in self.rules.definitions:
-            return self._define(e.func, args)
-        if SYMBOLS[e.func].kind is SymbolKind.STRUCTURE:
-            return self.structure(e.func, args, e.loc)
-        return self.symbol(e.func, args, e.loc)
-
-    def _define(self, name: str, args: tuple[Value, ...]) -> Any:
-        key = (name, args)
-        if key in self.memo:
-            return self.memo[key]
-        d = self.rules.definitions[name]
-        body = d.body
-        value = self.memo[key] = self._eval[type(body)](body, {p: a for (p, _), a in zip(d.params, args)})
-        return value
 
     def value_range(self, sort: str) -> list[Value]:
         """Every value an outcome or choice of this sort may take (a step may also be `never`)."""
@@ -324,7 +451,7 @@ class Reference:
             if key not in self.inputs:
                 raise EncodingError(f"no fact of the scenario gives {name}({', '.join(map(str, args))})", loc)
             return self.inputs[key]
-        return self.asg.get(key, UNDECIDED)
+        return self._state.asg.get(key, UNDECIDED)
 
     def structure(self, name: str, args: tuple[Value, ...], loc: Location) -> Any:
         """A structure symbol's value, read off the scenario's timeline, cards and attempts."""
