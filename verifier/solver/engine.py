@@ -146,8 +146,15 @@ class _Case:
 
     def refuted(self, values: dict[SymbolRef, object]) -> str | None:
         """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
-        plain = {plain_key(r.symbol, r.args): self.g.decode(r.type, v) for r, v in values.items()}
+        keys, names = self.plain_keys, self.g.names
+        plain = {keys[r]: (names[r.type][v] if r.type in names and 0 <= v < len(names[r.type])  # type: ignore[operator]
+                           else self.g.decode(r.type, v)) for r, v in values.items()}
         return self.reference.first_failure(plain)
+
+    @cached_property
+    def plain_keys(self) -> dict[SymbolRef, tuple[str, tuple[object, ...]]]:
+        """The reference evaluator's key of every solver constant's application."""
+        return {r: plain_key(r.symbol, r.args) for r in self.g.constants.values()}
 
     @cached_property
     def reference(self) -> Reference:
