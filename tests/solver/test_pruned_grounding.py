@@ -10,6 +10,7 @@ dropped when it folds to true. Both are run on every bundled case and on generat
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from verifier.language.encoding import Rule, RuleBase
 from verifier.scenario.loader import load_case
 from verifier.scenario.model import Scenario
 from verifier.solver import grounding
-from verifier.solver.grounding import Grounding, RuleInstance, Term, ground, ground_copy
+from verifier.solver.grounding import Grounding, RuleInstance, Term, ground, ground_copy, rule_instances
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 CASE_FILES = sorted(p for p in CASES.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
@@ -89,3 +90,27 @@ def test_generated_case_grounds_as_every_binding_would(cards: int, turns: int, r
     path.write_text(scenario(cards, turns), encoding="utf-8")
     assert assert_same_grounding(load_case(path, rule_base), rule_base, monkeypatch) > 0
 
+
+def test_grounding_compiles_no_more_bindings_than_it_counts(rule_base: RuleBase, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rule_instances` bounds the bindings whose body grounding compiles, and pruning leaves out many."""
+    path = tmp_path / "generated.yaml"
+    path.write_text(scenario(10, 6), encoding="utf-8")
+    sc = load_case(path, rule_base)
+    active = rule_base.active_rules(sc.interpretations)
+    bodies = {id(rule.body) for rule in active}
+    compiled = 0
+    compile_ = grounding._Grounder.compile
+
+    def counting(self: grounding._Grounder, e: grounding.Expr, env: grounding.Env) -> Term:
+        nonlocal compiled
+        compiled += id(e) in bodies
+        return compile_(self, e, env)
+
+    monkeypatch.setattr(grounding._Grounder, "compile", counting)
+    g = ground(sc, rule_base)
+    kept = sum(isinstance(t.origin, RuleInstance) for t in g.tracked)
+    gr = grounding._grounder(rule_base)
+    every = sum(math.prod(len(gr.domain(sort)) for _, sort in rule.params) for rule in active)
+    assert 0 < kept <= compiled <= rule_instances(sc, rule_base) < every
+    assert compiled < every * 2 // 3, (compiled, every)

@@ -671,6 +671,42 @@ class _Grounder:
             first = list(terms) + [d[0] for d in domains[len(terms):]]
             raise self._grounding_error(rule, names, first, exc.error) from None
 
+    def weight(self, rule: Rule) -> int:
+        """How many bindings of `rule` `instances` compiles, at most; cheap to find.
+
+        The guard's conditions are weighed as `instances` weighs them, except those that wait for
+        the rule's last variable: every value of it is counted. A condition that cannot be weighed
+        (an encoding error, reported by grounding) is counted as holding.
+        """
+        names, stages = self._plan(rule)
+        domains = [self.domain_terms[sort] for _, sort in rule.params]
+        depth = len(names)
+        stop = max(depth - 1, 0)
+        sizes = [math.prod(len(d) for d in domains[k:]) for k in range(depth + 1)]
+        if not sizes[0]:
+            return 0
+        env: Env = {}
+
+        def count(level: int, guarded: bool) -> int:
+            if guarded and stages[level]:
+                try:
+                    held = self._holds(stages[level], env)
+                except _GuardError:
+                    held = False
+                if held is None:
+                    return 0
+                guarded = held
+            if level >= stop or not guarded or not any(stages[level + 1:stop + 1]):
+                return sizes[level]
+            total = 0
+            for value in domains[level]:
+                env[names[level]] = value
+                total += count(level + 1, guarded)
+            del env[names[level]]
+            return total
+
+        return count(0, True)
+
     def _holds(self, conditions: tuple[Fn, ...], env: Env) -> bool | None:
         """None if one of `conditions` folds to false; else whether all fold to true (False: one is a solver term)."""
         for condition in conditions:
@@ -861,22 +897,28 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
             yield inst, "false" if body.smt is None else body.smt
 
 
-# Grounding weighs every binding of every rule's variables; past this many the Python work alone
-# takes minutes and the solver's problem gigabytes, so the case is answered `unknown` instead.
-MAX_RULE_INSTANCES = 1_000_000
+# Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
+# how many); past this many the Python work alone takes minutes and the solver's problem gigabytes,
+# so the case is answered `unknown` instead. A generated case of 50 cards over 20 turns
+# (benchmarks/scenarios.py) weighs some 1,240,000; one of 100 cards over 20 turns some 2,630,000.
+MAX_RULE_INSTANCES = 1_500_000
+
+
+def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
+    return sum(gr.weight(rule) for rule in rules.active_rules(scenario.interpretations))
 
 
 def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
-    """How many bindings of rule variables grounding `scenario` weighs (before dropping those that always hold)."""
-    sizes = {sort: len(values) for sort, values in _names(scenario).items()}
-    sizes["step"] = len(scenario.steps)
-    sizes["turn"] = max((s.turn for s in scenario.steps), default=0)
-    return sum(math.prod(sizes[sort] for _, sort in rule.params) for rule in rules.active_rules(scenario.interpretations))
+    """How many bindings of rule variables grounding `scenario` weighs, at most.
+
+    Bindings whose guard the structure folds to false are not weighed (see `_Grounder.instances`);
+    those that fold to true once weighed are counted, as are those the guard's conditions on a
+    rule's last variable would leave out.
+    """
+    return _weigh(_grounder(rules).start(scenario, "o", Grounding(_names(scenario))), scenario, rules)
 
 
-def too_large(scenario: Scenario, rules: RuleBase) -> str:
-    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
-    count = rule_instances(scenario, rules)
+def _too_large(scenario: Scenario, count: int) -> str:
     if count <= MAX_RULE_INSTANCES:
         return ""
     return (f"the case is too large to ground: its {len(scenario.cards)} cards, {len(scenario.attempts)} attempts and "
@@ -884,16 +926,21 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
             f"{MAX_RULE_INSTANCES:,}")
 
 
+def too_large(scenario: Scenario, rules: RuleBase) -> str:
+    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
+    return _too_large(scenario, rule_instances(scenario, rules))
+
+
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
-    reason = too_large(scenario, rules)
-    if reason:
-        raise SolverError(reason)
     g = Grounding(_names(scenario))
     gr = _grounder(rules).start(scenario, "o", g)
+    reason = _too_large(scenario, _weigh(gr, scenario, rules))
+    if reason:
+        raise SolverError(reason)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
         g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
     for fact in scenario.facts:
