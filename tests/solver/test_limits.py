@@ -18,7 +18,7 @@ from verifier.errors import SolverError
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
 from verifier.solver.engine import check_scenario
-from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, too_large
+from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, rule_instances, too_large
 from verifier.verdicts import Verdict
 
 
@@ -96,3 +96,14 @@ def test_grounding_limit_counts_before_grounding(rule_base: RuleBase, tmp_path: 
     result = check_scenario(big, rule_base)
     assert {r.verdict for r in result.results} == {Verdict.UNKNOWN}
     assert not any(r.ok for r in result.results)
+
+
+def test_fifty_cards_over_twenty_turns_are_within_the_grounding_limit(rule_base: RuleBase, tmp_path: Path) -> None:
+    """The limit is not far past what a case of 50 cards over 20 turns weighs; 100 cards over 20 turns are past it."""
+    within, past = tmp_path / "within.yaml", tmp_path / "past.yaml"
+    within.write_text(scenario(50, 20), encoding="utf-8")
+    past.write_text(scenario(100, 20), encoding="utf-8")
+    case = load_case(within, rule_base)
+    assert too_large(case, rule_base) == ""
+    assert rule_instances(case, rule_base) > MAX_RULE_INSTANCES * 3 // 4
+    assert "more than the limit of" in too_large(load_case(past, rule_base), rule_base)

@@ -147,7 +147,7 @@ class _Case:
     def refuted(self, values: dict[SymbolRef, object]) -> str | None:
         """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
         keys, names = self.plain_keys, self.g.names
-        plain = {keys[r]: (names[r.type][v] if r.type in names and 0 <= v < len(names[r.type])  # type: ignore[operator]
+        plain = {keys[r]: (names[r.type][v] if r.type in names and isinstance(v, int) and 0 <= v < len(names[r.type])
                            else self.g.decode(r.type, v)) for r, v in values.items()}
         return self.reference.first_failure(plain)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "second_copy", "SymbolRef", "value_smt",
            "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
-import itertools
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -35,12 +34,21 @@ from ..language.syntax import (
     Neg,
     Not,
     Quant,
+    children,
 )
 from ..language.types import Definition
 from ..scenario.model import Fact, Question, Scenario
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
 Py = bool | int | str
+
+
+class _GuardError(Exception):
+    """An encoding error met while weighing a rule's guard before all its variables are bound."""
+
+    def __init__(self, error: EncodingError) -> None:
+        super().__init__(error.message)
+        self.error = error
 
 
 class Term(NamedTuple):
@@ -60,6 +68,7 @@ TRUE = Term("bool", True)
 FALSE = Term("bool", False)
 Env = dict[str, Term]
 Fn = Callable[[Env], Term]
+Outer = Callable[[Env, frozenset[str]], Env]  # the names asked for, read from the rule's environment
 
 
 class RuleInstance(NamedTuple):
@@ -197,6 +206,8 @@ class _Grounder:
     def __init__(self, rules: RuleBase) -> None:
         self.rb = rules
         self.fns: dict[int, tuple[Expr, Fn]] = {}
+        self.plans: dict[int, tuple[Rule, tuple[list[str], tuple[tuple[Fn, ...], ...]]]] = {}
+        self.structural: dict[str, bool] = {}
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
         """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
@@ -628,23 +639,212 @@ class _Grounder:
         return str(value)
 
     def instances(self, rule: Rule) -> Iterator[tuple[RuleInstance, Term]]:
-        """Each instance of `rule` that does not hold whatever happens, with its body."""
-        names = [n for n, _ in rule.params]
-        domains = [[Term(sort, v) for v in self.domain(sort)] for _, sort in rule.params]
-        for terms in itertools.product(*domains):
-            env = dict(zip(names, terms))
+        """Each instance of `rule` that does not hold whatever happens, with its body, in binding order.
+
+        Bindings are made one variable at a time; a condition of the rule's guard that the
+        structure folds to false drops every binding that extends the ones made so far, without
+        building them (see `_plan`).
+        """
+        names, stages = self._plan(rule)
+        domains = [self.domain_terms[sort] for _, sort in rule.params]
+        if not all(domains):
+            return
+        depth = len(names)
+        env: Env = {}
+        terms: list[Term] = []
+
+        def bindings(level: int, guarded: bool) -> Iterator[tuple[RuleInstance, Term]]:
+            if guarded and stages[level]:
+                held = self._holds(stages[level], env)
+                if held is None:
+                    return
+                guarded = held
+            if level == depth:
+                try:
+                    body = self.compile(rule.body, env)
+                except EncodingError as exc:
+                    raise self._grounding_error(rule, names, terms, exc) from None
+                if body.smt is None and body.const:
+                    return
+                yield RuleInstance(rule, self.binding(names, tuple(terms))), body
+                return
+            name = names[level]
+            terms.append(domains[level][0])
+            for value in domains[level]:
+                env[name] = terms[level] = value
+                yield from bindings(level + 1, guarded)
+            terms.pop()
+            del env[name]
+
+        try:
+            yield from bindings(0, True)
+        except _GuardError as exc:
+            first = list(terms) + [d[0] for d in domains[len(terms):]]
+            raise self._grounding_error(rule, names, first, exc.error) from None
+
+    def weight(self, rule: Rule) -> int:
+        """How many bindings of `rule` `instances` compiles, at most; cheap to find.
+
+        The guard's conditions are weighed as `instances` weighs them, except those that wait for
+        the rule's last variable: every value of it is counted. A condition that cannot be weighed
+        (an encoding error, reported by grounding) is counted as holding.
+        """
+        names, stages = self._plan(rule)
+        domains = [self.domain_terms[sort] for _, sort in rule.params]
+        depth = len(names)
+        stop = max(depth - 1, 0)
+        sizes = [math.prod(len(d) for d in domains[k:]) for k in range(depth + 1)]
+        if not sizes[0]:
+            return 0
+        env: Env = {}
+
+        def count(level: int, guarded: bool) -> int:
+            if guarded and stages[level]:
+                try:
+                    held = self._holds(stages[level], env)
+                except _GuardError:
+                    held = False
+                if held is None:
+                    return 0
+                guarded = held
+            if level >= stop or not guarded or not any(stages[level + 1:stop + 1]):
+                return sizes[level]
+            total = 0
+            for value in domains[level]:
+                env[names[level]] = value
+                total += count(level + 1, guarded)
+            del env[names[level]]
+            return total
+
+        return count(0, True)
+
+    def _holds(self, conditions: tuple[Fn, ...], env: Env) -> bool | None:
+        """None if one of `conditions` folds to false; else whether all fold to true (False: one is a solver term)."""
+        for condition in conditions:
             try:
-                body = self.compile(rule.body, env)
+                v = condition(env)
             except EncodingError as exc:
-                label = RuleInstance(rule, self.binding(names, terms)).label
-                raise EncodingError(f"{exc.message} (while grounding {label} for {self.sc.path})",
-                                    exc.location) from None
-            if body.smt is None and body.const:
+                raise _GuardError(exc) from None
+            if v.smt is not None:
+                return False
+            if not v.const:
+                return None
+        return True
+
+    def _grounding_error(self, rule: Rule, names: list[str], terms: list[Term], exc: EncodingError) -> EncodingError:
+        label = RuleInstance(rule, self.binding(names, tuple(terms))).label
+        return EncodingError(f"{exc.message} (while grounding {label} for {self.sc.path})", exc.location)
+
+    # A rule `implies(guard, body)` holds whatever happens at every binding where its guard folds
+    # to false, and a guard that is a conjunction folds to false as soon as one condition does.
+    # The conditions at the head of the guard that read only structure (no input, outcome or
+    # choice) are weighed as soon as the variables they read are bound: evaluating them declares
+    # no solver constant, so leaving out a binding they fold to false changes nothing else.
+    def _plan(self, rule: Rule) -> tuple[list[str], tuple[tuple[Fn, ...], ...]]:
+        """The rule's variables, and for each k the guard's conditions to weigh once the first k are bound."""
+        entry = self.plans.get(id(rule))
+        if entry is not None and entry[0] is rule:
+            return entry[1]
+        names = [n for n, _ in rule.params]
+        position = {n: i + 1 for i, n in enumerate(names)}
+        stages: list[list[Fn]] = [[] for _ in range(len(names) + 1)]
+        level = 0
+        for fn, reads in self._conditions(self._guard(rule.body), None, {n: frozenset((n,)) for n in names}):
+            if reads is None:
+                break
+            level = max([level, *(position[n] for n in reads)])
+            stages[level].append(fn)
+        plan = names, tuple(tuple(s) for s in stages)
+        self.plans[id(rule)] = (rule, plan)
+        return plan
+
+    def _guard(self, body: Expr) -> list[Expr]:
+        """The guards of `implies(g1, implies(g2, ...))`, outermost first: the body holds if one folds to false."""
+        guards = []
+        while isinstance(body, Call) and body.func == "implies":
+            guards.append(body.args[0])
+            body = body.args[1]
+        return guards
+
+    def _conditions(self, es: list[Expr], outer: Outer | None,
+                    scope: dict[str, frozenset[str] | None]) -> Iterator[tuple[Fn, frozenset[str] | None]]:
+        """The conditions of the conjunctions `es`, in the order grounding meets them, with the rule variables each reads.
+
+        `outer` makes the environment the expressions are read in (a definition's parameters) from
+        the rule's; `scope` gives the rule variables each name there reads (None: a solver term).
+        Definitions whose arguments read only structure are opened up.
+        """
+        for e in es:
+            reads = self._reads(e, scope)
+            if reads is None and isinstance(e, BoolOp) and e.op == "and":
+                yield from self._conditions(list(e.operands), outer, scope)
                 continue
-            yield RuleInstance(rule, self.binding(names, terms)), body
+            if reads is None and isinstance(e, Call) and e.func in self.rb.definitions:
+                arg_reads = [self._reads(a, scope) for a in e.args]
+                if all(r is not None for r in arg_reads):
+                    d = self.rb.definitions[e.func]
+                    yield from self._conditions([d.body], self._params(d, e, outer),
+                                                {p: r for (p, _), r in zip(d.params, arg_reads)})
+                    continue
+            f = self.fn(e)
+            yield (f if outer is None else self._within(f, outer, _free_names(e))), reads
+
+    def _params(self, d: Definition, call: Call, outer: Outer | None) -> Outer:
+        """The parameters of `d` (those asked for) as `call` gives them, from the rule's environment."""
+        args = {p: (self.fn(a), _free_names(a)) for (p, _), a in zip(d.params, call.args)}
+
+        def params(env: Env, needed: frozenset[str]) -> Env:
+            wanted = [(p, *args[p]) for p in needed if p in args]
+            if outer is not None:
+                env = outer(env, frozenset().union(*(names for _, _, names in wanted)))
+            return {p: f(env) for p, f, _ in wanted}
+        return params
+
+    @staticmethod
+    def _within(f: Fn, outer: Outer, needed: frozenset[str]) -> Fn:
+        return lambda env: f(outer(env, needed))
+
+    def _reads(self, e: Expr, scope: dict[str, frozenset[str] | None]) -> frozenset[str] | None:
+        """The rule variables `e` reads, or None if it reads a solver term (an input, outcome or choice)."""
+        if isinstance(e, Name):
+            return scope.get(e.id, frozenset())
+        parts: list[tuple[Expr, dict[str, frozenset[str] | None]]] = []
+        if isinstance(e, Quant):
+            inner = {**scope, e.var: frozenset()}
+            parts = [(e.body, inner)] + ([(e.cond, inner)] if e.cond is not None else [])
+        else:
+            if isinstance(e, Call) and e.func != "implies":
+                if e.func in self.rb.definitions:
+                    if not self._structural(self.rb.definitions[e.func]):
+                        return None
+                elif SYMBOLS[e.func].kind is not SymbolKind.STRUCTURE:
+                    return None
+            parts = [(c, scope) for c in children(e)]
+        found: frozenset[str] = frozenset()
+        for part, where in parts:
+            r = self._reads(part, where)
+            if r is None:
+                return None
+            found |= r
+        return found
+
+    def _structural(self, d: Definition) -> bool:
+        """Whether the definition reads only structure (and its parameters)."""
+        known = self.structural.get(d.name)
+        if known is None:
+            known = self.structural[d.name] = self._reads(d.body, {p: frozenset() for p, _ in d.params}) is not None
+        return known
 
     def binding(self, names: list[str], terms: tuple[Term, ...]) -> tuple[tuple[str, str], ...]:
         return tuple((n, self.show(t.type, t.const)) for n, t in zip(names, terms))  # type: ignore[arg-type]
+
+
+def _free_names(e: Expr) -> frozenset[str]:
+    """The names `e` reads that no quantifier inside it binds."""
+    if isinstance(e, Name):
+        return frozenset((e.id,))
+    found = frozenset().union(*(_free_names(c) for c in children(e)))
+    return found - {e.var} if isinstance(e, Quant) else found
 
 
 _Grounder._builders = {
@@ -708,22 +908,28 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
             yield inst, "false" if body.smt is None else body.smt
 
 
-# Grounding weighs every binding of every rule's variables; past this many the Python work alone
-# takes minutes and the solver's problem gigabytes, so the case is answered `unknown` instead.
-MAX_RULE_INSTANCES = 1_000_000
+# Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
+# how many); past this many the Python work alone takes minutes and the solver's problem gigabytes,
+# so the case is answered `unknown` instead. A generated case of 50 cards over 20 turns
+# (benchmarks/scenarios.py) weighs some 1,240,000; one of 100 cards over 20 turns some 2,630,000.
+MAX_RULE_INSTANCES = 1_500_000
+
+
+def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
+    return sum(gr.weight(rule) for rule in rules.active_rules(scenario.interpretations))
 
 
 def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
-    """How many bindings of rule variables grounding `scenario` weighs (before dropping those that always hold)."""
-    sizes = {sort: len(values) for sort, values in _names(scenario).items()}
-    sizes["step"] = len(scenario.steps)
-    sizes["turn"] = max((s.turn for s in scenario.steps), default=0)
-    return sum(math.prod(sizes[sort] for _, sort in rule.params) for rule in rules.active_rules(scenario.interpretations))
+    """How many bindings of rule variables grounding `scenario` weighs, at most.
+
+    Bindings whose guard the structure folds to false are not weighed (see `_Grounder.instances`);
+    those that fold to true once weighed are counted, as are those the guard's conditions on a
+    rule's last variable would leave out.
+    """
+    return _weigh(_grounder(rules).start(scenario, "o", Grounding(_names(scenario))), scenario, rules)
 
 
-def too_large(scenario: Scenario, rules: RuleBase) -> str:
-    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
-    count = rule_instances(scenario, rules)
+def _too_large(scenario: Scenario, count: int) -> str:
     if count <= MAX_RULE_INSTANCES:
         return ""
     return (f"the case is too large to ground: its {len(scenario.cards)} cards, {len(scenario.attempts)} attempts and "
@@ -731,16 +937,21 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
             f"{MAX_RULE_INSTANCES:,}")
 
 
+def too_large(scenario: Scenario, rules: RuleBase) -> str:
+    """Why `scenario` is too large to ground (the limit it hits), or an empty string."""
+    return _too_large(scenario, rule_instances(scenario, rules))
+
+
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
-    reason = too_large(scenario, rules)
-    if reason:
-        raise SolverError(reason)
     g = Grounding(_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
+    reason = _too_large(scenario, _weigh(gr, scenario, rules))
+    if reason:
+        raise SolverError(reason)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
         g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
     for fact in scenario.facts:
