@@ -18,7 +18,7 @@ from functools import cached_property
 
 from ..errors import SolverError
 from ..language.encoding import RuleBase
-from ..reference import Reference, plain_key
+from ..reference import Key, Reference, plain_key
 from ..rulesdoc import RulesDocument, Statement
 from ..scenario.model import Claim, Fact, Question, Scenario
 from ..verdicts import (
@@ -152,7 +152,7 @@ class _Case:
         return self.reference.first_failure(plain)
 
     @cached_property
-    def plain_keys(self) -> dict[SymbolRef, tuple[str, tuple[object, ...]]]:
+    def plain_keys(self) -> dict[SymbolRef, Key]:
         """The reference evaluator's key of every solver constant's application."""
         return {r: plain_key(r.symbol, r.args) for r in self.g.constants.values()}
 
