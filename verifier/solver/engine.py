@@ -415,14 +415,36 @@ class _Case:
                            rules=self.involved(q))
 
     @cached_property
-    def rule_mentions(self) -> list[tuple[str, set[str]]]:
-        """Each rule instance's rule and every constant it rests on, worked out once per case."""
-        return [(t.origin.rule.id, self.g.closure(t.mentions)) for t in self.g.tracked
-                if isinstance(t.origin, RuleInstance)]
+    def rules_naming(self) -> dict[str, set[str]]:
+        """For each solver constant, the rules with an instance that names it, worked out once per case."""
+        out: dict[str, set[str]] = {}
+        for t in self.g.tracked:
+            if isinstance(t.origin, RuleInstance):
+                rule = t.origin.rule.id
+                for name in t.mentions:
+                    out.setdefault(name, set()).add(rule)
+        return out
+
+    @cached_property
+    def sharing(self) -> dict[str, set[str]]:
+        """For each solver constant, the shared terms whose definitions name it."""
+        out: dict[str, set[str]] = {}
+        for shared, term in self.g.shared.items():
+            for name in mentioned(term):
+                out.setdefault(name, set()).add(shared)
+        return out
 
     def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
+        """The rules with an instance that rests on the question's value or on `extra`: one that names
+        such a constant, or a shared term defined from one (however deeply)."""
         names = self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra}
-        wanted = {rule for rule, used in self.rule_mentions if used & names}
+        todo = list(names)
+        while todo:
+            for shared in self.sharing.get(todo.pop(), ()):
+                if shared not in names:
+                    names.add(shared)
+                    todo.append(shared)
+        wanted = set().union(*(self.rules_naming.get(n, ()) for n in names))
         order = {r.id: i for i, r in enumerate(self.rules.rules)}
         return tuple(sorted(wanted, key=order.__getitem__))
 
