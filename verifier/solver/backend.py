@@ -135,8 +135,17 @@ class Session:
                 type_name = "bool"
             if type_name is None:
                 raise SolverError(f"unknown solver constant {name}")
-            self.handles[bare] = (z3.Bool(bare, self.ctx) if type_name == "bool" else z3.Int(bare, self.ctx))
+            ctx = self.ctx.ref()
+            boolean = type_name == "bool"
+            sort = self.sorts[boolean]
+            made = z3.Z3_mk_const(ctx, z3.Z3_mk_string_symbol(ctx, bare), sort.ast)
+            self.handles[bare] = z3.BoolRef(made, self.ctx) if boolean else z3.ArithRef(made, self.ctx)
         return self.handles[bare]
+
+    @cached_property
+    def sorts(self) -> tuple[z3.SortRef, z3.SortRef]:
+        """Z3's Int and Bool sorts, indexed by whether the sort is Bool."""
+        return z3.IntSort(self.ctx), z3.BoolSort(self.ctx)
 
     def parse(self, text: str) -> list[z3.BoolRef]:
         decls = {n.strip("|"): self.handle(n) for n in sorted(mentioned(text))}
@@ -238,8 +247,14 @@ class Session:
         return out
 
     def _evaluate(self, model: z3.ModelRef, name: str) -> object:
-        v = model.evaluate(self.handle(name), model_completion=True)
-        return True if z3.is_true(v) else False if z3.is_false(v) else v.as_long()  # type: ignore[attr-defined]
+        # Z3's C API directly: the Python wrappers' checks cost more than the evaluation here.
+        ctx = self.ctx.ref()
+        out = (z3.Ast * 1)()
+        if not z3.Z3_model_eval(ctx, model.model, self.handle(name).as_ast(), True, out):
+            raise SolverError(f"the model has no value for {name}")
+        if self.type_of(name) == "bool":
+            return z3.Z3_get_bool_value(ctx, out[0]) == z3.Z3_L_TRUE
+        return int(z3.Z3_get_numeral_string(ctx, out[0]))
 
     @cached_property
     def reading(self) -> z3.Context:
