@@ -13,18 +13,28 @@ Evaluation is three-valued, exactly as `Reference` documents it.
 
 from __future__ import annotations
 
-__all__ = ["State", "Compiler", "Fn", "free_names", "MISSING", "UNDECIDED"]
+__all__ = ["State", "Compiler", "Fn", "compiler_for", "free_names", "MISSING", "UNDECIDED"]
 
 import operator
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..errors import EncodingError
+from ..language.encoding import RuleBase
 from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant, children
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, SymbolKind
 
 if TYPE_CHECKING:
     from .evaluator import Reference
+
+_COMPILERS: dict[int, tuple[RuleBase, Compiler]] = {}
+
+
+def compiler_for(rules: RuleBase) -> Compiler:
+    """The compiler of `rules`, made once per process so its closures are made once too."""
+    entry = _COMPILERS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _COMPILERS[id(rules)] = (rules, Compiler(rules))
+    return entry[1]
 
 Fn = Callable[[list[Any]], Any]
 MISSING: Any = object()
@@ -46,15 +56,21 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 
 
 class State:
-    """What the closures of one reference read while they run."""
+    """What the closures read while they run: the reference evaluating now (its scenario), the
+    assignment, the memo of definition values, the keys read, and that reference's caches of
+    structure and input values."""
 
-    __slots__ = ("asg", "memo", "reads", "deps")
+    __slots__ = ("ref", "generation", "asg", "memo", "reads", "deps", "structures", "inputs")
 
     def __init__(self) -> None:
+        self.ref: Reference | None = None
+        self.generation = 0
         self.asg: Mapping[Any, Any] = {}
         self.memo: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self.reads: set[Any] | None = None
         self.deps: dict[tuple[str, tuple[Any, ...]], set[Any]] = {}
+        self.structures: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self.inputs: dict[tuple[str, tuple[Any, ...]], Any] = {}
 
 
 def free_names(e: Expr, bound: frozenset[str] = frozenset()) -> set[str]:
@@ -70,14 +86,23 @@ def free_names(e: Expr, bound: frozenset[str] = frozenset()) -> set[str]:
 
 
 class Compiler:
-    """Compiles the expressions of one reference; each definition's body is compiled once."""
+    """Compiles the expressions of one rule base, once for every scenario; each definition's body
+    is compiled once. The closures read the scenario from `state.ref` when they run."""
 
-    def __init__(self, ref: Reference, state: State) -> None:
-        self.ref = ref
-        self.st = state
+    def __init__(self, rules: RuleBase) -> None:
+        self.rules = rules
+        self.st = State()
         self.defs: dict[str, tuple[Fn, int]] = {}
-        self.structures: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self.inputs: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self.done: dict[tuple[int, tuple[str, ...]], tuple[Expr, Fn, int]] = {}
+
+    def compiled(self, e: Expr, names: tuple[str, ...]) -> tuple[Fn, int]:
+        """The closure of `e` with the variables `names` at slots 0, 1, ..., and the slots it needs; made once."""
+        found = self.done.get((id(e), names))
+        if found is None or found[0] is not e:  # the node is kept with its closure so its id cannot be reused
+            width = [len(names)]
+            fn = self.compile(e, {n: i for i, n in enumerate(names)}, width)
+            found = self.done[(id(e), names)] = (e, fn, width[0])
+        return found[1], found[2]
 
     def compile(self, e: Expr, scope: dict[str, int], width: list[int]) -> Fn:
         """The closure of `e`; variables in `scope` are read at their slots, `width[0]` grows to the slots used."""
@@ -88,7 +113,7 @@ class Compiler:
         """A definition's compiled body and the number of slots its environment needs."""
         found = self.defs.get(name)
         if found is None:
-            d = self.ref.rules.definitions[name]
+            d = self.rules.definitions[name]
             width = [len(d.params)]
             scope = {p: i for i, (p, _) in enumerate(d.params)}
             found = self.defs[name] = (self.compile(d.body, scope, width), width[0])
@@ -103,14 +128,14 @@ class Compiler:
         ident = e.id
         if ident in scope:
             return operator.itemgetter(scope[ident])
-        ref = self.ref
-        if ident in ref.named or ident in MEMBER_OF:
+        if ident in MEMBER_OF:
             return lambda env: ident
-        try:
-            value = ref.structure(ident, (), e.loc)
-        except EncodingError:
-            return lambda env: ref.structure(ident, (), e.loc)
-        return lambda env: value
+        st, loc = self.st, e.loc
+
+        def named_or_structure(env: list[Any]) -> Any:
+            ref = st.ref
+            return ident if ident in ref.named else ref.structure(ident, (), loc)  # type: ignore[union-attr]
+        return named_or_structure
 
     def _not(self, e: Not, scope: dict[str, int], width: list[int]) -> Fn:
         f = self.compile(e.operand, scope, width)
@@ -189,12 +214,11 @@ class Compiler:
     def _inset(self, e: InSet, scope: dict[str, int], width: list[int]) -> Fn:
         f = self.compile(e.item, scope, width)
         U = _U
-        named = self.ref.named
         fixed: tuple[Any, ...] = ()
         for o in e.options:
             if isinstance(o, Const):
                 fixed += (o.value,)
-            elif isinstance(o, Name) and o.id not in scope and (o.id in named or o.id in MEMBER_OF):
+            elif isinstance(o, Name) and o.id not in scope and o.id in MEMBER_OF:
                 fixed += (o.id,)
         if len(fixed) == len(e.options):
             # options that are all written values: none is undecided, so membership decides
@@ -223,14 +247,15 @@ class Compiler:
         width[0] = max(width[0], slot + 1)
         body = self.compile(e.body, inner, width)
         cond_f = None if e.cond is None else self.compile(e.cond, inner, width)
-        domain = self.ref.domains[DOMAINS[e.domain]]
+        sort = DOMAINS[e.domain]
+        st = self.st
         kind = e.kind
         U = _U
 
         def fn(env: list[Any]) -> Any:
             undecided = False
             total = 0
-            for value in domain:
+            for value in st.ref.domains[sort]:  # type: ignore[union-attr]
                 env[slot] = value
                 cond = True if cond_f is None else cond_f(env)
                 if cond is False:
@@ -282,8 +307,8 @@ class Compiler:
             return implies
         fns = tuple(self.compile(a, scope, width) for a in e.args)
         args_of = _arguments(fns)
-        name, loc, ref, st = e.func, e.loc, self.ref, self.st
-        if name in ref.rules.definitions:
+        name, loc, st = e.func, e.loc, self.st
+        if name in self.rules.definitions:
             compiled = self.definition(name)
             MISS = MISSING
 
@@ -326,52 +351,56 @@ class Compiler:
         if sym.kind is SymbolKind.STRUCTURE:
             if len(fns) == 1:
                 f = fns[0]
-                by_arg: dict[Any, Any] = {}
+                # this node's own cache, valid for the scenario of one generation of the state
+                box: list[Any] = [-1, {}]
 
                 def structure1(env: list[Any]) -> Any:
                     a = f(env)
+                    if box[0] != st.generation:
+                        box[0], box[1] = st.generation, {}
+                    by_arg = box[1]
                     v = by_arg.get(a, MISSING)
                     if v is MISSING:
                         if a is U:
                             return U
-                        v = by_arg[a] = ref.structure(name, (a,), loc)
+                        v = by_arg[a] = st.ref.structure(name, (a,), loc)  # type: ignore[union-attr]
                     return v
                 return structure1
-            cache = self.structures
 
             def structure(env: list[Any]) -> Any:
                 args = args_of(env)
                 if U in args:
                     return U
                 key = (name, args)
+                cache = st.structures
                 v = cache.get(key, MISSING)
                 if v is MISSING:
-                    v = cache[key] = ref.structure(name, args, loc)
+                    v = cache[key] = st.ref.structure(name, args, loc)  # type: ignore[union-attr]
                 return v
             return structure
         if sym.kind is SymbolKind.INPUT:
-            known = self.inputs
 
             def read_input(env: list[Any]) -> Any:
                 args = args_of(env)
                 if U in args:
                     return U
                 key = (name, args)
+                known = st.inputs
                 v = known.get(key, MISSING)
                 if v is MISSING:
-                    v = known[key] = ref.symbol(name, args, loc)
+                    v = known[key] = st.ref.symbol(name, args, loc)  # type: ignore[union-attr]
                 return v
             return read_input
         steps = tuple(i for i, p in enumerate(sym.params) if p == "step")
-        never = ref.never
 
         def read(env: list[Any]) -> Any:
             args = args_of(env)
             if U in args:
                 return U
+            ref = st.ref
             for i in steps:
-                if not 0 <= args[i] < never:
-                    ref.symbol(name, args, loc)  # raises: the step is outside the timeline
+                if not 0 <= args[i] < ref.never:  # type: ignore[union-attr]
+                    ref.symbol(name, args, loc)  # type: ignore[union-attr]  # raises: the step is outside the timeline
             key = (name, args)
             reads = st.reads
             if reads is not None:

@@ -33,7 +33,7 @@ from ..language.encoding import Rule, RuleBase
 from ..language.syntax import BoolOp, Call, Expr, Name
 from ..scenario.model import Scenario
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
-from .compiled import MISSING, UNDECIDED, Compiler, Fn, State, free_names
+from .compiled import MISSING, UNDECIDED, Fn, State, compiler_for, free_names
 
 Value = bool | int | str
 Key = tuple[str, tuple[Value, ...]]
@@ -87,9 +87,10 @@ class Reference:
         self.abilities = {a.id: a for a in scenario.abilities}
         self.attempts = {a.id: a for a in scenario.attempts}
         self.modifiers = {m.id: m for m in scenario.modifiers}
-        self._state = State()
-        self._compiler = Compiler(self, self._state)
-        self._exprs: dict[tuple[int, tuple[str, ...]], tuple[Expr, Fn, int]] = {}
+        self._compiler = compiler_for(rules)
+        self._state = self._compiler.st
+        self._structures: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self._inputs: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self._rules = self.rules.active_rules(self.sc.interpretations)
         self._bodies: list[tuple[Fn, int]] = []
         self._bindings: list[list[tuple[Value, ...]]] = []
@@ -115,14 +116,21 @@ class Reference:
             out.extend(Instance(rule, dict(zip(names, values))) for values in bindings)
         return out
 
-    def _ground(self) -> None:
+    def _enter(self) -> State:
+        """The compiler's state, set to evaluate this reference's scenario."""
         state = self._state
+        if state.ref is not self:
+            state.ref = self
+            state.generation += 1
+            state.structures, state.inputs = self._structures, self._inputs
+        return state
+
+    def _ground(self) -> None:
+        state = self._enter()
         state.asg, state.reads = {}, None
         purity: dict[Any, bool] = {}
         for rule in self._rules:
-            scope = {n: i for i, (n, _) in enumerate(rule.params)}
-            width = [len(scope)]
-            self._bodies.append((self._compiler.compile(rule.body, scope, width), width[0]))
+            self._bodies.append(self._compiler.compiled(rule.body, tuple(n for n, _ in rule.params)))
             self._starts.append(sum(len(b) for b in self._bindings))
             self._bindings.append(self._bind(rule, purity))
         self._count = sum(len(b) for b in self._bindings)
@@ -221,9 +229,8 @@ class Reference:
 
     def _test(self, expr: Expr, scope: tuple[str, ...], sources: tuple[tuple[bool, Any], ...], used: tuple[int, ...],
               purity: dict[Any, bool]) -> Callable[[list[Any]], bool | None]:
-        width = [len(scope)]
-        fn = self._compiler.compile(expr, {n: i for i, n in enumerate(scope)}, width)
-        pad = [None] * (width[0] - len(scope))
+        fn, width = self._compiler.compiled(expr, scope)
+        pad = [None] * (width - len(scope))
         state = self._state
         seen: dict[tuple[Any, ...], bool | None] = {}
 
@@ -277,13 +284,8 @@ class Reference:
     def evaluate(self, e: Expr, env: dict[str, Value], assignment: Mapping[Key, Value]) -> Any:
         """The value of `e` under `env` and `assignment`, or UNDECIDED."""
         names = tuple(env)
-        found = self._exprs.get((id(e), names))
-        if found is None or found[0] is not e:
-            width = [len(names)]
-            fn = self._compiler.compile(e, {n: i for i, n in enumerate(names)}, width)
-            found = self._exprs[(id(e), names)] = (e, fn, width[0])
-        _, fn, width_ = found
-        state = self._state
+        fn, width_ = self._compiler.compiled(e, names)
+        state = self._enter()
         state.asg, state.memo = assignment, {}
         try:
             return fn([*env.values(), *([None] * (width_ - len(names)))])
@@ -334,7 +336,7 @@ class Reference:
         clean = sorted(i for i in self._bad if i not in again)
         out = {i: self._bad[i] for i in clean}
         bound = clean[0] if wanted == 1 and clean else None
-        state = self._state
+        state = self._enter()
         state.asg, state.memo, state.reads = assignment, {}, None
         try:
             for i in dirty:
@@ -358,7 +360,7 @@ class Reference:
             return exc
 
     def _evaluate_base(self, assignment: Mapping[Key, Value]) -> None:
-        state = self._state
+        state = self._enter()
         readers = self._readers
         state.asg, state.memo, state.deps = assignment, {}, {}
         i = 0
