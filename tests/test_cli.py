@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -411,3 +417,88 @@ def test_help(cli: Cli) -> None:
     assert result.exit_code == 0
     for option in ("--format", "--root", "--timeout", "--show-defaults"):
         assert option in result.stdout
+
+
+# -- check: input errors for programs, case paths that are not files, workers ---------------------
+
+
+def test_check_json_lists_input_errors(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path,
+                                       write_case: Callable[..., Path]) -> None:
+    broken = write_case(BROKEN, "broken.yaml")
+    result = cli("check", "--root", repo_root, "--format", "json", "--jobs", "1", good, broken)
+    assert_no_crash(result)
+    assert result.exit_code == 2
+    out = json.loads(result.stdout)
+    assert list(out) == ["results", "errors", "summary"]
+    [error] = out["errors"]
+    assert error["file"] == str(broken) and (error["line"], error["column"]) == (4, 11)
+    assert error["message"].startswith("unknown card type 'Heroo'")
+    assert out["summary"]["errors"] == 1 and out["summary"]["cases"] == 1
+
+
+def test_check_json_without_input_errors_has_no_errors_key(cli: Cli, repo_root: Path, good: Path) -> None:
+    out = json.loads(cli("check", "--root", repo_root, "--format", "json", good).stdout)
+    assert "errors" not in out and "errors" not in out["summary"]
+
+
+def _regcheck(*args: str | Path, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "verifier", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["in a folder", "named"])
+def test_a_case_path_that_is_not_a_regular_file_is_bad_input(repo_root: Path, tmp_path: Path, provisions_text: str,
+                                                               named: bool) -> None:
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "good.yaml").write_text(provisions_text, encoding="utf-8")
+    (folder / "dangling.yaml").symlink_to("gone.yaml")
+    os.mkfifo(folder / "pipe.yaml")
+    paths = ["cases/good.yaml", "cases/dangling.yaml", "cases/pipe.yaml"] if named else ["cases"]
+    done = _regcheck("check", "--root", repo_root, *paths, cwd=tmp_path)  # a FIFO opened would block: timeout
+    assert done.returncode == 2, done.stderr
+    assert sorted(done.stderr.splitlines()) == [
+        "error: cases/dangling.yaml is a symbolic link to gone.yaml, which does not exist",
+        "error: cases/pipe.yaml is a FIFO (named pipe), not a regular file"]
+    assert "1 cases, 2 questions: 2 ok, 0 not ok; 2 case files could not be checked" in done.stdout
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_when_regcheck_is_killed(repo_root: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", "2", "cases"], cwd=repo_root,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.1)
+            workers = _children(process.pid)
+        assert len(workers) >= 2, "the workers did not start"
+        process.kill()
+        process.wait(10)
+        time.sleep(5)
+        assert [pid for pid in workers if _alive(pid)] == []
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # what is left of its own process group, if the test failed

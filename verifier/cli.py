@@ -8,6 +8,7 @@ import functools
 import gc
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ import click
 
 from .errors import InputError, RegcheckError
 from .explanation import explain_case
+from .files import WriteError, ignore_file_size_signal, irregular, write_file
+from .files import display_path as shown
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .report import (
@@ -38,6 +41,7 @@ from .scenario.model import Scenario
 from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .verdicts import CaseResult, RulingCheck, RulingResult, RulingVerdict
+from .yamlsource import display_path
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
 
@@ -51,13 +55,17 @@ def find_root(start: Path) -> Path | None:
 
 
 def collect_cases(paths: tuple[str, ...]) -> list[Path]:
-    """Case files named directly, or found recursively (*.yaml, *.yml) in named folders, sorted."""
+    """Case files named directly, or found recursively (*.yaml, *.yml) in named folders, sorted.
+
+    Every such entry that is not a folder is listed, regular file or not: one that is not (a
+    dangling link, a FIFO, a device) is reported as bad input when it is checked, never skipped.
+    """
     found: list[Path] = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found += sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
-        elif path.is_file():
+            found += sorted(f for f in path.rglob("*") if f.suffix in (".yaml", ".yml") and not f.is_dir())
+        elif path.exists() or path.is_symlink():
             found.append(path)
         else:
             raise click.BadParameter(f"no such file or folder: {p}", param_hint="PATH")
@@ -123,6 +131,7 @@ def main() -> None:
     # Grounding allocates many small objects that live until the case is done; collecting
     # garbage less often saves a third of the time of a one-case run and keeps memory bounded.
     gc.set_threshold(100_000, 50, 100)
+    ignore_file_size_signal()  # a write past `ulimit -f` fails with an error regcheck reports
 
 
 timeout_option = click.option("--timeout", type=click.FloatRange(0.01, 3600), default=DEFAULT_TIMEOUT_MS / 1000,
@@ -155,12 +164,12 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         _fail_input(err)
         sys.exit(EXIT_INPUT)
     results: list[CaseResult] = []
-    bad_input = False
+    errors: list[CaseInputError] = []
     task = CaseTask(rules, doc, int(timeout * 1000), memory, show_defaults)
     for outcome in run_cases(task, files, jobs):
-        if isinstance(outcome, str):
+        if isinstance(outcome, CaseInputError):
             click.echo(f"error: {outcome}", err=True)
-            bad_input = True
+            errors.append(outcome)
             continue
         result, defaults_text = outcome
         results.append(result)
@@ -170,14 +179,36 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
                 click.echo(defaults_text)
             click.echo()
     if fmt == "json":
-        click.echo(json.dumps(results_json(results), indent=2, sort_keys=False))
+        out = results_json(results)
+        if errors:  # case files that could not be checked; the output of a run without any is unchanged
+            summary = {**out["summary"], "errors": len(errors)}
+            out = {"results": out["results"], "errors": [e.json() for e in errors], "summary": summary}
+        click.echo(json.dumps(out, indent=2, sort_keys=False))
     else:
         qs = [r for c in results for r in c.results]
         failed = [r for r in qs if not r.ok]
-        click.echo(f"{len(results)} cases, {len(qs)} questions: {len(qs) - len(failed)} ok, {len(failed)} not ok")
-    if bad_input:
-        sys.exit(EXIT_INPUT)
+        click.echo(f"{len(results)} cases, {len(qs)} questions: {len(qs) - len(failed)} ok, {len(failed)} not ok"
+                   + (f"; {len(errors)} case files could not be checked" if errors else ""))
+    if errors:
+        _exit(EXIT_INPUT)
     _exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
+
+
+@dataclass(frozen=True)
+class CaseInputError:
+    """A case file that cannot be checked: where (file, and line and column when known) and why."""
+
+    file: str
+    line: int | None
+    column: int | None
+    message: str
+
+    def __str__(self) -> str:
+        place = ":".join(str(part) for part in (self.file, self.line, self.column) if part is not None)
+        return self.message if self.line is None else f"{place}: {self.message}"
+
+    def json(self) -> dict[str, object]:
+        return {"file": self.file, "line": self.line, "column": self.column, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -190,13 +221,20 @@ class CaseTask:
     memory_mb: int | None
     show_defaults: bool
 
-    def __call__(self, path: Path) -> tuple[CaseResult, str] | str:
-        """The case's result (and its defaults, as text), or the message of its input error."""
+    def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
+        """The case's result (and its defaults, as text), or its input error."""
+        why = irregular(path)
+        if why:
+            return CaseInputError(shown(path), None, None, f"{shown(path)} is {why}")
         try:
             scenario = load_case(path, self.rules)
             result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
+        except InputError as err:
+            loc = err.location
+            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
+                                  loc.column or None if loc else None, err.message)
         except RegcheckError as err:
-            return str(err)
+            return CaseInputError(display_path(path), None, None, str(err))
         return result, _defaults_text(scenario) if self.show_defaults else ""
 
 
@@ -212,6 +250,9 @@ class RulingTask:
 
     def __call__(self, path: Path) -> RulingCheck | str:
         """The ruling checked on the case, or the message of the case's input error."""
+        why = irregular(path)
+        if why:
+            return f"{shown(path)} is {why}"
         try:
             scenario = load_case(path, self.rules)
             return check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
@@ -229,11 +270,32 @@ def _run_forked(path: Path) -> object:
     return _forked_task(path)
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a worker: be killed when the parent process ends, however it ends (SIGKILL included).
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies; if the parent died before
+    this was set, the worker ends now. Elsewhere a worker ends when it finds its parent gone.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 def run_cases(task: Callable[[Path], T], files: list[Path], jobs: int | None) -> Iterator[T]:
     """Check `files` in order, several at once on a machine with more than one processor.
 
     Workers are forked after the rule base is loaded, so they inherit it instead of
-    receiving a copy with every case.
+    receiving a copy with every case. They end with this process, however it ends.
     """
     global _forked_task
     workers = min(jobs or os.cpu_count() or 1, len(files), 8)
@@ -248,7 +310,8 @@ def run_cases(task: Callable[[Path], T], files: list[Path], jobs: int | None) ->
         return
     _forked_task = task
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
             yield from pool.map(_run_forked, files)  # type: ignore[misc]
     finally:
         _forked_task = None
@@ -278,6 +341,10 @@ def explain(case: str, question: str | None, fmt: str, root: str | None, timeout
     an ambiguous one with its two outcomes and the statements that would have to say more; a
     contradiction with the conflict.
     """
+    why = irregular(Path(case))
+    if why:
+        click.echo(f"error: {case} is {why}", err=True)
+        sys.exit(EXIT_INPUT)
     try:
         _root, base, doc = _load_base(root)
         scenario = load_case(Path(case), base)
@@ -400,6 +467,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
     from .gate import renew_lock as write_lock
 
     repository = _repository(root)
+    _refuse_outputs_that_are_inputs(repository, {"--junit-file": junit_file, "--sarif-file": sarif_file})
     try:
         if renew_lock:
             count, changed = write_lock(repository)
@@ -415,12 +483,34 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
     for path, kind in ((junit_file, "junit"), (sarif_file, "sarif")):
         if path:
             try:
-                Path(path).write_text(outputs[kind]() + "\n", encoding="utf-8")
-            except OSError as exc:
-                click.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+                write_file(Path(path), outputs[kind]() + "\n")
+            except WriteError as err:
+                _fail_input(err)
                 sys.exit(EXIT_INPUT)
     click.echo(outputs[fmt]())
     _exit(EXIT_INPUT if report.bad_input else EXIT_OK if report.passed else EXIT_FINDING)
+
+
+def _refuse_outputs_that_are_inputs(root: Path, outputs: dict[str, str | None]) -> None:
+    """Refuse (as a usage error, before anything is read or written) an output file that regcheck reads,
+    or two outputs naming the same file."""
+    from .gate import FINDINGS_FILE, LOCK_FILE
+
+    real_root = Path(os.path.realpath(root))
+    inputs = [real_root / name for name in (LOCK_FILE, FINDINGS_FILE)]
+    folders = [real_root / name for name in ("rules", "encodings", "cases")]
+    seen: dict[Path, str] = {}
+    for option, given in outputs.items():
+        if given is None:
+            continue
+        target = Path(os.path.realpath(given))
+        if target in inputs or any(target.is_relative_to(folder) for folder in folders):
+            raise click.UsageError(f"{option} {given} names a file regcheck reads "
+                                   f"({os.path.relpath(target, real_root)} of the rules repository); "
+                                   "nothing written: name another file")
+        if target in seen:
+            raise click.UsageError(f"{option} and {seen[target]} name the same file {given}")
+        seen[target] = option
 
 
 def run() -> None:

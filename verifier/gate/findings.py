@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import InputError
+from ..files import FileState, write_file
 from ..verdicts import CaseResult, Verdict
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .lock import statement_order
@@ -105,8 +106,9 @@ def read_baseline(path: Path, root: Path) -> list[AcceptedFinding]:
     return out
 
 
-def write_baseline(path: Path, accepted: list[tuple[Finding, str]]) -> None:
-    """Write the accepted-findings file, sorted by case, question and verdict."""
+def write_baseline(path: Path, accepted: list[tuple[Finding, str]], expected: FileState | None = None) -> None:
+    """Write the accepted-findings file, sorted by case, question and verdict, atomically; with `expected`,
+    only if the file is unchanged since it was read."""
     entries = [
         {"fingerprint": f.fingerprint, "case": f.case, "question": f.question, "verdict": f.verdict,
          "rules": list(f.rules), "note": note}
@@ -114,4 +116,4 @@ def write_baseline(path: Path, accepted: list[tuple[Finding, str]]) -> None:
     ]
     body = yaml.safe_dump({"findings": entries}, sort_keys=False, allow_unicode=True, width=100,
                           default_flow_style=None)
-    path.write_text(HEADER + body, encoding="utf-8")
+    write_file(path, HEADER + body, expected)

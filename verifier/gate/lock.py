@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError, Location
+from ..files import FileState, write_file
 from ..language.encoding import RuleBase
 from ..rulesdoc import RulesDocument
 from ..yamlsource import display_path
@@ -81,10 +82,10 @@ def read_lock(path: Path) -> dict[str, tuple[str, int]]:
     return entries
 
 
-def write_lock(path: Path, fingerprints: dict[str, str]) -> None:
-    """Write the lock file, sorted by statement ID."""
+def write_lock(path: Path, fingerprints: dict[str, str], expected: FileState | None = None) -> None:
+    """Write the lock file, sorted by statement ID, atomically; with `expected`, only if unchanged since read."""
     lines = [f"{sid} {fingerprints[sid]}\n" for sid in sorted(fingerprints, key=statement_order)]
-    path.write_text(HEADER + "".join(lines), encoding="utf-8")
+    write_file(path, HEADER + "".join(lines), expected)
 
 
 def check_lock(root: Path, doc: RulesDocument, rules: RuleBase) -> tuple[int, list[Problem]]:

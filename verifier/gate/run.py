@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CaseError, InputError
+from ..files import display_path as shown
+from ..files import file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
 from ..rulesdoc import RulesDocument, load_rules_document
@@ -39,20 +41,27 @@ class GateOptions:
 
 
 def case_files(root: Path) -> list[Path]:
-    """Every case file under the repository's cases/ folder, sorted; shown relative to the current folder."""
+    """Every case file under the repository's cases/ folder, sorted; shown relative to the current folder.
+
+    Every *.yaml or *.yml entry that is not a folder is listed, so that one that is not a regular
+    file (a dangling link, a FIFO, a device) is reported as bad input rather than passed over.
+    """
     folder = root / "cases"
     if not folder.is_dir():
         return []
-    return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
-                                                  and f.is_file())]
+    return [Path(shown(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
+                                                  and not f.is_dir())]
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.resolve().relative_to(root.resolve()).as_posix()
+    # The folder is resolved, not the file: a case that is a link is named where the link is.
+    return (path.parent.resolve() / path.name).relative_to(root.resolve()).as_posix()
 
 
 def question_places(path: Path, root: Path) -> dict[str, Place]:
     """The line of each question of a case file, read from its YAML; empty when the file cannot be read."""
+    if irregular(path):
+        return {}
     try:
         node, _ = load_yaml(path, CaseError)
     except InputError:
@@ -68,11 +77,12 @@ def check_folder(options: GateOptions) -> CaseChecker:
     """The usual way to check case files: `regcheck check`'s, with the gate's limits."""
 
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
-        from ..cli import CaseTask, run_cases
+        from ..cli import CaseInputError, CaseTask, run_cases
 
         task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False)
         for outcome in run_cases(task, files, options.jobs):
-            yield outcome if isinstance(outcome, str) else outcome[0]
+            yield outcome if isinstance(outcome, str) else str(outcome) if isinstance(outcome, CaseInputError) \
+                else outcome[0]
 
     return checker
 
@@ -86,6 +96,7 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     rules = cached_rule_base(root / "encodings", load_rule_base)
     doc = load_rules_document(root / "rules")
     path = root / LOCK_FILE
+    state = file_state(path)
     try:
         before = {sid: fp for sid, (fp, _) in read_lock(path).items()} if path.is_file() else {}
     except InputError:
@@ -94,7 +105,7 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     changed = [f"added {sid}" for sid in after if sid not in before]
     changed += [f"renewed {sid}" for sid in after if sid in before and before[sid] != after[sid]]
     changed += [f"removed {sid}" for sid in before if sid not in after]
-    write_lock(path, after)
+    write_lock(path, after, state)
     return len(after), changed
 
 
@@ -122,6 +133,9 @@ def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root
 
 def _input_problem(root: Path, case: str, rules: RuleBase, message: str) -> Problem:
     """A case that cannot be read, at the place of its first error (read again here, where it is cheap)."""
+    why = irregular(root / case)
+    if why:
+        return Problem("input", f"the case file is {why}", Place(case, 1), case=case)
     try:
         load_case(root / case, rules, display_path(root / case))
     except InputError as err:
@@ -164,6 +178,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     counts, problems = check_traceability(root, doc, rules)
     locked, lock_problems = check_lock(root, doc, rules)
     problems += lock_problems
+    baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
 
     check = checker or check_folder(options)
@@ -186,7 +201,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     if options.accept_findings:
         notes = {a.finding.fingerprint: a.note for a in baseline}
         write_baseline(root / FINDINGS_FILE, [(f, notes.get(fp) or default_note(result))
-                                              for fp, (f, result) in found.items()])
+                                              for fp, (f, result) in found.items()], baseline_state)
         baseline = read_baseline(root / FINDINGS_FILE, root)
     accepted = {a.finding.fingerprint: a for a in baseline}
 
