@@ -258,6 +258,7 @@ class Session:
 
     @cached_property
     def reading(self) -> z3.Context:
+        """A context for the terms that read models in one batch, apart from the solver's."""
         return z3.Context()
 
     def _pack(self, names: Sequence[str]) -> _Pack:
@@ -267,7 +268,8 @@ class Session:
         width = 0
         for name in names:
             type_name = self.type_of(name)
-            largest = self.g.largest(type_name)
+            # only a constant of the scenario's vocabulary has its range asserted
+            largest = self.g.largest(type_name) if name in self.g.constants else None
             if largest is None:
                 loose.append(name)
                 continue
