@@ -18,6 +18,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from .errors import InputError, Location
+from .escaping import how_they_differ, quoted
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
@@ -38,7 +39,10 @@ def did_you_mean(name: str, options: Iterable[str]) -> str:
     import difflib  # only needed when something is misspelt
 
     close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    if not close:
+        return ""
+    differ = how_they_differ(name, close[0])
+    return f" (did you mean {quoted(close[0])}?{'; ' + differ if differ else ''})"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import CaseError, Location
+from ..escaping import how_they_differ, quoted
 from ..language.encoding import RuleBase, parse_at
 from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
@@ -205,8 +206,10 @@ class _CaseReader:
             title = _scalar(real_node).text("card")
             found = find_card(title)
             if not isinstance(found, RealCard):
-                hint = f"; did you mean {', '.join(repr(f) for f in found)}?" if found else ""
-                real_node.fail(f"no card named '{title}' in the card list{hint}")
+                hint = f"; did you mean {', '.join(quoted(f) for f in found)}?" if found else ""
+                differ = how_they_differ(title, found[0]) if found else ""
+                real_node.fail(f"no card named {quoted(title)} in the card list{hint}"
+                               + (f" ({differ})" if differ else ""))
             real = found
         type_node = body.get("type")
         if type_node is not None:
