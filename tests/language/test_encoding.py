@@ -262,13 +262,36 @@ def test_bad_variable_names(tmp_path: Path, var: str, message: str) -> None:
         ('"{card} is somewhere"', "says: '{card}' is not one of the rule's variables"),
         ('"{d} is somewhere"', "says: '{d}' is not one of the rule's variables"),
         ('"{c is somewhere"', "says: malformed template (expected '}' before end of string)"),
-        ('"{} is somewhere"', "says: '{}' is not one of the rule's variables"),
+        ('"{} is somewhere"', "says: '{}' is not a plain field: write {name} with one of the rule's variables (c)"),
+        ('"{0} is somewhere"', "says: '{0}' is not a plain field: write {name} with one of the rule's variables (c)"),
+        ('"{c.name} is somewhere"', "says: '{c.name}' is not a plain field"),
+        ('"{c[0]} is somewhere"', "says: '{c[0]}' is not a plain field"),
+        ('"{c!r} is somewhere"', "says: '{c!r}' is not a plain field: write {name} with one of the rule's variables, "
+                                 "without a format or conversion"),
+        ('"{c:{c}} is somewhere"', "says: '{c:{c}}' is not a plain field"),
     ],
 )
 def test_bad_template_placeholder(tmp_path: Path, says: str, message: str) -> None:
     err = failure(tmp_path, RULE.replace('"{c} is somewhere"', says))
     assert err.message.startswith(message)
     assert place(err) == ("a.yaml", 5, 11)
+
+
+def test_template_with_a_huge_format_width_is_refused_when_loaded(tmp_path: Path) -> None:
+    """Defect 6: `{c:>999999999}` would allocate gigabytes each time the rule is shown. It is refused when the
+    encoding is read, before any rule is grounded or shown."""
+    err = failure(tmp_path, RULE.replace('"{c} is somewhere"', '"{c:>999999999} is somewhere"'))
+    assert err.message == ("says: '{c:>999999999}' is not a plain field: write {name} with one of the rule's "
+                           "variables, without a format or conversion")
+    assert place(err) == ("a.yaml", 5, 11)
+
+
+def test_template_length_is_bounded(tmp_path: Path) -> None:
+    err = failure(tmp_path, RULE.replace('"{c} is somewhere"', '"' + "{c}" * 700 + '"'))
+    assert err.message == "says: the template is longer than 2000 characters"
+    # within the bound, doubled braces are text, and every field is a name: filling it in adds names only
+    rules = load(tmp_path, RULE.replace('"{c} is somewhere"', '"{{c}} {c} is somewhere"'))
+    assert rules.rules[0].says.format(c="elijah") == "{c} elijah is somewhere"
 
 
 def test_template_placeholder_suggestion(tmp_path: Path) -> None:

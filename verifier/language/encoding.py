@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import EncodingError, InputError, Location
+from ..escaping import quoted
 from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
 from .syntax import Call, Expr, SourceText, parse_expression, walk
@@ -129,14 +130,32 @@ def _called(expr: Expr) -> set[str]:
     return {e.func for e in walk(expr) if isinstance(e, Call)}
 
 
+MAX_TEMPLATE = 2_000  # characters of a rule's English template, before its variables are filled in
+
+
 def _check_template(node: YScalar, params: tuple[tuple[str, str], ...]) -> str:
+    """A rule's English template: text with `{name}` fields naming the rule's variables, nothing more.
+
+    Format specs (`{c:>999999999}`), conversions (`{c!r}`), attribute and index access (`{c.x}`,
+    `{c[0]}`) and positional fields (`{}`, `{0}`) are refused: the template is filled in with
+    `str.format`, and each of those would let an encoding choose what filling it in costs or shows.
+    The filled-in text is at most the template plus one value (a name) per field."""
     text = node.text("says")
+    if len(text) > MAX_TEMPLATE:
+        node.fail(f"says: the template is longer than {MAX_TEMPLATE} characters")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(text) if f is not None]
     except ValueError as exc:
         node.fail(f"says: malformed template ({exc})")
     bound = {n for n, _ in params}
-    for f in fields:
+    for f, spec, conv in fields:
+        if conv is not None or spec:
+            written = f"{{{f}{'!' + conv if conv is not None else ''}{':' + spec if spec else ''}}}"
+            node.fail(f"says: {quoted(written)} is not a plain field: write {{name}} with one of the rule's "
+                      f"variables, without a format or conversion")
+        if not NAME.match(f):
+            node.fail(f"says: {quoted('{' + f + '}')} is not a plain field: write {{name}} with one of the rule's "
+                      f"variables" + (f" ({', '.join(sorted(bound))})" if bound else " (it has none)"))
         if f not in bound:
             node.fail(f"says: '{{{f}}}' is not one of the rule's variables{did_you_mean(f, bound)}")
     return text
