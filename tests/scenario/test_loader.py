@@ -361,3 +361,31 @@ def test_player_named_like_a_zone_is_refused(make_case: Callable[..., Scenario])
     with pytest.raises(CaseError) as info:
         make_case(PLAY_HERO.replace("PLAYER", "territory"))
     assert "territory" in info.value.message
+
+
+def _weapons(equipped: dict[str, str]) -> str:
+    text = "players: [alice, bob]\ncards:\n  samson:\n    type: Hero\n"
+    for name in ("sword", "sling", "spear"):
+        text += f"  {name}:\n    type: Weapon\n" + (f"    equipped_to: {equipped[name]}\n" if name in equipped else "")
+    return text + "questions:\n  where: zone(sword, 0)\n"
+
+
+@pytest.mark.parametrize(
+    ("equipped", "message", "line"),
+    [
+        ({"sword": "sword"}, "card 'sword' is equipped to itself", 7),
+        ({"sword": "sling", "sling": "sword"}, "cards are equipped to each other in a cycle: sword -> sling -> sword", 7),
+        ({"sword": "sling", "sling": "spear", "spear": "sling"},
+         "cards are equipped to each other in a cycle: sling -> spear -> sling", 10),
+    ],
+)
+def test_equipping_in_a_cycle_is_refused(make_case: Callable[..., Scenario], equipped: dict[str, str],
+                                         message: str, line: int) -> None:
+    """Defect 7: a Weapon equipped to itself, or Weapons equipped to each other, is no game position."""
+    assert error(make_case, _weapons(equipped)) == (message, line, 18)
+
+
+def test_a_chain_of_equipping_without_a_cycle_loads(make_case: Callable[..., Scenario]) -> None:
+    sc = make_case(_weapons({"sword": "samson", "sling": "samson"}))
+    assert {c.name: c.equipped_to for c in sc.cards} == {"samson": None, "sword": "samson", "sling": "samson",
+                                                         "spear": None}

@@ -740,6 +740,26 @@ class _CaseReader:
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 
 
+def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
+    """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
+    equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
+    for c in cards:
+        trail = [c.name]
+        while trail[-1] in equipped:
+            nxt = equipped[trail[-1]]
+            assert nxt is not None
+            if nxt in trail:
+                if nxt != c.name:
+                    break  # a ring further along: reported from one of its own cards
+                body = reader.root.get("cards").get(c.name)  # type: ignore[union-attr]
+                node = body.get("equipped_to") if isinstance(body, YMap) else None
+                where = node.loc if node is not None else reader.locate(c.name)
+                if len(trail) == 1:
+                    raise CaseError(f"card '{c.name}' is equipped to itself", where)
+                raise CaseError(f"cards are equipped to each other in a cycle: {' -> '.join(trail + [nxt])}", where)
+            trail.append(nxt)
+
+
 def load_case(path: Path, rules: RuleBase, display: str | None = None, other_keys: tuple[str, ...] = ()) -> Scenario:
     """Read and validate one case file against the rule base's definitions.
 
@@ -759,6 +779,7 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
         if c.equipped_to is not None and c.equipped_to not in card_names:
             raise CaseError(f"card '{c.name}' is equipped to unknown card '{c.equipped_to}'"
                             f"{did_you_mean(c.equipped_to, card_names)}", reader.locate(c.name))
+    _refuse_equipping_cycles(reader, cards)
     for a in abilities:
         for added in a.adds:
             if added not in card_names:
