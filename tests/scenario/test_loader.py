@@ -389,3 +389,21 @@ def test_a_chain_of_equipping_without_a_cycle_loads(make_case: Callable[..., Sce
     sc = make_case(_weapons({"sword": "samson", "sling": "samson"}))
     assert {c.name: c.equipped_to for c in sc.cards} == {"samson": None, "sword": "samson", "sling": "samson",
                                                          "spear": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (MINIMAL.replace("zone(elijah, 0)", "yes"),
+         "question 'where': 'yes' is read by YAML as true: write True for the truth value, "
+         "or quote it ('yes') for a name"),
+        (MINIMAL.replace("type: Hero", "type: Hero\n    zone: off"),
+         "zone must be one of: " + one_of("zone") + " ('off' is read by YAML as false: write it in quotes ('off') "
+         "for the word)"),
+        (MINIMAL.replace("players: [alice, bob]", "players: [alice, bob]\nturns: on"),
+         "turns must be a whole number, got true/false ('on' is read by YAML as true)"),
+    ],
+)
+def test_yaml11_truth_words_are_refused_with_a_hint(make_case: Callable[..., Scenario], text: str,
+                                                    message: str) -> None:
+    assert error(make_case, text)[0] == message

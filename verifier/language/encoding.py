@@ -79,6 +79,9 @@ def parse_at(node: YNode, text_lines: list[str], error: type[InputError], what: 
     """Parse the expression held in a YAML scalar, keeping positions relative to the file."""
     if not isinstance(node, YScalar) or not isinstance(node.value, (str, int, bool)):
         node.fail(f"{what} must be an expression, got {node.kind}")
+    if node.yaml11_word is not None:
+        node.fail(f"{what}: '{node.yaml11_word}' is read by YAML as {str(node.value).lower()}: "
+                  f"write {node.value} for the truth value, or quote it ('{node.yaml11_word}') for a name")
     text = str(node.value)
     loc = node.loc
     if node.style in ("|", ">"):

@@ -74,7 +74,8 @@ def _name(node: YNode, what: str) -> str:
 
 def _member(node: YNode, value_set: str, what: str) -> str:
     if not isinstance(node, YScalar) or not isinstance(node.value, str):
-        node.fail(f"{what} must be one of: {', '.join(display_value(v) for v in VALUE_SETS[value_set])}")
+        hint = node.yaml11_hint() if isinstance(node, YScalar) else ""
+        node.fail(f"{what} must be one of: {', '.join(display_value(v) for v in VALUE_SETS[value_set])}{hint}")
     raw = node.value.strip().replace("-", "_").replace(" ", "_")
     for member in VALUE_SETS[value_set]:
         if member.lower() == raw.lower():
@@ -660,7 +661,8 @@ class _CaseReader:
                 value.fail("an expectation is a verdict name or {verdict: ..., value: ...}")
             verdict = str(_scalar(verdict_node).value)
             if verdict not in VERDICT_NAMES:
-                verdict_node.fail(f"unknown verdict '{verdict}'{did_you_mean(verdict, VERDICT_NAMES)}; "
+                verdict_node.fail(f"unknown verdict '{verdict}'{did_you_mean(verdict, VERDICT_NAMES)}"
+                                  f"{_scalar(verdict_node).yaml11_hint()}; "
                                   f"one of: {', '.join(VERDICT_NAMES)}")
             expected_value = None
             if value_node is not None:
@@ -729,6 +731,8 @@ class _CaseReader:
         else:
             options = list({"player": players, "card": [c.name for c in cards],
                             "attempt": [a.id for a in attempts], "ability": [a.id for a in abilities]}[qtype])
+        if s.yaml11_word is not None and qtype not in ("int", "turn"):
+            s.fail(f"'{s.yaml11_word}' is not a possible {qtype} value{s.yaml11_hint()}")
         given = str(s.value).strip()
 
         def norm(text: str) -> str:
