@@ -407,3 +407,21 @@ def test_a_chain_of_equipping_without_a_cycle_loads(make_case: Callable[..., Sce
 def test_yaml11_truth_words_are_refused_with_a_hint(make_case: Callable[..., Scenario], text: str,
                                                     message: str) -> None:
     assert error(make_case, text)[0] == message
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        (MINIMAL.replace("elijah", "holder"), "card 'holder'", 3),
+        (MINIMAL.replace("[alice, bob]", "[alice, in_play]"), "player 'in_play'", 1),
+        (MINIMAL + "timeline:\n  - id: active\n    turn: 1\n    phase: Battle\n    enter_battle: [elijah]\n",
+         "attempt 'active'", 8),
+    ],
+)
+def test_a_name_of_the_case_may_not_be_a_definitions(make_case: Callable[..., Scenario], text: str, message: str,
+                                                     line: int) -> None:
+    """Defect 12: a definition and a card of the same name both existed, and questions read the card."""
+    got, got_line, _ = error(make_case, text)
+    name = message.split("'")[1]
+    assert got.startswith(f"{message} has the same name as the definition '{name}' of the rules (")
+    assert got.endswith("); pick another") and got_line == line

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 __all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "read_rule", "parse_at", "Definition"]
 
+import keyword
 import re
 import string
 from pathlib import Path
@@ -18,10 +19,10 @@ from typing import NamedTuple
 
 from ..errors import EncodingError, InputError, Location
 from ..escaping import quoted
-from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
+from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
-from .syntax import Call, Expr, SourceText, parse_expression, walk
-from .types import BUILTINS, Definition, TypeScope, infer
+from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
+from .types import BUILTINS, QUESTION_FORMS, Definition, TypeScope, infer
 
 STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
 RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-I\d*)?$")
@@ -127,6 +128,23 @@ def _params(node: YNode | None, what: str, allowed_types: tuple[str, ...]) -> tu
             value.fail(f"'{shown}' is not a sort{did_you_mean(str(shown), allowed_types)}; use one of {', '.join(allowed_types)}")
         out.append((name, str(value.value)))
     return tuple(out)
+
+
+def _reserved(name: str) -> str:
+    """Why `name` may not name a definition (beyond the vocabulary's own names), or an empty string."""
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return "is a keyword of the rule language"
+    if name in QUANTIFIERS:
+        return f"hides the quantifier {name}(... for ... in ...)"
+    if name in QUESTION_FORMS:
+        return f"hides the question form {name}(...)"
+    if name in DOMAINS:
+        return f"hides the domain '{name}' quantifiers range over"
+    if name in TYPE_NAMES:
+        return f"hides the sort '{name}'"
+    if name in ("max", "min", "abs", "len"):
+        return f"hides the built-in {name}(...)"
+    return ""
 
 
 def _called(expr: Expr) -> set[str]:
@@ -261,6 +279,9 @@ def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Defin
             name_node.fail(f"'{name}' is not a valid definition name (lower case letters, digits, _)")
         if name in SYMBOLS or name in MEMBER_OF or name in BUILTINS:
             name_node.fail(f"definition '{name}' hides a name of the vocabulary")
+        reserved = _reserved(name)
+        if reserved:
+            name_node.fail(f"definition '{name}' {reserved}; pick another")
         if name in parsed:
             name_node.fail(f"definition '{name}' is defined twice (first at {parsed[name][3].loc})")
         params = _params(item.get("params"), f"definition {name}: params", TYPE_NAMES)

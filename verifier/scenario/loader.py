@@ -764,6 +764,25 @@ def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
             trail.append(nxt)
 
 
+def _refuse_definition_names(reader: _CaseReader, rules: RuleBase, players: tuple[str, ...], cards: list[Card],
+                             abilities: list[Ability], attempts: list[Attempt], modifiers: list[Modifier]) -> None:
+    """A name of the case that is also a definition's: a question naming it would get one of the two silently."""
+    players_node = reader.root.get("players")
+    player_places = {p: n.loc for p, n in zip(players, players_node)} if isinstance(players_node, YSeq) else {}
+    by_ability = {a.id: a for a in abilities}
+    named: list[tuple[str, str, Location]] = [("player", p, player_places.get(p, reader.root.loc)) for p in players]
+    named += [("card", c.name, reader.locate(c.name)) for c in cards]
+    named += [("ability", a.id, reader.locate(a.card)) for a in abilities]
+    named += [("attempt", a.id, a.loc) for a in attempts]
+    named += [("modifier", m.id, reader.locate(by_ability[m.ability].card) if m.ability in by_ability
+               else reader.root.loc) for m in modifiers]
+    for kind, name, where in named:
+        definition = rules.definitions.get(name)
+        if definition is not None:
+            raise CaseError(f"{kind} '{name}' has the same name as the definition '{name}' of the rules "
+                            f"({Path(definition.loc.path).name}, line {definition.loc.line}); pick another", where)
+
+
 def load_case(path: Path, rules: RuleBase, display: str | None = None, other_keys: tuple[str, ...] = ()) -> Scenario:
     """Read and validate one case file against the rule base's definitions.
 
@@ -812,6 +831,7 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
     constants.update({a.id: "ability" for a in abilities})
     constants.update({a.id: "attempt" for a in attempts})
     constants.update({m.id: "modifier" for m in modifiers})
+    _refuse_definition_names(reader, rules, players, cards, abilities, attempts, modifiers)
     questions = reader.questions(constants, rules)
     expectations = reader.expectations(questions, steps, players, cards, attempts, abilities)
     claims = reader.claims(questions, steps, players, cards, attempts, abilities) if "claims" in other_keys else []
