@@ -3,11 +3,17 @@
     .venv/bin/python fuzz/run.py                      # 105,000 inputs: cases, encodings, expressions
     .venv/bin/python fuzz/run.py --cases 5000 --encodings 0 --expressions 0 --seed 7
     .venv/bin/python fuzz/run.py --save fuzz/found    # also write each failing input to a folder
+    .venv/bin/python fuzz/run.py --check --cases 20000 --encodings 0 --expressions 0   # cases answered by the engine
 
 Inputs are mutations of the bundled cases/*.yaml, encodings/*.yaml and the questions of the
 cases (see fuzz/mutators.py). The same seed gives the same inputs. A failure is any outcome other
 than acceptance or an `InputError` naming the file and a line in it (see fuzz/targets.py); one
 input of each kind of failure is shown. Exits 1 when anything failed.
+
+With --check, each mutated case that loads is answered by the engine (`check_scenario`: grounding,
+solving, minimising, re-checking), each solver check bounded by --timeout; a case too large to
+ground, or a check that runs out of time, is answered `unknown`, which is no failure. The verdicts
+given are counted.
 """
 
 from __future__ import annotations
@@ -24,8 +30,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from fuzz.mutators import mutate_expression, mutate_file  # noqa: E402
-from fuzz.targets import ACCEPTED, CaseTarget, EncodingTarget, ExpressionTarget, Failure  # noqa: E402
+from fuzz.targets import ACCEPTED, SLOW_SECONDS, CaseTarget, EncodingTarget, ExpressionTarget, Failure  # noqa: E402
 from verifier.language.encoding import load_rule_base  # noqa: E402
+from verifier.rulesdoc import load_rules_document  # noqa: E402
 from verifier.yamlsource import YMap, YScalar, load_yaml  # noqa: E402
 
 
@@ -79,6 +86,11 @@ def main() -> int:
     parser.add_argument("--expressions", type=int, default=40_000, help="mutated questions (default 40000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-ground", action="store_true", help="only load mutated cases, do not ground them")
+    parser.add_argument("--check", action="store_true",
+                        help="answer each mutated case that loads with the engine (grounded and solved)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per solver check with --check (default 5)")
+    parser.add_argument("--slow", type=float, default=None,
+                        help="seconds one input may take before it counts as a failure (default 5; 120 with --check)")
     parser.add_argument("--save", type=Path, help="folder to write one input of each kind of failure to")
     args = parser.parse_args()
 
@@ -90,7 +102,10 @@ def main() -> int:
     tally = Tally(args.save)
     started = time.perf_counter()
 
-    case_target = CaseTarget(rules, grounded=not args.no_ground)
+    slow = args.slow if args.slow is not None else 120.0 if args.check else SLOW_SECONDS
+    doc = load_rules_document(ROOT / "rules") if args.check else None
+    case_target = CaseTarget(rules, grounded=not args.no_ground, slow=slow, checked=args.check, doc=doc,
+                             timeout_ms=int(args.timeout * 1000))
     encoding_target = EncodingTarget(ROOT / "encodings")
     expression_target = ExpressionTarget(rules)
 
@@ -124,6 +139,9 @@ def main() -> int:
     for target, c in tally.counts.items():
         print(f"{target:<11} {sum(c.values()):>8} {c['accepted']:>9} {c['refused']:>8} {c['failed']:>7} "
               f"{tally.slowest.get(target, 0):>7.2f}s")
+    if args.check:
+        shown = ", ".join(f"{v} {n}" for v, n in sorted(case_target.verdicts.items())) or "none"
+        print(f"engine verdicts on the accepted cases' questions: {shown}")
     print(f"{len(tally.failures)} kinds of failure")
     for (target, signature), (i, detail, _data) in sorted(tally.failures.items()):
         print(f"\n== {target} input {i}: {signature}\n{detail.rstrip()}")

@@ -5,7 +5,9 @@ the file read and a line inside it. Anything else (another exception, an error w
 place in another file or past the file's end, an input that takes seconds) is a `Failure`.
 
 - `CaseTarget`: a case file through `load_case`, then grounded against the rules when it loads
-  and is within the grounding limit (grounding is where a case's structure meets the rules);
+  and is within the grounding limit (grounding is where a case's structure meets the rules), or,
+  with `checked`, answered by the engine (`check_scenario`: grounding, solving, minimising and
+  re-checking; a case past the grounding limit or the solver's timeout is answered `unknown`);
 - `EncodingTarget`: an encoding file, put in place of one of the real ones in a temporary copy of
   the encodings folder, through `load_rule_base`;
 - `ExpressionTarget`: one rule-language expression, asked as the question of a small valid case,
@@ -27,7 +29,9 @@ from pathlib import Path
 
 from verifier.errors import InputError
 from verifier.language.encoding import RuleBase, load_rule_base
+from verifier.rulesdoc import RulesDocument
 from verifier.scenario.loader import load_case
+from verifier.solver.engine import check_scenario
 from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, rule_instances
 from verifier.yamlsource import display_path
 
@@ -116,16 +120,24 @@ class _Folder:
 
 
 class CaseTarget(_Folder):
-    """A case file's bytes through the case loader (and grounding, when `grounded` and it loads)."""
+    """A case file's bytes through the case loader (and grounding, when `grounded` and it loads, or the
+    engine's whole check, when `checked`)."""
 
     def __init__(self, rules: RuleBase, grounded: bool = True, max_instances: int = MAX_RULE_INSTANCES,
-                 slow: float = SLOW_SECONDS) -> None:
-        """`max_instances`: a loaded case with more rule instances is not grounded (it would take long)."""
+                 slow: float = SLOW_SECONDS, checked: bool = False, doc: RulesDocument | None = None,
+                 timeout_ms: int = 5_000) -> None:
+        """`max_instances`: a loaded case with more rule instances is not grounded (it would take long).
+        `checked`: the engine answers every question of a case that loads, each solver check bounded by
+        `timeout_ms` (the engine's own grounding limit applies, not `max_instances`)."""
         super().__init__()
         self.rules = rules
         self.grounded = grounded
         self.max_instances = max_instances
         self.slow = slow
+        self.checked = checked
+        self.doc = doc
+        self.timeout_ms = timeout_ms
+        self.verdicts: dict[str, int] = {}
         self.path = self.folder / "case.yaml"
         self.encoding_files = {f: 10**6 for f in rules.files}
 
@@ -134,6 +146,11 @@ class CaseTarget(_Folder):
 
         def run() -> None:
             scenario = load_case(self.path, self.rules, display="case.yaml")
+            if self.checked:
+                result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms)
+                for r in result.results:
+                    self.verdicts[r.verdict.value] = self.verdicts.get(r.verdict.value, 0) + 1
+                return
             # a case past the grounding limit is answered unknown without grounding, as the engine does
             if self.grounded and rule_instances(scenario, self.rules) <= self.max_instances:
                 ground(scenario, self.rules)

@@ -190,3 +190,40 @@ def test_any_text_loads_or_fails_cleanly(tmp_path: Path, text: str) -> None:
         assert err.location.line >= 1
         return
     assert isinstance(node, (YMap, YSeq, YScalar))
+
+
+@pytest.mark.parametrize(
+    ("text", "shown", "value"),
+    [("turn: 1:00", "1:00", "60"), ("turn: 1:30:00", "1:30:00", "5400"), ("x: -2:05", "-2:05", "-125"),
+     ("x: 1:30.5", "1:30.5", "90.5"), ("x: !!int 1:00", "1:00", "60")],
+)
+def test_base_60_numbers_are_refused(tmp_path: Path, text: str, shown: str, value: str) -> None:
+    """Defect 10: YAML 1.1 reads `1:00` as 60. A number written with a colon is refused, with the reading."""
+    message, line, column = failure(tmp_path, text + "\n")
+    assert message == (f"'{shown}' is read by YAML as the base-60 number {value}: write the number meant, "
+                       f"or quote it ('{shown}') for text")
+    assert (line, column) == (1, text.index(":") + 3)
+
+
+def test_times_in_quotes_stay_text(tmp_path: Path) -> None:
+    root = load(tmp_path, "a: '1:00'\nb: 1.5\nc: 60\n")
+    assert isinstance(root, YMap)
+    assert [getattr(root.get(k), "value", None) for k in "abc"] == ["1:00", 1.5, 60]
+
+
+@pytest.mark.parametrize("word", ["on", "off", "yes", "no", "Yes", "OFF"])
+def test_yaml11_truth_words_where_text_or_a_number_is_wanted(tmp_path: Path, word: str) -> None:
+    root = load(tmp_path, f"a: {word}\nb: '{word}'\nc: true\n")
+    assert isinstance(root, YMap)
+    a, b, c = (root.get(k) for k in "abc")
+    assert isinstance(a, YScalar) and isinstance(b, YScalar) and isinstance(c, YScalar)
+    truth = str(a.value).lower()
+    assert a.yaml11_word == word and b.yaml11_word is None and c.yaml11_word is None
+    with pytest.raises(CaseError) as info:
+        a.text("title")
+    assert info.value.message == (f"title must be text, got true/false ('{word}' is read by YAML as {truth}: "
+                                  f"write it in quotes ('{word}') for the word)")
+    with pytest.raises(CaseError) as info:
+        a.integer("turn", 1, 60)
+    assert info.value.message == f"turn must be a whole number, got true/false ('{word}' is read by YAML as {truth})"
+    assert b.text("title") == word and c.boolean("flag") is True

@@ -15,6 +15,8 @@ __all__ = [
 
 from typing import NamedTuple
 
+from .escaping import escape_text
+
 
 class Location(NamedTuple):
     """A place in an input file: path, 1-based line and column."""
@@ -34,12 +36,15 @@ class RegcheckError(Exception):
 
 
 class InputError(RegcheckError):
-    """A problem in an input file, reported with the place it was found."""
+    """A problem in an input file, reported with the place it was found.
+
+    The message is kept as it is shown: whatever of the input it quotes, control and invisible
+    characters are escaped (see `escaping`), and so is the file's path."""
 
     def __init__(self, message: str, location: Location | None = None) -> None:
-        self.message = message
+        self.message = escape_text(message)
         self.location = location
-        super().__init__(f"{location}: {message}" if location else message)
+        super().__init__(f"{escape_text(str(location))}: {self.message}" if location else self.message)
 
 
 class CaseError(InputError):

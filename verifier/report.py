@@ -1,4 +1,7 @@
-"""Render results as text for people and as JSON for programs."""
+"""Render results as text for people and as JSON for programs.
+
+Text shows what came from input files (titles, names, rules text, paths) with control and invisible
+characters escaped (see `escaping`); JSON keeps every string exact."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ __all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleSta
 from collections import Counter
 from typing import Any, NamedTuple
 
+from .escaping import escape_lines, escape_text
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
 from .verdicts import (
@@ -89,7 +93,7 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
         lines.append(f"    rules involved: {', '.join(r.rules_involved)}")
     if r.reason:
         lines.append(f"    note: {r.reason}")
-    return lines
+    return [escape_text(line) for line in lines]
 
 
 def render_case(case: CaseResult) -> str:
@@ -98,7 +102,7 @@ def render_case(case: CaseResult) -> str:
     for i, r in enumerate(case.results):
         # one conflicting set serves every question of the case; print it once
         lines += render_question(r, evidence=not (contradiction and i > 0))
-    return "\n".join(lines)
+    return escape_lines("\n".join(lines))
 
 
 def _question_json(r: QuestionResult) -> dict[str, Any]:
@@ -147,7 +151,7 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         if e.statements:
             lines.append("    statements that would have to say more (cited by the rules involved):")
             lines += [f"      {sid}: {text}" for sid, text in e.statements]
-    return "\n".join(lines)
+    return escape_lines("\n".join(lines))
 
 
 def explanations_json(case: str, explanations: tuple[Explanation, ...]) -> dict[str, Any]:
@@ -201,7 +205,7 @@ def render_ruling(r: RulingResult) -> str:
         lines.append(f"  cases whose verdicts change: {sum(1 for c in r.impact if c.changes)}")
         for c in shown:
             lines += _ruling_check(c, c.case)
-    return "\n".join(lines)
+    return escape_lines("\n".join(lines))
 
 
 def _ruling_check_json(c: RulingCheck) -> dict[str, Any]:
@@ -284,4 +288,4 @@ def render_rules(statuses: list[RuleStatus]) -> str:
     counts = {k: sum(1 for s in statuses if s.status == k) for k in ("encoded", "waived", "missing")}
     lines.append(f"\n{len(statuses)} statements: {counts['encoded']} encoded, {counts['waived']} waived, "
                  f"{counts['missing']} missing")
-    return "\n".join(lines).lstrip("\n")
+    return escape_lines("\n".join(lines).lstrip("\n"))

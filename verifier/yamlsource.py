@@ -18,9 +18,12 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from .errors import InputError, Location
+from .escaping import how_they_differ, quoted
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
+# Plain words YAML 1.1 (which PyYAML reads) takes for true or false; `true` and `false` are meant so.
+YAML11_BOOLEANS = ("yes", "no", "on", "off")
 
 ErrorFactory = Callable[[str, Location | None], InputError]
 
@@ -38,7 +41,10 @@ def did_you_mean(name: str, options: Iterable[str]) -> str:
     import difflib  # only needed when something is misspelt
 
     close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    if not close:
+        return ""
+    differ = how_they_differ(name, close[0])
+    return f" (did you mean {quoted(close[0])}?{'; ' + differ if differ else ''})"
 
 
 @dataclass(frozen=True)
@@ -74,15 +80,30 @@ class YScalar(YNode):
             type(self.value), "value"
         )
 
+    @property
+    def yaml11_word(self) -> str | None:
+        """The word, when YAML 1.1 read a plain `yes`, `no`, `on` or `off` as true or false."""
+        if isinstance(self.value, bool) and not self.style and self.raw.lower() in YAML11_BOOLEANS:
+            return self.raw
+        return None
+
+    def yaml11_hint(self, word_wanted: bool = True) -> str:
+        """' ('no' is read by YAML as false: ...)' for such a word, else an empty string."""
+        word = self.yaml11_word
+        if word is None:
+            return ""
+        advice = f": write it in quotes ('{word}') for the word" if word_wanted else ""
+        return f" ('{word}' is read by YAML as {str(self.value).lower()}{advice})"
+
     def text(self, what: str) -> str:
         if not isinstance(self.value, str) or not self.value.strip():
-            self.fail(f"{what} must be text, got {self.kind}")
+            self.fail(f"{what} must be text, got {self.kind}{self.yaml11_hint()}")
         return self.value
 
     def integer(self, what: str, low: int, high: int) -> int:
         if isinstance(self.value, bool) or not isinstance(self.value, int):
             got = str(self.value) if isinstance(self.value, float) else self.kind
-            self.fail(f"{what} must be a whole number, got {got}")
+            self.fail(f"{what} must be a whole number, got {got}{self.yaml11_hint(word_wanted=False)}")
         if not low <= self.value <= high:
             self.fail(f"{what} must be between {low} and {high}, got {self.value}")
         return self.value
@@ -151,6 +172,11 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
         if node.tag not in _SCALAR_TAGS:
             raise error(f"tag {node.tag!r} is not allowed", loc)
         value = node.value if node.tag == "tag:yaml.org,2002:str" else _scalar_value(node, loc, error)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and ":" in node.value:
+            # YAML 1.1 reads 1:00 as 60 (base 60, "sexagesimal"): never what a turn or a count means
+            shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+            raise error(f"'{shown}' is read by YAML as the base-60 number {value}: write the number meant, "
+                        f"or quote it ('{shown}') for text", loc)
         if isinstance(value, str) and len(value) > 20_000:
             raise error("text longer than 20000 characters", loc)
         return YScalar(loc, error, value, node.style, node.value, node.end_mark.line + 1, node.end_mark.column + 1)

@@ -19,6 +19,7 @@ from fuzz.mutators import mutate_expression, mutate_file, random_expression
 from fuzz.targets import ACCEPTED, REFUSED, CaseTarget, EncodingTarget, ExpressionTarget, Failure
 from verifier.errors import CaseError
 from verifier.language.encoding import RuleBase
+from verifier.rulesdoc import RulesDocument
 from verifier.scenario.loader import load_case
 from verifier.yamlsource import YMap, YScalar, load_yaml
 
@@ -61,6 +62,14 @@ def grounded_case_target(rule_base: RuleBase) -> Iterator[CaseTarget]:
 
 
 @pytest.fixture(scope="module")
+def checked_case_target(rule_base: RuleBase, rules_doc: RulesDocument) -> Iterator[CaseTarget]:
+    """Mutated cases that load are answered by the engine, each solver check bounded by a few seconds."""
+    target = CaseTarget(rule_base, slow=SLOW, checked=True, doc=rules_doc, timeout_ms=5_000)
+    yield target
+    target.close()
+
+
+@pytest.fixture(scope="module")
 def encoding_target(repo_root: Path) -> Iterator[EncodingTarget]:
     target = EncodingTarget(repo_root / "encodings", slow=SLOW)
     yield target
@@ -84,6 +93,18 @@ def test_mutated_case(case_target: CaseTarget, base: str, seed: int) -> None:
 @given(base=st.sampled_from(sorted(CASE_BYTES)), seed=SEEDS)
 def test_mutated_case_grounded(grounded_case_target: CaseTarget, base: str, seed: int) -> None:
     assert grounded_case_target(mutate_file(random.Random(seed), CASE_BYTES[base])) in (ACCEPTED, REFUSED)
+
+
+def test_mutated_cases_checked_by_the_engine(checked_case_target: CaseTarget) -> None:
+    """A few hundred mutated cases (fuzz/run.py's, seed 0) through loading and the engine's whole check:
+    accepted or refused with an InputError, never another exception; some load and get verdicts."""
+    outcomes = []
+    bases = list(CASE_BYTES.values())
+    for i in range(300):
+        rng = random.Random(f"case-0-{i}")
+        outcomes.append(checked_case_target(mutate_file(rng, rng.choice(bases))))
+    assert outcomes.count(ACCEPTED) >= 10, outcomes.count(ACCEPTED)
+    assert sum(checked_case_target.verdicts.values()) >= 30, checked_case_target.verdicts
 
 
 @settings(FUZZ, max_examples=30)
@@ -162,4 +183,18 @@ def test_one_hundred_thousand_fuzzed_inputs(repo_root: Path) -> None:
     done = subprocess.run([sys.executable, "fuzz/run.py", "--seed", "1"], cwd=repo_root, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
     assert "105000 fuzzed inputs" in done.stdout
+    assert "0 kinds of failure" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2])
+def test_twenty_thousand_fuzzed_cases_checked_by_the_engine(repo_root: Path, seed: int) -> None:
+    """fuzz/run.py --check: 20,000 mutated cases, those that load grounded and answered by the engine."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "fuzz/run.py", "--check", "--cases", "20000", "--encodings", "0",
+                           "--expressions", "0", "--seed", str(seed)], cwd=repo_root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+    assert "20000 fuzzed inputs" in done.stdout
     assert "0 kinds of failure" in done.stdout

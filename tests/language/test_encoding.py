@@ -262,13 +262,36 @@ def test_bad_variable_names(tmp_path: Path, var: str, message: str) -> None:
         ('"{card} is somewhere"', "says: '{card}' is not one of the rule's variables"),
         ('"{d} is somewhere"', "says: '{d}' is not one of the rule's variables"),
         ('"{c is somewhere"', "says: malformed template (expected '}' before end of string)"),
-        ('"{} is somewhere"', "says: '{}' is not one of the rule's variables"),
+        ('"{} is somewhere"', "says: '{}' is not a plain field: write {name} with one of the rule's variables (c)"),
+        ('"{0} is somewhere"', "says: '{0}' is not a plain field: write {name} with one of the rule's variables (c)"),
+        ('"{c.name} is somewhere"', "says: '{c.name}' is not a plain field"),
+        ('"{c[0]} is somewhere"', "says: '{c[0]}' is not a plain field"),
+        ('"{c!r} is somewhere"', "says: '{c!r}' is not a plain field: write {name} with one of the rule's variables, "
+                                 "without a format or conversion"),
+        ('"{c:{c}} is somewhere"', "says: '{c:{c}}' is not a plain field"),
     ],
 )
 def test_bad_template_placeholder(tmp_path: Path, says: str, message: str) -> None:
     err = failure(tmp_path, RULE.replace('"{c} is somewhere"', says))
     assert err.message.startswith(message)
     assert place(err) == ("a.yaml", 5, 11)
+
+
+def test_template_with_a_huge_format_width_is_refused_when_loaded(tmp_path: Path) -> None:
+    """Defect 6: `{c:>999999999}` would allocate gigabytes each time the rule is shown. It is refused when the
+    encoding is read, before any rule is grounded or shown."""
+    err = failure(tmp_path, RULE.replace('"{c} is somewhere"', '"{c:>999999999} is somewhere"'))
+    assert err.message == ("says: '{c:>999999999}' is not a plain field: write {name} with one of the rule's "
+                           "variables, without a format or conversion")
+    assert place(err) == ("a.yaml", 5, 11)
+
+
+def test_template_length_is_bounded(tmp_path: Path) -> None:
+    err = failure(tmp_path, RULE.replace('"{c} is somewhere"', '"' + "{c}" * 700 + '"'))
+    assert err.message == "says: the template is longer than 2000 characters"
+    # within the bound, doubled braces are text, and every field is a name: filling it in adds names only
+    rules = load(tmp_path, RULE.replace('"{c} is somewhere"', '"{{c}} {c} is somewhere"'))
+    assert rules.rules[0].says.format(c="elijah") == "{c} elijah is somewhere"
 
 
 def test_template_placeholder_suggestion(tmp_path: Path) -> None:
@@ -410,6 +433,19 @@ def test_rule_must_be_a_mapping(tmp_path: Path) -> None:
         ("hand", "definition 'hand' hides a name of the vocabulary"),
         ("implies", "definition 'implies' hides a name of the vocabulary"),
         ("Held", "'Held' is not a valid definition name (lower case letters, digits, _)"),
+        ("any", "definition 'any' hides the quantifier any(... for ... in ...); pick another"),
+        ("all", "definition 'all' hides the quantifier all(... for ... in ...); pick another"),
+        ("count", "definition 'count' hides the quantifier count(... for ... in ...); pick another"),
+        ("sum", "definition 'sum' hides the quantifier sum(... for ... in ...); pick another"),
+        ("cards", "definition 'cards' hides the domain 'cards' quantifiers range over; pick another"),
+        ("steps", "definition 'steps' hides the domain 'steps' quantifiers range over; pick another"),
+        ("card", "definition 'card' hides the sort 'card'; pick another"),
+        ("phase", "definition 'phase' hides the sort 'phase'; pick another"),
+        ("if", "definition 'if' is a keyword of the rule language; pick another"),
+        ("not", "definition 'not' is a keyword of the rule language; pick another"),
+        ("match", "definition 'match' is a keyword of the rule language; pick another"),
+        ("activation_order", "definition 'activation_order' hides the question form activation_order(...); pick another"),
+        ("max", "definition 'max' hides the built-in max(...); pick another"),
     ],
 )
 def test_bad_definition_names(tmp_path: Path, name: str, message: str) -> None:

@@ -361,3 +361,67 @@ def test_player_named_like_a_zone_is_refused(make_case: Callable[..., Scenario])
     with pytest.raises(CaseError) as info:
         make_case(PLAY_HERO.replace("PLAYER", "territory"))
     assert "territory" in info.value.message
+
+
+def _weapons(equipped: dict[str, str]) -> str:
+    text = "players: [alice, bob]\ncards:\n  samson:\n    type: Hero\n"
+    for name in ("sword", "sling", "spear"):
+        text += f"  {name}:\n    type: Weapon\n" + (f"    equipped_to: {equipped[name]}\n" if name in equipped else "")
+    return text + "questions:\n  where: zone(sword, 0)\n"
+
+
+@pytest.mark.parametrize(
+    ("equipped", "message", "line"),
+    [
+        ({"sword": "sword"}, "card 'sword' is equipped to itself", 7),
+        ({"sword": "sling", "sling": "sword"}, "cards are equipped to each other in a cycle: sword -> sling -> sword", 7),
+        ({"sword": "sling", "sling": "spear", "spear": "sling"},
+         "cards are equipped to each other in a cycle: sling -> spear -> sling", 10),
+    ],
+)
+def test_equipping_in_a_cycle_is_refused(make_case: Callable[..., Scenario], equipped: dict[str, str],
+                                         message: str, line: int) -> None:
+    """Defect 7: a Weapon equipped to itself, or Weapons equipped to each other, is no game position."""
+    assert error(make_case, _weapons(equipped)) == (message, line, 18)
+
+
+def test_a_chain_of_equipping_without_a_cycle_loads(make_case: Callable[..., Scenario]) -> None:
+    sc = make_case(_weapons({"sword": "samson", "sling": "samson"}))
+    assert {c.name: c.equipped_to for c in sc.cards} == {"samson": None, "sword": "samson", "sling": "samson",
+                                                         "spear": None}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (MINIMAL.replace("zone(elijah, 0)", "yes"),
+         "question 'where': 'yes' is read by YAML as true: write True for the truth value, "
+         "or quote it ('yes') for a name"),
+        (MINIMAL.replace("type: Hero", "type: Hero\n    zone: off"),
+         "zone must be one of: " + one_of("zone") + " ('off' is read by YAML as false: write it in quotes ('off') "
+         "for the word)"),
+        (MINIMAL.replace("players: [alice, bob]", "players: [alice, bob]\nturns: on"),
+         "turns must be a whole number, got true/false ('on' is read by YAML as true)"),
+    ],
+)
+def test_yaml11_truth_words_are_refused_with_a_hint(make_case: Callable[..., Scenario], text: str,
+                                                    message: str) -> None:
+    assert error(make_case, text)[0] == message
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        (MINIMAL.replace("elijah", "holder"), "card 'holder'", 3),
+        (MINIMAL.replace("[alice, bob]", "[alice, in_play]"), "player 'in_play'", 1),
+        (MINIMAL + "timeline:\n  - id: active\n    turn: 1\n    phase: Battle\n    enter_battle: [elijah]\n",
+         "attempt 'active'", 8),
+    ],
+)
+def test_a_name_of_the_case_may_not_be_a_definitions(make_case: Callable[..., Scenario], text: str, message: str,
+                                                     line: int) -> None:
+    """Defect 12: a definition and a card of the same name both existed, and questions read the card."""
+    got, got_line, _ = error(make_case, text)
+    name = message.split("'")[1]
+    assert got.startswith(f"{message} has the same name as the definition '{name}' of the rules (")
+    assert got.endswith("); pick another") and got_line == line

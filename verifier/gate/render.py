@@ -6,6 +6,7 @@ __all__ = ["render_gate", "gate_json", "change_text"]
 
 from typing import Any
 
+from ..escaping import escape_lines
 from ..report import render_question
 from .model import CHECKS, Change, GateReport, Problem, QuestionOutcome
 
@@ -63,7 +64,7 @@ def render_gate(report: GateReport) -> str:
         lines.append(f"gate FAILED: {len(report.problems)} problems ({counts})")
     else:
         lines.append("gate passed")
-    return "\n".join(lines)
+    return escape_lines("\n".join(lines))
 
 
 def gate_json(report: GateReport) -> dict[str, Any]:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 __all__ = ["Rule", "RuleBase", "Waiver", "load_rule_base", "read_rule", "parse_at", "Definition"]
 
+import keyword
 import re
 import string
 from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import EncodingError, InputError, Location
-from ..vocabulary import ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
+from ..escaping import quoted
+from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
-from .syntax import Call, Expr, SourceText, parse_expression, walk
-from .types import BUILTINS, Definition, TypeScope, infer
+from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
+from .types import BUILTINS, QUESTION_FORMS, Definition, TypeScope, infer
 
 STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
 RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-I\d*)?$")
@@ -78,6 +80,9 @@ def parse_at(node: YNode, text_lines: list[str], error: type[InputError], what: 
     """Parse the expression held in a YAML scalar, keeping positions relative to the file."""
     if not isinstance(node, YScalar) or not isinstance(node.value, (str, int, bool)):
         node.fail(f"{what} must be an expression, got {node.kind}")
+    if node.yaml11_word is not None:
+        node.fail(f"{what}: '{node.yaml11_word}' is read by YAML as {str(node.value).lower()}: "
+                  f"write {node.value} for the truth value, or quote it ('{node.yaml11_word}') for a name")
     text = str(node.value)
     loc = node.loc
     if node.style in ("|", ">"):
@@ -125,18 +130,53 @@ def _params(node: YNode | None, what: str, allowed_types: tuple[str, ...]) -> tu
     return tuple(out)
 
 
+def _reserved(name: str) -> str:
+    """Why `name` may not name a definition (beyond the vocabulary's own names), or an empty string."""
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return "is a keyword of the rule language"
+    if name in QUANTIFIERS:
+        return f"hides the quantifier {name}(... for ... in ...)"
+    if name in QUESTION_FORMS:
+        return f"hides the question form {name}(...)"
+    if name in DOMAINS:
+        return f"hides the domain '{name}' quantifiers range over"
+    if name in TYPE_NAMES:
+        return f"hides the sort '{name}'"
+    if name in ("max", "min", "abs", "len"):
+        return f"hides the built-in {name}(...)"
+    return ""
+
+
 def _called(expr: Expr) -> set[str]:
     return {e.func for e in walk(expr) if isinstance(e, Call)}
 
 
+MAX_TEMPLATE = 2_000  # characters of a rule's English template, before its variables are filled in
+
+
 def _check_template(node: YScalar, params: tuple[tuple[str, str], ...]) -> str:
+    """A rule's English template: text with `{name}` fields naming the rule's variables, nothing more.
+
+    Format specs (`{c:>999999999}`), conversions (`{c!r}`), attribute and index access (`{c.x}`,
+    `{c[0]}`) and positional fields (`{}`, `{0}`) are refused: the template is filled in with
+    `str.format`, and each of those would let an encoding choose what filling it in costs or shows.
+    The filled-in text is at most the template plus one value (a name) per field."""
     text = node.text("says")
+    if len(text) > MAX_TEMPLATE:
+        node.fail(f"says: the template is longer than {MAX_TEMPLATE} characters")
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(text) if f is not None]
     except ValueError as exc:
         node.fail(f"says: malformed template ({exc})")
     bound = {n for n, _ in params}
-    for f in fields:
+    for f, spec, conv in fields:
+        if conv is not None or spec:
+            written = f"{{{f}{'!' + conv if conv is not None else ''}{':' + spec if spec else ''}}}"
+            node.fail(f"says: {quoted(written)} is not a plain field: write {{name}} with one of the rule's "
+                      f"variables, without a format or conversion")
+        if not NAME.match(f):
+            node.fail(f"says: {quoted('{' + f + '}')} is not a plain field: write {{name}} with one of the rule's "
+                      f"variables" + (f" ({', '.join(sorted(bound))})" if bound else " (it has none)"))
         if f not in bound:
             node.fail(f"says: '{{{f}}}' is not one of the rule's variables{did_you_mean(f, bound)}")
     return text
@@ -239,6 +279,9 @@ def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Defin
             name_node.fail(f"'{name}' is not a valid definition name (lower case letters, digits, _)")
         if name in SYMBOLS or name in MEMBER_OF or name in BUILTINS:
             name_node.fail(f"definition '{name}' hides a name of the vocabulary")
+        reserved = _reserved(name)
+        if reserved:
+            name_node.fail(f"definition '{name}' {reserved}; pick another")
         if name in parsed:
             name_node.fail(f"definition '{name}' is defined twice (first at {parsed[name][3].loc})")
         params = _params(item.get("params"), f"definition {name}: params", TYPE_NAMES)

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import CaseError, Location
+from ..escaping import how_they_differ, quoted
 from ..language.encoding import RuleBase, parse_at
 from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
@@ -73,7 +74,8 @@ def _name(node: YNode, what: str) -> str:
 
 def _member(node: YNode, value_set: str, what: str) -> str:
     if not isinstance(node, YScalar) or not isinstance(node.value, str):
-        node.fail(f"{what} must be one of: {', '.join(display_value(v) for v in VALUE_SETS[value_set])}")
+        hint = node.yaml11_hint() if isinstance(node, YScalar) else ""
+        node.fail(f"{what} must be one of: {', '.join(display_value(v) for v in VALUE_SETS[value_set])}{hint}")
     raw = node.value.strip().replace("-", "_").replace(" ", "_")
     for member in VALUE_SETS[value_set]:
         if member.lower() == raw.lower():
@@ -205,8 +207,10 @@ class _CaseReader:
             title = _scalar(real_node).text("card")
             found = find_card(title)
             if not isinstance(found, RealCard):
-                hint = f"; did you mean {', '.join(repr(f) for f in found)}?" if found else ""
-                real_node.fail(f"no card named '{title}' in the card list{hint}")
+                hint = f"; did you mean {', '.join(quoted(f) for f in found)}?" if found else ""
+                differ = how_they_differ(title, found[0]) if found else ""
+                real_node.fail(f"no card named {quoted(title)} in the card list{hint}"
+                               + (f" ({differ})" if differ else ""))
             real = found
         type_node = body.get("type")
         if type_node is not None:
@@ -657,7 +661,8 @@ class _CaseReader:
                 value.fail("an expectation is a verdict name or {verdict: ..., value: ...}")
             verdict = str(_scalar(verdict_node).value)
             if verdict not in VERDICT_NAMES:
-                verdict_node.fail(f"unknown verdict '{verdict}'{did_you_mean(verdict, VERDICT_NAMES)}; "
+                verdict_node.fail(f"unknown verdict '{verdict}'{did_you_mean(verdict, VERDICT_NAMES)}"
+                                  f"{_scalar(verdict_node).yaml11_hint()}; "
                                   f"one of: {', '.join(VERDICT_NAMES)}")
             expected_value = None
             if value_node is not None:
@@ -726,6 +731,8 @@ class _CaseReader:
         else:
             options = list({"player": players, "card": [c.name for c in cards],
                             "attempt": [a.id for a in attempts], "ability": [a.id for a in abilities]}[qtype])
+        if s.yaml11_word is not None and qtype not in ("int", "turn"):
+            s.fail(f"'{s.yaml11_word}' is not a possible {qtype} value{s.yaml11_hint()}")
         given = str(s.value).strip()
 
         def norm(text: str) -> str:
@@ -735,6 +742,45 @@ class _CaseReader:
             if norm(option) == norm(given):
                 return option
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
+
+
+def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
+    """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
+    equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
+    for c in cards:
+        trail = [c.name]
+        while trail[-1] in equipped:
+            nxt = equipped[trail[-1]]
+            assert nxt is not None
+            if nxt in trail:
+                if nxt != c.name:
+                    break  # a ring further along: reported from one of its own cards
+                body = reader.root.get("cards").get(c.name)  # type: ignore[union-attr]
+                node = body.get("equipped_to") if isinstance(body, YMap) else None
+                where = node.loc if node is not None else reader.locate(c.name)
+                if len(trail) == 1:
+                    raise CaseError(f"card '{c.name}' is equipped to itself", where)
+                raise CaseError(f"cards are equipped to each other in a cycle: {' -> '.join(trail + [nxt])}", where)
+            trail.append(nxt)
+
+
+def _refuse_definition_names(reader: _CaseReader, rules: RuleBase, players: tuple[str, ...], cards: list[Card],
+                             abilities: list[Ability], attempts: list[Attempt], modifiers: list[Modifier]) -> None:
+    """A name of the case that is also a definition's: a question naming it would get one of the two silently."""
+    players_node = reader.root.get("players")
+    player_places = {p: n.loc for p, n in zip(players, players_node)} if isinstance(players_node, YSeq) else {}
+    by_ability = {a.id: a for a in abilities}
+    named: list[tuple[str, str, Location]] = [("player", p, player_places.get(p, reader.root.loc)) for p in players]
+    named += [("card", c.name, reader.locate(c.name)) for c in cards]
+    named += [("ability", a.id, reader.locate(a.card)) for a in abilities]
+    named += [("attempt", a.id, a.loc) for a in attempts]
+    named += [("modifier", m.id, reader.locate(by_ability[m.ability].card) if m.ability in by_ability
+               else reader.root.loc) for m in modifiers]
+    for kind, name, where in named:
+        definition = rules.definitions.get(name)
+        if definition is not None:
+            raise CaseError(f"{kind} '{name}' has the same name as the definition '{name}' of the rules "
+                            f"({Path(definition.loc.path).name}, line {definition.loc.line}); pick another", where)
 
 
 def load_case(path: Path, rules: RuleBase, display: str | None = None, other_keys: tuple[str, ...] = ()) -> Scenario:
@@ -756,6 +802,7 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
         if c.equipped_to is not None and c.equipped_to not in card_names:
             raise CaseError(f"card '{c.name}' is equipped to unknown card '{c.equipped_to}'"
                             f"{did_you_mean(c.equipped_to, card_names)}", reader.locate(c.name))
+    _refuse_equipping_cycles(reader, cards)
     for a in abilities:
         for added in a.adds:
             if added not in card_names:
@@ -784,6 +831,7 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
     constants.update({a.id: "ability" for a in abilities})
     constants.update({a.id: "attempt" for a in attempts})
     constants.update({m.id: "modifier" for m in modifiers})
+    _refuse_definition_names(reader, rules, players, cards, abilities, attempts, modifiers)
     questions = reader.questions(constants, rules)
     expectations = reader.expectations(questions, steps, players, cards, attempts, abilities)
     claims = reader.claims(questions, steps, players, cards, attempts, abilities) if "claims" in other_keys else []
