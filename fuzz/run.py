@@ -33,6 +33,7 @@ from fuzz.mutators import mutate_expression, mutate_file  # noqa: E402
 from fuzz.targets import ACCEPTED, SLOW_SECONDS, CaseTarget, EncodingTarget, ExpressionTarget, Failure  # noqa: E402
 from verifier.language.encoding import load_rule_base  # noqa: E402
 from verifier.rulesdoc import load_rules_document  # noqa: E402
+from verifier.solver.grounding import MAX_RULE_INSTANCES  # noqa: E402
 from verifier.yamlsource import YMap, YScalar, load_yaml  # noqa: E402
 
 
@@ -89,6 +90,8 @@ def main() -> int:
     parser.add_argument("--check", action="store_true",
                         help="answer each mutated case that loads with the engine (grounded and solved)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per solver check with --check (default 5)")
+    parser.add_argument("--max-instances", type=int, default=MAX_RULE_INSTANCES,
+                        help="a case with more rule instances is not grounded (default: the engine's limit)")
     parser.add_argument("--slow", type=float, default=None,
                         help="seconds one input may take before it counts as a failure (default 5; 120 with --check)")
     parser.add_argument("--save", type=Path, help="folder to write one input of each kind of failure to")
@@ -104,8 +107,8 @@ def main() -> int:
 
     slow = args.slow if args.slow is not None else 120.0 if args.check else SLOW_SECONDS
     doc = load_rules_document(ROOT / "rules") if args.check else None
-    case_target = CaseTarget(rules, grounded=not args.no_ground, slow=slow, checked=args.check, doc=doc,
-                             timeout_ms=int(args.timeout * 1000))
+    case_target = CaseTarget(rules, grounded=not args.no_ground, max_instances=args.max_instances, slow=slow,
+                             checked=args.check, doc=doc, timeout_ms=int(args.timeout * 1000))
     encoding_target = EncodingTarget(ROOT / "encodings")
     expression_target = ExpressionTarget(rules)
 

@@ -126,9 +126,10 @@ class CaseTarget(_Folder):
     def __init__(self, rules: RuleBase, grounded: bool = True, max_instances: int = MAX_RULE_INSTANCES,
                  slow: float = SLOW_SECONDS, checked: bool = False, doc: RulesDocument | None = None,
                  timeout_ms: int = 5_000) -> None:
-        """`max_instances`: a loaded case with more rule instances is not grounded (it would take long).
-        `checked`: the engine answers every question of a case that loads, each solver check bounded by
-        `timeout_ms` (the engine's own grounding limit applies, not `max_instances`)."""
+        """`max_instances`: a loaded case with more rule instances is not grounded (it would take long
+        and, near the engine's own limit, gigabytes). `checked`: the engine answers every question of a
+        case that loads and is within `max_instances`, each solver check bounded by `timeout_ms`; the
+        others are counted as `too large for this run`."""
         super().__init__()
         self.rules = rules
         self.grounded = grounded
@@ -146,6 +147,9 @@ class CaseTarget(_Folder):
 
         def run() -> None:
             scenario = load_case(self.path, self.rules, display="case.yaml")
+            if self.checked and rule_instances(scenario, self.rules) > self.max_instances:
+                self.verdicts["too large for this run"] = self.verdicts.get("too large for this run", 0) + 1
+                return
             if self.checked:
                 result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms)
                 for r in result.results:
