@@ -909,10 +909,12 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 
 
 # Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
-# how many); past this many the Python work alone takes minutes and the solver's problem gigabytes,
-# so the case is answered `unknown` instead. A generated case of 50 cards over 20 turns
-# (benchmarks/scenarios.py) weighs some 1,240,000; one of 100 cards over 20 turns some 2,630,000.
-MAX_RULE_INSTANCES = 1_500_000
+# how many); past this many the Python work alone takes a minute and the solver's problem gigabytes,
+# and the solver does not answer within its default timeout, so the case is answered `unknown` at
+# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some
+# 485,000, 50 over 10 some 356,000 (both grounded); 100 over 10 some 791,000 and 50 over 20 some
+# 1,242,000 (not grounded: grounded, the latter takes 70 s and 3.6 GB to end `unknown` on --timeout).
+MAX_RULE_INSTANCES = 550_000
 
 
 def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
