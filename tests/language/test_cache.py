@@ -65,3 +65,17 @@ def test_a_copy_of_the_encodings_shows_its_own_places(repo_root: Path, tmp_path:
     from_copy = cached_rule_base(copy, load_rule_base)
     assert [r.loc for r in from_copy.rules] == [r.loc for r in load_rule_base(copy).rules]
     assert all(Path(r.loc.path).resolve().is_relative_to(copy.resolve()) for r in from_copy.rules)
+
+
+def test_a_cache_that_cannot_be_written_leaves_nothing_behind(repo_root: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("REGCHECK_CACHE_DIR", str(cache))
+    fresh = cached_rule_base(repo_root / "encodings", load_rule_base)
+    (entry,) = cache.iterdir()
+    entry.unlink()
+    entry.mkdir()  # the cache entry's place is taken by a folder: it can be neither read nor replaced
+    again = cached_rule_base(repo_root / "encodings", load_rule_base)
+    assert again == fresh
+    assert [p.name for p in cache.iterdir()] == [entry.name]
+    assert entry.is_dir() and not any(entry.iterdir())

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location
+from ..files import WriteError, write_file
 from ..yamlsource import display_path
 from . import syntax
 from .encoding import Rule, RuleBase, Waiver
@@ -138,12 +139,8 @@ def cached_rule_base(folder: Path, load: Callable[[Path], RuleBase]) -> RuleBase
         pass
     rb = load(folder)
     try:
-        import tempfile  # only when the cache is written
-
         directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=directory, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-            json.dump(_dump(rb, files), tmp, separators=(",", ":"))
-        os.replace(tmp.name, path)
-    except OSError:
-        pass
+        write_file(path, json.dumps(_dump(rb, files), separators=(",", ":")))
+    except (OSError, WriteError):
+        pass  # a cache that cannot be written is only a slower next run
     return rb
