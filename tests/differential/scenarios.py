@@ -86,8 +86,9 @@ def _card(draw: Any, name: str, others: list[str], coherent: bool) -> dict[str, 
     for condition in ("poisoned", "diseased", "paralyzed"):
         if ctype in CHARACTERS and draw(st.integers(1, 10 if coherent else 6)) == 1:
             card[condition] = True
-    if ctype == "Weapon" and others and draw(st.booleans()):
-        card["equipped_to"] = draw(st.sampled_from(others))
+    bearers = [o for o in others if o != name]  # a Weapon equipped to itself is an input error
+    if ctype == "Weapon" and bearers and draw(st.booleans()):
+        card["equipped_to"] = draw(st.sampled_from(bearers))
     n_abilities = draw(st.sampled_from((0, 1, 1, 1, 2)))
     if n_abilities:
         card["abilities"] = [draw(_ability([o for o in others if o != name])) for _ in range(n_abilities)]
