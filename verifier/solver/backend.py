@@ -236,8 +236,8 @@ class Session:
         # change the order in which Z3 explores later checks, and with it the models it finds.
         copy = model.translate(self.reading) if pack.chunks else model
         for term, fields, width in pack.chunks:
-            value = copy.eval(term, model_completion=True)
-            bits = format(int(z3.Z3_get_numeral_string(self.reading.ref(), value.as_ast())), f"0{width}b")
+            value = _model_value(copy, term)
+            bits = format(int(z3.Z3_get_numeral_string(self.reading.ref(), value)), f"0{width}b")
             at = 0
             for name, size, boolean in fields:
                 out[name] = bits[at] == "1" if boolean else int(bits[at:at + size], 2)
@@ -247,14 +247,10 @@ class Session:
         return out
 
     def _evaluate(self, model: z3.ModelRef, name: str) -> object:
-        # Z3's C API directly: the Python wrappers' checks cost more than the evaluation here.
-        ctx = self.ctx.ref()
-        out = (z3.Ast * 1)()
-        if not z3.Z3_model_eval(ctx, model.model, self.handle(name).as_ast(), True, out):
-            raise SolverError(f"the model has no value for {name}")
+        value = _model_value(model, self.handle(name))
         if self.type_of(name) == "bool":
-            return z3.Z3_get_bool_value(ctx, out[0]) == z3.Z3_L_TRUE
-        return int(z3.Z3_get_numeral_string(ctx, out[0]))
+            return z3.Z3_get_bool_value(self.ctx.ref(), value) == z3.Z3_L_TRUE
+        return int(z3.Z3_get_numeral_string(self.ctx.ref(), value))
 
     @cached_property
     def reading(self) -> z3.Context:
@@ -311,6 +307,11 @@ _CHUNK_BITS = 2048
 class _Pack(NamedTuple):
     chunks: list[tuple[z3.BitVecRef, list[tuple[str, int, bool]], int]]
     loose: list[str]
+
+
+def _model_value(model: z3.ModelRef, term: z3.ExprRef) -> z3.Ast:
+    """The value `model` gives `term` (a constant it leaves out takes a default), as a raw Z3 term."""
+    return model.evaluate(term, model_completion=True).as_ast()
 
 
 def _message(exc: z3.Z3Exception) -> str:
