@@ -28,12 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from verifier.errors import InputError
+from verifier.files import display_path
 from verifier.language.encoding import RuleBase, load_rule_base
 from verifier.rulesdoc import RulesDocument
 from verifier.scenario.loader import load_case
 from verifier.solver.engine import check_scenario
 from verifier.solver.grounding import MAX_RULE_INSTANCES, ground, rule_instances
-from verifier.yamlsource import display_path
 
 ACCEPTED, REFUSED = "accepted", "refused"
 SLOW_SECONDS = 5.0

@@ -19,8 +19,7 @@ import click
 
 from .errors import InputError, RegcheckError
 from .explanation import explain_case
-from .files import WriteError, ignore_file_size_signal, irregular, write_file
-from .files import display_path as shown
+from .files import WriteError, display_path, ignore_file_size_signal, write_file
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .report import (
@@ -41,7 +40,6 @@ from .scenario.model import Scenario
 from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .verdicts import CaseResult, RulingCheck, RulingResult, RulingVerdict
-from .yamlsource import display_path
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
 
@@ -223,9 +221,6 @@ class CaseTask:
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
-        why = irregular(path)
-        if why:
-            return CaseInputError(shown(path), None, None, f"{shown(path)} is {why}")
         try:
             scenario = load_case(path, self.rules)
             result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
@@ -250,9 +245,6 @@ class RulingTask:
 
     def __call__(self, path: Path) -> RulingCheck | str:
         """The ruling checked on the case, or the message of the case's input error."""
-        why = irregular(path)
-        if why:
-            return f"{shown(path)} is {why}"
         try:
             scenario = load_case(path, self.rules)
             return check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
@@ -341,10 +333,6 @@ def explain(case: str, question: str | None, fmt: str, root: str | None, timeout
     an ambiguous one with its two outcomes and the statements that would have to say more; a
     contradiction with the conflict.
     """
-    why = irregular(Path(case))
-    if why:
-        click.echo(f"error: {case} is {why}", err=True)
-        sys.exit(EXIT_INPUT)
     try:
         _root, base, doc = _load_base(root)
         scenario = load_case(Path(case), base)

@@ -78,8 +78,8 @@ class CaseFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         from .errors import RegcheckError
+        from .files import display_path
         from .scenario.loader import load_case
-        from .yamlsource import display_path
 
         root = rules_repository(self.path)
         loaded = _rules(root) if root else "not in a rules repository"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .errors import Location, RulesDocumentError
-from .yamlsource import display_path
+from .files import display_path
 
 ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
 LOOKS_LIKE_ITEM = re.compile(r"^- \*\*([^*]*)\*\*")

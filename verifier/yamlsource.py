@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path"]
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from yaml.constructor import SafeConstructor
 
 from .errors import InputError, Location
 from .escaping import how_they_differ, quoted
+from .files import display_path, irregular
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 40
@@ -26,14 +28,6 @@ MAX_DEPTH = 40
 YAML11_BOOLEANS = ("yes", "no", "on", "off")
 
 ErrorFactory = Callable[[str, Location | None], InputError]
-
-
-def display_path(path: Path) -> str:
-    """`path` relative to the current folder when it lies inside it, as users typed it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(path)
 
 
 def did_you_mean(name: str, options: Iterable[str]) -> str:
@@ -254,6 +248,9 @@ def _refuse_shared(path: str, root: yaml.Node, error: ErrorFactory) -> None:
 def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tuple[YNode, str]:
     """Read one YAML document from `path`; returns the node tree and the file's text."""
     shown = display or display_path(path)
+    why = irregular(path) if os.path.lexists(path) else None  # before opening: a FIFO would block
+    if why:
+        raise error(f"{shown} is {why}", None)
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -17,10 +17,9 @@ import re
 from pathlib import Path
 
 from ..errors import InputError, Location
-from ..files import FileState, write_file
+from ..files import FileState, display_path, write_file
 from ..language.encoding import RuleBase
 from ..rulesdoc import RulesDocument
-from ..yamlsource import display_path
 from .model import Place, Problem
 
 LOCK_FILE = "rules.lock"

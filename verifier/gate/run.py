@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CaseError, InputError
-from ..files import display_path as shown
-from ..files import file_state, irregular
+from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
 from ..rulesdoc import RulesDocument, load_rules_document
 from ..scenario.loader import load_case
 from ..verdicts import CaseResult, QuestionResult, Verdict
-from ..yamlsource import YMap, display_path, load_yaml
+from ..yamlsource import YMap, load_yaml
 from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
 from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
@@ -49,7 +48,7 @@ def case_files(root: Path) -> list[Path]:
     folder = root / "cases"
     if not folder.is_dir():
         return []
-    return [Path(shown(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
+    return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
                                                   and not f.is_dir())]
 
 
@@ -60,8 +59,6 @@ def _relative(path: Path, root: Path) -> str:
 
 def question_places(path: Path, root: Path) -> dict[str, Place]:
     """The line of each question of a case file, read from its YAML; empty when the file cannot be read."""
-    if irregular(path):
-        return {}
     try:
         node, _ = load_yaml(path, CaseError)
     except InputError:

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location
-from ..files import WriteError, write_file
-from ..yamlsource import display_path
+from ..files import WriteError, display_path, write_file
 from . import syntax
 from .encoding import Rule, RuleBase, Waiver
 from .types import Definition

@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 from ..errors import EncodingError, InputError, Location
 from ..escaping import quoted
+from ..files import display_path
 from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
-from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, display_path, load_yaml
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
 from .types import BUILTINS, QUESTION_FORMS, Definition, TypeScope, infer
 
