@@ -87,20 +87,15 @@ def _problem(exc: OSError) -> str:
 def _target(path: Path) -> Path:
     """The file to replace: `path`, or the file its symbolic links lead to; refused unless a regular file or absent."""
     real = Path(os.path.realpath(path))
-    try:
-        mode = os.stat(real).st_mode
-    except FileNotFoundError:
+    if not os.path.exists(real):
         if path.is_symlink() and not real.parent.is_dir():
             raise WriteError(f"cannot write {display_path(path)}: it is a symbolic link to {real}, "
                              "whose folder does not exist") from None
         return real
-    except OSError as exc:
-        raise WriteError(f"cannot write {display_path(path)}: {_problem(exc)}") from None
-    if not stat.S_ISREG(mode):
-        what = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    why = irregular(real)
+    if why:
         shown = f"{display_path(path)} (a link to {real})" if real != Path(os.path.abspath(path)) else display_path(path)
-        raise WriteError(f"cannot write {shown}: it is {what}, not a regular file; nothing written")
+        raise WriteError(f"cannot write {shown}: it is {why}; nothing written")
     return real
 
 
@@ -197,7 +192,7 @@ def irregular(path: Path) -> str | None:
             return f"a symbolic link to {os.readlink(path)}, which does not exist"
         return "no such file"
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        return f"unreadable ({exc.strerror or exc})"
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISFIFO(mode):
