@@ -8,18 +8,15 @@ import functools
 import gc
 import json
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
 import click
 
 from .errors import InputError, RegcheckError
 from .explanation import explain_case
-from .files import WriteError, display_path, ignore_file_size_signal, write_file
+from .files import WriteError, ignore_file_size_signal, write_file
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .report import (
@@ -35,10 +32,10 @@ from .report import (
 )
 from .rulesdoc import RulesDocument, load_rules_document
 from .ruling import load_ruling, ruling_verdict
+from .runner import CaseInputError, CaseTask, RulingTask, run_cases
 from .scenario.loader import DEFAULTS, load_case
-from .scenario.model import Scenario
 from .solver.backend import prepare_context
-from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
+from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling
 from .verdicts import CaseResult, RulingCheck, RulingResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
@@ -190,133 +187,6 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     if errors:
         _exit(EXIT_INPUT)
     _exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
-
-
-@dataclass(frozen=True)
-class CaseInputError:
-    """A case file that cannot be checked: where (file, and line and column when known) and why."""
-
-    file: str
-    line: int | None
-    column: int | None
-    message: str
-
-    def __str__(self) -> str:
-        place = ":".join(str(part) for part in (self.file, self.line, self.column) if part is not None)
-        return self.message if self.line is None else f"{place}: {self.message}"
-
-    def json(self) -> dict[str, object]:
-        return {"file": self.file, "line": self.line, "column": self.column, "message": self.message}
-
-
-@dataclass(frozen=True)
-class CaseTask:
-    """What checking one case file needs besides the file."""
-
-    rules: RuleBase
-    doc: Callable[[], RulesDocument]
-    timeout_ms: int
-    memory_mb: int | None
-    show_defaults: bool
-
-    def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
-        """The case's result (and its defaults, as text), or its input error."""
-        try:
-            scenario = load_case(path, self.rules)
-            result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
-        except InputError as err:
-            loc = err.location
-            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
-                                  loc.column or None if loc else None, err.message)
-        except RegcheckError as err:
-            return CaseInputError(display_path(path), None, None, str(err))
-        return result, _defaults_text(scenario) if self.show_defaults else ""
-
-
-@dataclass(frozen=True)
-class RulingTask:
-    """What checking a ruling on one case file needs besides the file."""
-
-    rules: RuleBase
-    with_ruling: RuleBase
-    doc: Callable[[], RulesDocument]
-    timeout_ms: int
-    memory_mb: int | None
-
-    def __call__(self, path: Path) -> RulingCheck | str:
-        """The ruling checked on the case, or the message of the case's input error."""
-        try:
-            scenario = load_case(path, self.rules)
-            return check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
-                                self.memory_mb)
-        except RegcheckError as err:
-            return str(err)
-
-
-T = TypeVar("T")
-_forked_task: Callable[[Path], object] | None = None
-
-
-def _run_forked(path: Path) -> object:
-    assert _forked_task is not None
-    return _forked_task(path)
-
-
-PR_SET_PDEATHSIG = 1
-
-
-def _end_with_parent(parent: int) -> None:
-    """In a worker: be killed when the parent process ends, however it ends (SIGKILL included).
-
-    On Linux the kernel sends the worker SIGKILL when its parent dies; if the parent died before
-    this was set, the worker ends now. Elsewhere a worker ends when it finds its parent gone.
-    """
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def run_cases(task: Callable[[Path], T], files: list[Path], jobs: int | None) -> Iterator[T]:
-    """Check `files` in order, several at once on a machine with more than one processor.
-
-    Workers are forked after the rule base is loaded, so they inherit it instead of
-    receiving a copy with every case. They end with this process, however it ends.
-    """
-    global _forked_task
-    workers = min(jobs or os.cpu_count() or 1, len(files), 8)
-    if workers <= 1:
-        yield from map(task, files)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(task, files)
-        return
-    _forked_task = task
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
-            yield from pool.map(_run_forked, files)  # type: ignore[misc]
-    finally:
-        _forked_task = None
-
-
-def _defaults_text(sc: Scenario) -> str:
-    lines = ["  inputs left to a default:"]
-    defaulted = [f for f in sc.facts if f.default and f.symbol != "has_brigade"]
-    if not defaulted:
-        lines.append("    none")
-    for f in defaulted:
-        lines.append(f"    {f.text}  ({f.loc})")
-    return "\n".join(lines)
 
 
 @main.command()

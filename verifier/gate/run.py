@@ -74,7 +74,7 @@ def check_folder(options: GateOptions) -> CaseChecker:
     """The usual way to check case files: `regcheck check`'s, with the gate's limits."""
 
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
-        from ..cli import CaseInputError, CaseTask, run_cases
+        from ..runner import CaseInputError, CaseTask, run_cases
 
         task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False)
         for outcome in run_cases(task, files, options.jobs):
