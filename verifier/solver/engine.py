@@ -175,9 +175,8 @@ class _Case:
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
                                                      core_verified=verified, reason=why))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        shown = self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")
         model = self.session.read(self.model_names)
-        broken = self.refuted({r: model[r.smt] for r in shown})
+        broken = self.refuted({r: model[r.smt] for r in self.model_refs})
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
@@ -185,9 +184,13 @@ class _Case:
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
     @cached_property
+    def model_refs(self) -> list[SymbolRef]:
+        """Every outcome (of the first copy) and choice: what a witness is."""
+        return self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")
+
+    @cached_property
     def model_names(self) -> list[str]:
-        """The solver constants of every outcome (of the first copy) and choice: what a witness is."""
-        return [r.smt for r in self.refs((SymbolKind.OUTCOME, SymbolKind.CHOICE), "|o:")]
+        return [r.smt for r in self.model_refs]
 
     @cached_property
     def tracked_session(self) -> Session:
