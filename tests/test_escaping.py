@@ -7,29 +7,21 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import Result
 
 from verifier.escaping import escape_lines, escape_text, how_they_differ
 from verifier.yamlsource import did_you_mean
 
 # a title that would set the terminal's title, ring the bell and clear the screen
-TITLE_CASE = r"""title: "Provisions \e]0;owned\a\e[2J\e[H sets a Hero aside"
-players: [alice, bob]
-cards:
-  elijah:
-    type: Hero
-  provisions:
-    card: Provisions
-timeline:
-  - id: play_provisions
-    turn: 1
-    phase: Preparation
-    play: provisions
-    on: elijah
-    targets: [elijah]
-questions:
-  legal: legal(play_provisions)
-"""
+TITLE = r'title: "Provisions \e]0;owned\a\e[2J\e[H sets a Hero aside"'
+
+
+@pytest.fixture
+def title_case(write_case: Callable[..., Path], provisions_text: str) -> Path:
+    """The Provisions case under a title full of terminal control sequences."""
+    assert provisions_text.startswith("title: ")
+    return write_case(TITLE + provisions_text[provisions_text.index("\n"):])
 
 
 def _card_case(card: str) -> str:
@@ -51,9 +43,9 @@ def test_escape_text_shows_what_does_not_print() -> None:
     assert escape_text(escape_text("\x1b")) == "\\x1b"  # idempotent: escapes print as themselves
 
 
-def test_escape_sequences_in_a_title_are_escaped_in_text_output(cli: Callable[..., Result], write_case:
-                                                                Callable[..., Path], repo_root: Path) -> None:
-    path = write_case(TITLE_CASE)
+def test_escape_sequences_in_a_title_are_escaped_in_text_output(cli: Callable[..., Result], title_case: Path,
+                                                                repo_root: Path) -> None:
+    path = title_case
     text = cli("check", "--root", repo_root, "-j", "1", path)
     assert text.exit_code == 0, text.output
     assert "\x1b" not in text.output and "\x07" not in text.output
@@ -63,14 +55,13 @@ def test_escape_sequences_in_a_title_are_escaped_in_text_output(cli: Callable[..
     assert "\x1b" not in explained.output and "\\x1b]0;owned\\x07" in explained.output
 
 
-def test_json_keeps_the_exact_strings(cli: Callable[..., Result], write_case: Callable[..., Path],
-                                      repo_root: Path) -> None:
+def test_json_keeps_the_exact_strings(cli: Callable[..., Result], title_case: Path, repo_root: Path) -> None:
     from verifier.report import results_json
     from verifier.verdicts import CaseResult
 
     out = results_json([CaseResult("case.yaml", "a \x1b[2J title", "", ())])
     assert json.loads(json.dumps(out)) == out
-    path = write_case(TITLE_CASE)
+    path = title_case
     result = cli("check", "--root", repo_root, "-j", "1", "--format", "json", path)
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output  # JSON writes it as \u001b, and reads it back exact
