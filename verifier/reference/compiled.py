@@ -57,10 +57,10 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
 
 class State:
     """What the closures read while they run: the reference evaluating now (its scenario), the
-    assignment, the memo of definition values, the keys read, and that reference's caches of
+    assignment, the memo of definition values, the keys read, and that reference's cache of
     structure and input values."""
 
-    __slots__ = ("ref", "generation", "asg", "memo", "reads", "deps", "structures", "inputs")
+    __slots__ = ("ref", "generation", "asg", "memo", "reads", "deps", "known")
 
     def __init__(self) -> None:
         self.ref: Reference | None = None
@@ -69,8 +69,7 @@ class State:
         self.memo: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self.reads: set[Any] | None = None
         self.deps: dict[tuple[str, tuple[Any, ...]], set[Any]] = {}
-        self.structures: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self.inputs: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self.known: dict[tuple[str, tuple[Any, ...]], Any] = {}
 
 
 def free_names(e: Expr, bound: frozenset[str] = frozenset()) -> set[str]:
@@ -348,49 +347,40 @@ class Compiler:
                     return U
                 raise KeyError(name)
             return unknown
-        if sym.kind is SymbolKind.STRUCTURE:
-            if len(fns) == 1:
-                f = fns[0]
-                # this node's own cache, valid for the scenario of one generation of the state
-                box: list[Any] = [-1, {}]
+        if sym.kind is SymbolKind.STRUCTURE and len(fns) == 1:
+            f = fns[0]
+            # this node's own cache, valid for the scenario of one generation of the state
+            box: list[Any] = [-1, {}]
 
-                def structure1(env: list[Any]) -> Any:
-                    a = f(env)
-                    if box[0] != st.generation:
-                        box[0], box[1] = st.generation, {}
-                    by_arg = box[1]
-                    v = by_arg.get(a, MISSING)
-                    if v is MISSING:
-                        if a is U:
-                            return U
-                        v = by_arg[a] = st.ref.structure(name, (a,), loc)  # type: ignore[union-attr]
-                    return v
-                return structure1
-
-            def structure(env: list[Any]) -> Any:
-                args = args_of(env)
-                if U in args:
-                    return U
-                key = (name, args)
-                cache = st.structures
-                v = cache.get(key, MISSING)
+            def structure1(env: list[Any]) -> Any:
+                a = f(env)
+                if box[0] != st.generation:
+                    box[0], box[1] = st.generation, {}
+                by_arg = box[1]
+                v = by_arg.get(a, MISSING)
                 if v is MISSING:
-                    v = cache[key] = st.ref.structure(name, args, loc)  # type: ignore[union-attr]
+                    if a is U:
+                        return U
+                    v = by_arg[a] = st.ref.structure(name, (a,), loc)  # type: ignore[union-attr]
                 return v
-            return structure
-        if sym.kind is SymbolKind.INPUT:
+            return structure1
+        if sym.kind in (SymbolKind.STRUCTURE, SymbolKind.INPUT):
+            # read off the scenario (its timeline and cards, or its facts) once per scenario
+            structural = sym.kind is SymbolKind.STRUCTURE
 
-            def read_input(env: list[Any]) -> Any:
+            def known_value(env: list[Any]) -> Any:
                 args = args_of(env)
                 if U in args:
                     return U
                 key = (name, args)
-                known = st.inputs
+                known = st.known
                 v = known.get(key, MISSING)
                 if v is MISSING:
-                    v = known[key] = st.ref.symbol(name, args, loc)  # type: ignore[union-attr]
+                    ref = st.ref
+                    v = known[key] = (ref.structure(name, args, loc) if structural  # type: ignore[union-attr]
+                                      else ref.symbol(name, args, loc))  # type: ignore[union-attr]
                 return v
-            return read_input
+            return known_value
         steps = tuple(i for i, p in enumerate(sym.params) if p == "step")
 
         def read(env: list[Any]) -> Any:

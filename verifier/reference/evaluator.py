@@ -89,8 +89,7 @@ class Reference:
         self.modifiers = {m.id: m for m in scenario.modifiers}
         self._compiler = compiler_for(rules)
         self._state = self._compiler.st
-        self._structures: dict[tuple[str, tuple[Any, ...]], Any] = {}
-        self._inputs: dict[tuple[str, tuple[Any, ...]], Any] = {}
+        self._known: dict[tuple[str, tuple[Any, ...]], Any] = {}
         self._rules = self.rules.active_rules(self.sc.interpretations)
         self._bodies: list[tuple[Fn, int]] = []
         self._bindings: list[list[tuple[Value, ...]]] = []
@@ -122,7 +121,7 @@ class Reference:
         if state.ref is not self:
             state.ref = self
             state.generation += 1
-            state.structures, state.inputs = self._structures, self._inputs
+            state.known = self._known
         return state
 
     def _ground(self) -> None:
