@@ -190,7 +190,8 @@ class Session:
             self.has_model = True
             return Check(SAT)
         if result == z3.unsat:
-            names = (str(c) for c in self.solver.unsat_core())
+            # only named assertions matter; printing an assumed term (a long disjunction) would cost more than the check
+            names = (c.decl().name() for c in self.solver.unsat_core() if z3.is_const(c))
             self.last_core = sorted("|" + n + "|" for n in names if n.startswith(("t:", "f:")))
             return Check(UNSAT)
         return Check(UNKNOWN, self.gave_up(self.solver.reason_unknown()))
