@@ -6,7 +6,7 @@ is applied becomes a fact marked as such, so `regcheck check --show-defaults` ca
 
 from __future__ import annotations
 
-__all__ = ["load_case", "DEFAULTS", "VERDICT_NAMES"]
+__all__ = ["load_case", "scenario_from_tree", "DEFAULTS", "VERDICT_NAMES", "ACTIONS", "CASE_KEYS"]
 
 import re
 from pathlib import Path
@@ -128,9 +128,11 @@ CASE_KEYS = ("title", "note", "about", "players", "turns", "interpretations", "c
 
 
 class _CaseReader:
-    def __init__(self, path: Path, display: str, other_keys: tuple[str, ...]) -> None:
+    def __init__(self, root: YNode, text: str, display: str, other_keys: tuple[str, ...],
+                 questions_required: bool = True) -> None:
         self.path = display
-        root, self.text = load_yaml(path, CaseError, display)
+        self.text = text
+        self.questions_required = questions_required
         if not isinstance(root, YMap):
             root.fail("a case must be a mapping with players, cards, timeline and questions")
         root.check_keys(CASE_KEYS + other_keys, "a case")
@@ -629,6 +631,8 @@ class _CaseReader:
 
     # -- questions -------------------------------------------------------------------------
     def questions(self, constants: dict[str, str], rules: RuleBase) -> list[Question]:
+        if not self.questions_required and self.root.get("questions") is None:
+            return []
         node = self.root.require("questions", "the case")
         if not isinstance(node, YMap) or not node.entries:
             node.fail("questions must map question names to expressions")
@@ -789,7 +793,18 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
     `other_keys` are further top-level keys the file may hold (a ruling file's), left to its
     own reader, except `claims`, read here against the scenario's questions.
     """
-    reader = _CaseReader(path, display or str(path), other_keys)
+    root, text = load_yaml(path, CaseError, display or str(path))
+    return scenario_from_tree(root, text, display or str(path), rules, other_keys)
+
+
+def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, other_keys: tuple[str, ...] = (),
+                       questions_required: bool = True) -> Scenario:
+    """Validate a case already read as a YAML tree (`text` is the file it was read from).
+
+    The tree may be put together from parts of other files (a scope's scenarios are): every
+    error names the place of the node it is about.
+    """
+    reader = _CaseReader(root, text, display, other_keys, questions_required)
     root = reader.root
     title_node = root.get("title")
     title = _scalar(title_node).text("title").strip() if title_node else Path(reader.path).stem
