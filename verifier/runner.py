@@ -10,10 +10,10 @@ __all__ = ["CaseInputError", "CaseTask", "RulingTask", "run_cases"]
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import InputError, RegcheckError
 from .files import display_path
@@ -86,13 +86,14 @@ class RulingTask:
             return str(err)
 
 
+A = TypeVar("A")
 T = TypeVar("T")
-_forked_task: Callable[[Path], object] | None = None
+_forked_task: Callable[[Any], object] | None = None
 
 
-def _run_forked(path: Path) -> object:
+def _run_forked(item: object) -> object:
     assert _forked_task is not None
-    return _forked_task(path)
+    return _forked_task(item)
 
 
 PR_SET_PDEATHSIG = 1
@@ -116,8 +117,9 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def run_cases(task: Callable[[Path], T], files: list[Path], jobs: int | None) -> Iterator[T]:
-    """Check `files` in order, several at once on a machine with more than one processor.
+def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None) -> Iterator[T]:
+    """Run `task` on each of `files` (case files, or the scenarios of a scope), giving the results in
+    order, several at once on a machine with more than one processor.
 
     Workers are forked after the rule base is loaded, so they inherit it instead of
     receiving a copy with every case. They end with this process, however it ends.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["Verdict", "CoreItem", "Witness", "QuestionResult", "CaseResult", "Derivation", "Explanation",
-           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult"]
+           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening"]
 
 from dataclasses import dataclass
 from enum import StrEnum
@@ -78,6 +78,20 @@ class QuestionResult:
         if self.expected is None:
             return None
         return self.expected + (f" = {self.expected_value}" if self.expected_value is not None else "")
+
+
+@dataclass(frozen=True)
+class Screening:
+    """A quick look at a scenario: does it have a conflict, or a question two outcomes answer differently?
+
+    `verdict` is `contradiction`, `ambiguous` (some question, under one choice of the players,
+    has two values), `determined` (neither: every question has one value per choice) or `unknown`.
+    `rules` are the rules with at least one instance in the scenario.
+    """
+
+    verdict: Verdict
+    reason: str
+    rules: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ turns the verdict into `unknown`.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "DEFAULT_TIMEOUT_MS",
+           "RULING_SECTION"]
 
 from collections.abc import Callable
 from functools import cached_property
@@ -28,6 +29,7 @@ from ..verdicts import (
     QuestionResult,
     RulingCheck,
     RulingVerdict,
+    Screening,
     Verdict,
     VerdictChange,
     Witness,
@@ -182,6 +184,34 @@ class _Case:
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+
+    def screen(self) -> Screening:
+        """At most two solver checks: is there an outcome at all, and can two outcomes that share the
+        inputs and choices answer some question differently? Nothing is minimised or re-checked."""
+        if self.limit_hit:
+            return Screening(Verdict.UNKNOWN, self.limit_hit, ())
+        used = tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
+        first = self.session.check(self.all)
+        if first.status != SAT:
+            verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
+            return Screening(verdict, first.reason, used)
+        pairs = [(a, b) for q in self.sc.questions
+                 for a, b in zip(self.g.questions[q.name], self.g.questions.get("@2:" + q.name, ()))
+                 if not a.known] if self._load_copy() else []
+        if not pairs:
+            return Screening(Verdict.DETERMINED, "", used)
+        split = self.session.check(self.all, [f"(or {' '.join(f'(not (= {a.smt} {b.smt}))' for a, b in pairs)})"])
+        verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
+        return Screening(verdict, split.reason, used)
+
+    def _load_copy(self) -> bool:
+        """Load the second copy of the outcomes (once); False when no question needs it."""
+        if not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
+            return False
+        if not self.has_copy:
+            self.session.extend(second_copy(self.g))
+            self.has_copy = True
+        return True
 
     @cached_property
     def model_refs(self) -> list[SymbolRef]:
@@ -344,9 +374,7 @@ class _Case:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
         if other.status == UNSAT:
             return self.result(q, Verdict.DETERMINED, shown)
-        if not self.has_copy:
-            self.session.extend(second_copy(self.g))
-            self.has_copy = True
+        self._load_copy()
         parts2 = self.g.questions["@2:" + q.name]
         split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
         split = self.session.check(self.all, [f"(or {' '.join(split_terms)})"])
@@ -470,6 +498,14 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> CaseResult:
     """Every question's verdict for one scenario (with a ruling's claims, when it has any)."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb).run()
+
+
+def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                    memory_mb: int | None = None) -> Screening:
+    """Whether the scenario has a conflict or an ambiguous question, without witnesses or cores:
+    `check_scenario` gives an `ambiguous` or `contradiction` verdict for it exactly when this does
+    (unless a witness fails to re-check)."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen()
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
