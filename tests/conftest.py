@@ -226,13 +226,13 @@ def _memoised(kind: str, load: Callable[[Path], object]) -> Callable[[Path], obj
 def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
     """Run the real `regcheck` command line in-process; exceptions are kept in the result.
 
-    The CLI reads the rule base and the rules document on every run; here an unchanged folder
+    The API reads the rule base and the rules document on every run; here an unchanged folder
     is read once per session, which keeps the many CLI tests fast.
     """
-    import verifier.cli
+    import verifier.api
 
-    monkeypatch.setattr(verifier.cli, "load_rule_base", _memoised("encodings", load_rule_base))
-    monkeypatch.setattr(verifier.cli, "load_rules_document", _memoised("rules", load_rules_document))
+    monkeypatch.setattr(verifier.api, "load_rule_base", _memoised("encodings", load_rule_base))
+    monkeypatch.setattr(verifier.api, "load_rules_document", _memoised("rules", load_rules_document))
     runner = CliRunner()
 
     def run(*args: str | os.PathLike[str]) -> Result:

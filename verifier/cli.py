@@ -4,7 +4,6 @@ from __future__ import annotations
 
 __all__ = ["main", "run", "find_root", "collect_cases"]
 
-import functools
 import gc
 import json
 import os
@@ -14,15 +13,16 @@ from pathlib import Path
 
 import click
 
+from . import api
 from .errors import InputError, RegcheckError
-from .explanation import explain_case
-from .files import WriteError, ignore_file_size_signal, write_file
-from .language.cache import cached_rule_base
-from .language.encoding import RuleBase, load_rule_base
+from .escaping import escape_text
+from .files import WriteError, display_path, ignore_file_size_signal, write_file
 from .report import (
     explanations_json,
+    explore_json,
     render_case,
     render_explanations,
+    render_explore,
     render_rules,
     render_ruling,
     results_json,
@@ -30,13 +30,11 @@ from .report import (
     rules_json,
     ruling_json,
 )
-from .rulesdoc import RulesDocument, load_rules_document
-from .ruling import load_ruling, ruling_verdict
-from .runner import CaseInputError, CaseTask, RulingTask, run_cases
-from .scenario.loader import DEFAULTS, load_case
+from .runner import CaseInputError
+from .scenario.loader import DEFAULTS
 from .solver.backend import prepare_context
-from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling
-from .verdicts import CaseResult, RulingCheck, RulingResult, RulingVerdict
+from .solver.engine import DEFAULT_TIMEOUT_MS
+from .verdicts import CaseResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
 
@@ -81,19 +79,6 @@ def _repository(root_opt: str | None) -> Path:
             "no rules repository found: need folders rules/ and encodings/ in the current folder "
             "or above it (or pass --root)")
     return root
-
-
-def _load_base(root_opt: str | None) -> tuple[Path, RuleBase, RulesDocument]:
-    root = _repository(root_opt)
-    return root, cached_rule_base(root / "encodings", load_rule_base), load_rules_document(root / "rules")
-
-
-def _load_for_checking(root_opt: str | None) -> tuple[RuleBase, Callable[[], RulesDocument]]:
-    """The rule base, and the rules document to read when a conflict must be explained."""
-    root = _repository(root_opt)
-    rules_folder = root / "rules"
-    return (cached_rule_base(root / "encodings", load_rule_base),
-            functools.cache(lambda: load_rules_document(rules_folder)))
 
 
 def _fail_input(err: InputError | RegcheckError) -> None:
@@ -154,14 +139,13 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     if len(files) == 1:
         prepare_context()  # while the rules are read; no workers are forked for one case
     try:
-        rules, doc = _load_for_checking(root)
+        repo = api.open_repository(_repository(root))
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
     results: list[CaseResult] = []
     errors: list[CaseInputError] = []
-    task = CaseTask(rules, doc, int(timeout * 1000), memory, show_defaults)
-    for outcome in run_cases(task, files, jobs):
+    for outcome in api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults):
         if isinstance(outcome, CaseInputError):
             click.echo(f"error: {outcome}", err=True)
             errors.append(outcome)
@@ -204,9 +188,8 @@ def explain(case: str, question: str | None, fmt: str, root: str | None, timeout
     contradiction with the conflict.
     """
     try:
-        _root, base, doc = _load_base(root)
-        scenario = load_case(Path(case), base)
-        explanations = explain_case(scenario, base, doc, question, int(timeout * 1000), memory)
+        scenario, explanations = api.explain(api.open_repository(_repository(root)), Path(case), question,
+                                             int(timeout * 1000), memory)
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
@@ -226,39 +209,30 @@ def explain(case: str, question: str | None, fmt: str, root: str | None, timeout
 @timeout_option
 @memory_option
 @jobs_option
+@click.option("--scope", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Also check a ruling's rules on every scenario of this scope file.")
 def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: str | None, timeout: float,
-           memory: int | None, jobs: int | None) -> None:
+           memory: int | None, jobs: int | None, scope: str | None) -> None:
     """Check proposed rulings (FILES) against the rule base.
 
     A ruling is `entailed` (the rules already imply it), `contradicts` them (with the minimal
     conflicting set), or `narrows` what they allow (with the questions whose verdict changes).
-    A ruling that proposes general rules is also checked on every case, to show its impact.
+    A ruling that proposes general rules is also checked on every case (and, with --scope, on every
+    scenario of a scope), to show its impact.
     Exits 1 when a ruling contradicts the rules or a check was left unknown.
     """
+    repository = _repository(root)
+    cases_given = case_paths or ((os.path.relpath(repository / "cases"),) if (repository / "cases").is_dir() else ())
+    case_files = collect_cases(cases_given)
     try:
-        root_path, base, doc = _load_base(root)
-        rulings = [load_ruling(Path(f), base, doc) for f in files]
+        results, errors = api.ruling(api.open_repository(repository), [Path(f) for f in files], case_files,
+                                     int(timeout * 1000), memory, jobs, Path(scope) if scope else None)
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
-    general = any(r.rules for r in rulings)
-    case_files = collect_cases(case_paths or (os.path.relpath(root_path / "cases"),)) if general else []
-    if general and not case_files:
-        raise click.UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
-    results: list[RulingResult] = []
-    bad_input = False
-    for r in rulings:
-        with_ruling = r.rule_base(base)
-        task = RulingTask(base, with_ruling, lambda: doc, int(timeout * 1000), memory)
-        own = check_ruling(r.scenario, base, with_ruling, doc, True, task.timeout_ms, memory) if r.scenario else None
-        impact: list[RulingCheck] = []
-        for outcome in (run_cases(task, case_files, jobs) if r.rules else ()):
-            if isinstance(outcome, str):
-                click.echo(f"error: {outcome}", err=True)
-                bad_input = True
-            else:
-                impact.append(outcome)
-        results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
+    for message in errors:
+        click.echo(f"error: {message}", err=True)
+    bad_input = bool(errors)
     if fmt == "json":
         click.echo(json.dumps({"rulings": [ruling_json(r) for r in results]}, indent=2))
     else:
@@ -269,13 +243,84 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
     _exit(EXIT_FINDING if failed else EXIT_OK)
 
 
+def _collect_scopes(paths: tuple[str, ...]) -> list[Path]:
+    found = collect_cases(paths)
+    if not found:
+        raise click.UsageError("no scope files (*.yaml) found in the given paths")
+    return found
+
+
+def _progress_printer() -> Callable[[str, int, int], None]:
+    """Progress of a long search on standard error: one updating line on a terminal, a line per tenth elsewhere."""
+    tty = sys.stderr.isatty()
+    shown: dict[str, int] = {}
+
+    def show(scope: str, done: int, total: int) -> None:
+        if tty:
+            click.echo(f"\r{escape_text(scope)}: {done}/{total} scenarios", err=True, nl=done == total)
+        elif done == total or done * 10 // max(total, 1) > shown.get(scope, -1):
+            shown[scope] = done * 10 // max(total, 1)
+            click.echo(f"{escape_text(scope)}: {done}/{total} scenarios", err=True)
+    return show
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@format_option
+@root_option
+@timeout_option
+@memory_option
+@jobs_option
+@click.option("--write-cases", "write_cases", type=click.Path(file_okay=False), default=None,
+              help="Write each new finding's smallest witness as a case file in this folder.")
+@click.option("--max-scenarios", type=click.IntRange(1, 10_000_000), default=api.DEFAULT_MAX_SCENARIOS,
+              show_default=True, help="Check at most this many scenarios of a scope (a larger scope is reported cut short).")
+@click.option("--brute-force", is_flag=True,
+              help="Answer every scenario in full instead of screening it first (the reference path; slow).")
+def explore(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None, jobs: int | None,
+            write_cases: str | None, max_scenarios: int, brute_force: bool) -> None:
+    """Search every scenario of the scope files in PATHS for contradictions and ambiguities.
+
+    Each finding is reported once per cause (its verdict, the symbol of its question and the rules
+    involved) with the smallest scenario that shows it. Findings listed in accepted-findings.yaml are
+    shown apart. Exits 1 when a finding is new or a search was cut short by a limit.
+    """
+    scopes = _collect_scopes(paths)
+    options = api.ExploreOptions(int(timeout * 1000), memory, jobs, max_scenarios, brute_force)
+    try:
+        repo = api.open_repository(_repository(root))
+        report = api.explore(repo, scopes, options, _progress_printer())
+        if write_cases:
+            for path in _write_witnesses(Path(write_cases), report):
+                click.echo(f"wrote {display_path(path)}", err=True)
+    except (RegcheckError, WriteError) as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    click.echo(json.dumps(explore_json(report), indent=2) if fmt == "json" else render_explore(report))
+    _exit(EXIT_OK if report.passed else EXIT_FINDING)
+
+
+def _write_witnesses(folder: Path, report: api.ExploreReport) -> list[Path]:
+    """Each new finding's witness as a case file named after its scope, verdict and symbol."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for s in report.scopes:
+        stem = Path(s.result.scope).stem
+        for number, f in enumerate(s.new, 1):
+            path = folder / f"{stem}-{f.verdict}-{f.symbol or 'scenario'}-{number}.yaml".replace("_", "-")
+            write_file(path, f.case)
+            written.append(path)
+    return written
+
+
 @main.command()
 @format_option
 @root_option
 def rules(fmt: str, root: str | None) -> None:
     """List every rules-document statement with its encoding status."""
     try:
-        _root, base, doc = _load_base(root)
+        repo = api.open_repository(_repository(root))
+        base, doc = repo.rules, repo.document()
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
@@ -321,7 +366,7 @@ def defaults() -> None:
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
          timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool) -> None:
     """Check the rules repository for CI: traceability, the lock, every case, accepted findings."""
-    from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate, run_gate
+    from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
 
     repository = _repository(root)
@@ -331,7 +376,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
             count, changed = write_lock(repository)
             click.echo(f"rules.lock: {count} statements" + (f"; {', '.join(changed)}" if changed else "; unchanged"))
             return
-        report = run_gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings))
+        report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings))
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)

@@ -63,5 +63,9 @@ class RulesDocumentError(InputError):
     """A rules-document file that cannot be read."""
 
 
+class UsageError(RegcheckError):
+    """A request that cannot be carried out as asked (nothing to check a ruling's rules on)."""
+
+
 class SolverError(RegcheckError):
     """The solver failed in a way that is not a verdict."""

@@ -6,10 +6,11 @@ characters escaped (see `escaping`); JSON keeps every string exact."""
 from __future__ import annotations
 
 __all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleStatus", "rule_statuses",
-           "render_explanations", "explanations_json", "core_json", "render_ruling", "ruling_json"]
+           "render_explanations", "explanations_json", "core_json", "render_ruling", "ruling_json",
+           "render_explore", "explore_json"]
 
 from collections import Counter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .escaping import escape_lines, escape_text
 from .language.encoding import RuleBase
@@ -25,6 +26,10 @@ from .verdicts import (
     Verdict,
     Witness,
 )
+
+if TYPE_CHECKING:
+    from .api import ExploreReport
+    from .explore import ExploreFinding
 
 
 def _side_by_side(a: Witness, b: Witness) -> list[str]:
@@ -289,3 +294,66 @@ def render_rules(statuses: list[RuleStatus]) -> str:
     lines.append(f"\n{len(statuses)} statements: {counts['encoded']} encoded, {counts['waived']} waived, "
                  f"{counts['missing']} missing")
     return escape_lines("\n".join(lines).lstrip("\n"))
+
+
+def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
+    what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
+    lines = [f"  {'accepted' if accepted_note is not None else 'NEW'} {what}  "
+             f"({f.scenarios} scenario{'s' if f.scenarios != 1 else ''} of the scope show it)",
+             f"    rules involved: {', '.join(f.rules) or 'none'}",
+             f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}; "
+             f"question {f.question}"]
+    lines += [f"      {a}" for a in f.attempts] or ["      no attempts"]
+    if accepted_note is not None:
+        lines.append(f"    note: {accepted_note}")
+    return [escape_text(line) for line in lines]
+
+
+def render_explore(report: ExploreReport) -> str:
+    """Each scope's findings (new ones first), its unused statements, and whether its search was complete."""
+    out: list[str] = []
+    for s in report.scopes:
+        r = s.result
+        out.append(escape_text(f"{r.scope}: {r.title}"))
+        out.append(f"  {r.checked} of {r.scenarios} scenarios checked ({r.answered_in_full} answered in full) "
+                   f"in {r.seconds:.1f} s: {len(s.new)} new finding{'s' if len(s.new) != 1 else ''}, "
+                   f"{len(s.accepted)} accepted")
+        for f in s.new:
+            out += _explore_finding(f, None)
+        for f, a in s.accepted:
+            out += _explore_finding(f, " ".join(a.note.split()))
+        if r.unused:
+            out.append(f"  statements no scenario of the scope reaches: {', '.join(r.unused)}")
+        for why in r.incomplete[:10]:
+            out.append(escape_text(f"  INCOMPLETE: {why}"))
+        if len(r.incomplete) > 10:
+            out.append(f"  INCOMPLETE: {len(r.incomplete) - 10} more scenarios left unanswered")
+        out.append("")
+    new = sum(len(s.new) for s in report.scopes)
+    cut = sum(1 for s in report.scopes if not s.result.complete)
+    out.append(f"{len(report.scopes)} scope{'s' if len(report.scopes) != 1 else ''}: {new} new finding"
+               f"{'s' if new != 1 else ''}, {sum(len(s.accepted) for s in report.scopes)} accepted"
+               + (f"; {cut} search{'es' if cut != 1 else ''} cut short" if cut else ""))
+    return "\n".join(out)
+
+
+def explore_json(report: ExploreReport) -> dict[str, Any]:
+    """Every scope's search for programs: findings with their witnesses, unused statements, completeness."""
+    scopes = []
+    for s in report.scopes:
+        r = s.result
+        notes = {id(f): a.note for f, a in s.accepted}
+        scopes.append({
+            "scope": r.scope, "title": r.title, "scenarios": r.scenarios, "checked": r.checked,
+            "answered_in_full": r.answered_in_full, "seconds": r.seconds, "complete": r.complete,
+            "incomplete": list(r.incomplete), "unused_statements": list(r.unused),
+            "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
+                          "accepted": id(f) in notes, "note": notes.get(id(f)), "scenarios": f.scenarios,
+                          "witness": {"turns": f.turns, "cards": list(f.cards), "attempts": list(f.attempts),
+                                      "question": f.question, "case": f.case}}
+                         for f in (*s.new, *(f for f, _ in s.accepted))],
+        })
+    summary = {"scopes": len(scopes), "new": sum(len(s.new) for s in report.scopes),
+               "accepted": sum(len(s.accepted) for s in report.scopes),
+               "incomplete": sum(1 for s in report.scopes if not s.result.complete)}
+    return {"scopes": scopes, "summary": summary}

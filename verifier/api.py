@@ -1,0 +1,168 @@
+"""The public API: every front end (the command line, the gate, the pytest plugin, benchmarks) runs the
+pipeline through these functions and reads the frozen results they return.
+
+    repo = open_repository(Path("."))
+    for outcome in check(repo, [Path("cases/set-aside")]):
+        ...                                        # (CaseResult, defaults text) or CaseInputError
+    report = explore(repo, [Path("scopes/set-aside.yaml")])
+
+Bad input raises an `InputError` (file, line, message); every error is a `RegcheckError`.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Repository", "open_repository", "check", "explain", "ruling", "explore", "gate",
+    "ExploreReport", "ScopeReport", "ExploreOptions", "DEFAULT_MAX_SCENARIOS",
+]
+
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import UsageError
+from .explanation import explain_case
+from .explore import ExploreFinding, ExploreOptions, ExploreResult, explore_scope, load_scope
+from .explore.search import DEFAULT_MAX_SCENARIOS
+from .files import display_path
+from .gate import GateOptions, GateReport, run_gate
+from .gate.findings import FINDINGS_FILE, read_baseline
+from .gate.model import AcceptedFinding, Finding
+from .language.cache import cached_rule_base
+from .language.encoding import RuleBase, load_rule_base
+from .rulesdoc import RulesDocument, load_rules_document
+from .ruling import load_ruling, ruling_verdict
+from .runner import CaseInputError, CaseTask, RulingTask, run_cases
+from .scenario.loader import load_case
+from .scenario.model import Scenario
+from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling
+from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
+
+
+@dataclass(frozen=True)
+class Repository:
+    """A rules repository: its folder, its rule base, and its rules document (read when first needed)."""
+
+    root: Path
+    rules: RuleBase
+    document: Callable[[], RulesDocument]
+
+
+def open_repository(root: Path) -> Repository:
+    """Read the rule base of the repository at `root` (from its cache when unchanged)."""
+    rules_folder = root / "rules"
+    return Repository(root, cached_rule_base(root / "encodings", load_rule_base),
+                      functools.cache(lambda: load_rules_document(rules_folder)))
+
+
+def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+          memory_mb: int | None = None, jobs: int | None = None,
+          show_defaults: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
+    """Each case file's result (with its defaults as text when asked), or its input error, in order."""
+    yield from run_cases(CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults), files, jobs)
+
+
+def explain(repo: Repository, case: Path, question: str | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+            memory_mb: int | None = None) -> tuple[Scenario, tuple[Explanation, ...]]:
+    """Why the rules answer a case's questions (or the one named) as they do."""
+    scenario = load_case(case, repo.rules)
+    return scenario, explain_case(scenario, repo.rules, repo.document(), question, timeout_ms, memory_mb)
+
+
+def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
+           scope: Path | None = None) -> tuple[list[RulingResult], list[str]]:
+    """Proposed rulings checked against the rule base: on their own scenario, on `case_files` (for a
+    ruling that proposes rules), and on every scenario of `scope` when one is given. Also returns the
+    messages of case files that could not be read."""
+    doc = repo.document()
+    rulings = [load_ruling(f, repo.rules, doc) for f in files]
+    if any(r.rules for r in rulings) and not case_files and scope is None:
+        raise UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
+    scenarios: list[Scenario] = []
+    if scope is not None:
+        from .explore.scenarios import plans, scenario_of
+        from .explore.search import describe
+
+        scoped = load_scope(scope, repo.rules, _shown(repo, scope))
+        scenarios = [scenario_of(scoped, p, repo.rules, templates=())._replace(
+            path=f"{scoped.path} [{', '.join(describe(scoped, p)) or 'no attempts'}]") for p in plans(scoped)]
+    results: list[RulingResult] = []
+    errors: list[str] = []
+    for r in rulings:
+        with_ruling = r.rule_base(repo.rules)
+        task = RulingTask(repo.rules, with_ruling, lambda: doc, timeout_ms, memory_mb)
+        own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
+        impact: list[RulingCheck] = []
+        for outcome in (run_cases(task, case_files, jobs) if r.rules else ()):
+            if isinstance(outcome, str):
+                errors.append(outcome)
+            else:
+                impact.append(outcome)
+        for sc in scenarios if r.rules else ():
+            impact.append(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
+        results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
+    return results, errors
+
+
+@dataclass(frozen=True)
+class ScopeReport:
+    """One scope's search, with each finding's place in the accepted-findings baseline."""
+
+    result: ExploreResult
+    new: tuple[ExploreFinding, ...]
+    accepted: tuple[tuple[ExploreFinding, AcceptedFinding], ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.new and self.result.complete
+
+
+@dataclass(frozen=True)
+class ExploreReport:
+    """Every scope's search; it passes when nothing new was found and no search was cut short."""
+
+    scopes: tuple[ScopeReport, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(s.passed for s in self.scopes)
+
+
+def finding_of(f: ExploreFinding) -> Finding:
+    """An explore finding as the baseline records it: by scope, question symbol, verdict and rules."""
+    return Finding(f.scope, f.symbol or None, f.verdict, f.rules)
+
+
+def explore(repo: Repository, scopes: Sequence[Path], options: ExploreOptions | None = None,
+            progress: Callable[[str, int, int], None] | None = None) -> ExploreReport:
+    """Search every scenario of each scope for contradictions and ambiguities; findings listed in the
+    repository's accepted-findings file are told apart from new ones."""
+    options = options or ExploreOptions()
+    loaded = [load_scope(p, repo.rules, _shown(repo, p)) for p in scopes]  # every scope's errors before any search
+    baseline = {a.finding.fingerprint: a for a in read_baseline(repo.root / FINDINGS_FILE, repo.root)}
+    out = []
+    for scope in loaded:
+        step = (lambda done, total, s=scope.path: progress(s, done, total)) if progress else None
+        result = explore_scope(scope, repo.rules, options, step)
+        accepted = tuple((f, baseline[finding_of(f).fingerprint]) for f in result.findings
+                         if finding_of(f).fingerprint in baseline)
+        new = tuple(f for f in result.findings if finding_of(f).fingerprint not in baseline)
+        out.append(ScopeReport(result, new, accepted))
+    return ExploreReport(tuple(out))
+
+
+def _shown(repo: Repository, path: Path) -> str:
+    """A scope's name in findings: its path in the repository (so fingerprints do not depend on the
+    current folder), or as given when it lies outside."""
+    try:
+        return (path.parent.resolve() / path.name).relative_to(repo.root.resolve()).as_posix()
+    except ValueError:
+        return display_path(path)
+
+
+def gate(root: Path, options: GateOptions) -> GateReport:
+    """Every check of the CI gate on the rules repository at `root`."""
+    return run_gate(root, options)
+

@@ -1,0 +1,189 @@
+"""The scenarios of a scope: plans (which attempts happen where), in order of size, as ordinary cases.
+
+A plan places some of the scope's attempts in its slots (turn, phase), at most `per_phase` to a
+slot, each at most once, an attempt that refers to another (a negate, a choice of return) after
+it. Plans come with the fewest attempts first, so the first scenario that shows a finding has as
+few attempts as any that does. A plan becomes a case tree: the scope's own tree with the plan's
+timeline, so every error and every fact keeps the scope's lines; and a case file (YAML text) that
+`regcheck check` answers the same way.
+"""
+
+from __future__ import annotations
+
+__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "template_questions", "case_text"]
+
+import itertools
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import yaml
+
+from ..errors import CaseError, Location
+from ..language.encoding import RuleBase
+from ..language.syntax import SourceText, parse_expression
+from ..language.types import TypeScope, infer
+from ..scenario.loader import scenario_from_tree
+from ..scenario.model import Question, Scenario
+from ..vocabulary import SYMBOLS, VALUE_SETS
+from ..yamlsource import YMap, YNode, YScalar, YSeq
+from .scope import PHASES, Scope
+
+MAX_TEMPLATE_QUESTIONS = 2_000
+
+
+class Plan(NamedTuple):
+    """Which of the scope's attempts happen, and where: (attempt index, slot index) in time order."""
+
+    placements: tuple[tuple[int, int], ...]
+
+
+def slots(scope: Scope) -> list[tuple[int, str]]:
+    """The places attempts may stand, in time order: each of the scope's phases of each turn."""
+    return [(t, p) for t in range(1, scope.turns + 1) for p in scope.phases]
+
+
+def plans(scope: Scope) -> Iterator[Plan]:
+    """Every plan of the scope, the fewest attempts first; within a size, in time order of the first
+    attempt that differs."""
+    for size in range(scope.max_attempts + 1):
+        yield from _plans_of_size(scope, size)
+
+
+def count_plans(scope: Scope) -> int:
+    """How many scenarios the scope holds (counted without building them)."""
+    return sum(1 for size in range(scope.max_attempts + 1) for _ in _plans_of_size(scope, size))
+
+
+def _plans_of_size(scope: Scope, size: int) -> Iterator[Plan]:
+    places = slots(scope)
+    index_of = {c.id: i for i, c in enumerate(scope.candidates)}
+    needs = [index_of.get(c.after) if c.after is not None else None for c in scope.candidates]
+
+    def extend(placed: tuple[tuple[int, int], ...], slot: int, in_slot: int) -> Iterator[Plan]:
+        if len(placed) == size:
+            yield Plan(placed)
+            return
+        if slot >= len(places):
+            return
+        used = {i for i, _ in placed}
+        if in_slot < scope.per_phase:
+            for i in range(len(scope.candidates)):
+                need = needs[i]
+                if i in used or (need is not None and need not in used) or not scope.candidates[i].fits(places[slot]):
+                    continue
+                yield from extend(placed + ((i, slot),), slot, in_slot + 1)
+        yield from extend(placed, slot + 1, 0)
+
+    yield from extend((), 0, 0)
+
+
+def scenario_tree(scope: Scope, plan: Plan, turns: int | None = None, cards: tuple[str, ...] | None = None) -> YMap:
+    """The case tree of one plan: the scope's tree with the plan's attempts added to its timeline.
+
+    `turns` and `cards` (the names to keep) give a smaller scenario, for shrinking a witness.
+    """
+    places = slots(scope)
+    root = scope.root
+    fixed_node = root.get("timeline")
+    fixed: list[tuple[tuple[int, int, int], YNode]] = []
+    for order, item in enumerate(fixed_node if isinstance(fixed_node, YSeq) else ()):
+        turn_node = item.get("turn") if isinstance(item, YMap) else None
+        phase_node = item.get("phase") if isinstance(item, YMap) else None
+        when = (getattr(turn_node, "value", 0), PHASES.index(getattr(phase_node, "value", PHASES[0])), order)
+        fixed.append((when, item))
+    placed: list[tuple[tuple[int, int, int], YNode]] = []
+    for order, (index, slot) in enumerate(plan.placements):
+        c = scope.candidates[index]
+        turn, phase = places[slot]
+        at = c.node.loc
+        extra = [(_scalar("turn", at), _scalar(turn, at)), (_scalar("phase", at), _scalar(phase, at))]
+        if c.node.get("id") is None:
+            extra.insert(0, (_scalar("id", at), _scalar(c.id, at)))
+        kept = tuple(e for e in c.node.entries if e[0].value not in ("turn", "phase"))
+        placed.append(((turn, PHASES.index(phase), len(fixed) + order), YMap(at, c.node.error, kept + tuple(extra))))
+    timeline = [node for _, node in sorted(fixed + placed, key=lambda x: x[0])]
+    timeline_node = YSeq(fixed_node.loc if fixed_node else root.loc, root.error, tuple(timeline))
+    entries: list[tuple[YScalar, YNode]] = []
+    for key, value in root.entries:
+        if key.value in ("attempts", "phases", "per_phase", "max_attempts", "templates", "timeline"):
+            continue
+        if key.value == "turns" and turns is not None:
+            value = _scalar(turns, value.loc)
+        if key.value == "cards" and cards is not None and isinstance(value, YMap):
+            value = YMap(value.loc, value.error, tuple(e for e in value.entries if e[0].value in cards))
+        entries.append((key, value))
+    entries.append((_scalar("timeline", root.loc), timeline_node))
+    return YMap(root.loc, root.error, tuple(entries))
+
+
+def _scalar(value: object, loc: Location) -> YScalar:
+    return YScalar(loc, CaseError, value, None, str(value))
+
+
+def scenario_of(scope: Scope, plan: Plan, rules: RuleBase, templates: tuple[str, ...] | None = None,
+                turns: int | None = None, cards: tuple[str, ...] | None = None) -> Scenario:
+    """The scenario of one plan, with the scope's questions and its templated ones."""
+    sc = scenario_from_tree(scenario_tree(scope, plan, turns, cards), scope.text, scope.path, rules,
+                            questions_required=False)
+    asked = template_questions(scope, sc, rules, scope.templates if templates is None else templates)
+    return sc._replace(questions=sc.questions + asked)
+
+
+def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...]) -> tuple[Question, ...]:
+    """A question for every template symbol applied to every argument the scenario offers: its
+    cards, attempts, abilities, players and modifiers, and the end of every phase of every turn."""
+    turns = sc.steps[-1].turn if sc.steps else 0
+    domain = {
+        "card": [c.name for c in sc.cards], "attempt": [a.id for a in sc.attempts],
+        "ability": [a.id for a in sc.abilities], "player": list(sc.players), "modifier": [m.id for m in sc.modifiers],
+        "step": [f"at({t}, {p})" for t in range(1, turns + 1) for p in PHASES],
+        "turn": [str(t) for t in range(1, turns + 1)],
+    }
+    constants = {p: "player" for p in sc.players}
+    constants.update({c.name: "card" for c in sc.cards})
+    constants.update({a.id: "ability" for a in sc.abilities})
+    constants.update({a.id: "attempt" for a in sc.attempts})
+    constants.update({m.id: "modifier" for m in sc.modifiers})
+    type_scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
+    templates_node = scope.root.get("templates")
+    where = templates_node.loc if templates_node is not None else scope.root.loc
+    taken = {q.name for q in sc.questions}
+    out: list[Question] = []
+    for name in templates:
+        symbol = SYMBOLS[name]
+        ranges = [domain.get(sort, list(VALUE_SETS.get(sort, ()))) for sort in symbol.params]
+        for number, args in enumerate(itertools.product(*ranges), 1):
+            text = f"{name}({', '.join(args)})"
+            qname = f"{name}_{number}"
+            while qname in taken:
+                qname += "_"
+            taken.add(qname)
+            expr = parse_expression(text, SourceText(where.path, where.line, where.column), CaseError)
+            out.append(Question(qname, expr, infer(expr, {}, type_scope), text, where))
+            if len(out) > MAX_TEMPLATE_QUESTIONS:
+                raise CaseError(f"the templates ask more than {MAX_TEMPLATE_QUESTIONS} questions of one scenario; "
+                                "name fewer symbols in 'templates'", where)
+    return tuple(out)
+
+
+def case_text(scope: Scope, plan: Plan, title: str, note: str, questions: dict[str, str],
+              expect: dict[str, dict[str, str]], turns: int | None = None, cards: tuple[str, ...] | None = None) -> str:
+    """The scenario of a plan written as a case file, with the given questions and expectations."""
+    tree = scenario_tree(scope, plan, turns, cards)
+    doc: dict[str, object] = {"title": title, "note": note}
+    for key, value in tree.entries:
+        if key.value in ("title", "note", "questions"):
+            continue
+        doc[str(key.value)] = _plain(value)
+    doc["questions"] = dict(questions)
+    doc["expect"] = expect
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _plain(node: YNode) -> object:
+    if isinstance(node, YMap):
+        return {str(k.value): _plain(v) for k, v in node.entries}
+    if isinstance(node, YSeq):
+        return [_plain(v) for v in node]
+    assert isinstance(node, YScalar)
+    return node.value

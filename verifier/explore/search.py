@@ -1,0 +1,231 @@
+"""The search over a scope's scenarios: findings, each with a minimal witness, and the unused statements.
+
+Every scenario of the scope is first screened (`screen_scenario`: is there a conflict, or a question
+that two outcomes sharing the players' choices answer differently?). Only a scenario the screen
+flags is answered in full (`check_scenario`), which names the rules behind each finding. The
+brute-force path answers every scenario in full; it is the reference the search is tested against.
+
+A finding is grouped by its verdict, the symbol of its question and the rules involved: one gap in
+the rules text is one finding however many scenarios show it. Its witness is the first scenario
+that shows it (scenarios come with the fewest attempts first), shrunk further by leaving out cards
+and turns while the finding stays.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope", "finding_keys"]
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..language.encoding import RuleBase
+from ..language.syntax import Call
+from ..runner import run_cases
+from ..scenario.model import Scenario
+from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario
+from ..verdicts import CaseResult, Verdict
+from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots
+from .scope import Scope
+
+# (verdict, question symbol ("" for a contradiction, which holds for the whole scenario), rules involved)
+Key = tuple[str, str, tuple[str, ...]]
+DEFAULT_MAX_SCENARIOS = 20_000
+
+
+@dataclass(frozen=True)
+class ExploreOptions:
+    """How a search runs: per-check time and memory, worker processes, and how much it may look at."""
+
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    memory_mb: int | None = None
+    jobs: int | None = None
+    max_scenarios: int = DEFAULT_MAX_SCENARIOS
+    brute_force: bool = False
+    shrink: bool = True
+
+
+@dataclass(frozen=True)
+class ExploreFinding:
+    """One finding of a scope: what it is, the rules behind it, and the smallest scenario that shows it."""
+
+    scope: str
+    verdict: str  # `ambiguous` or `contradiction`
+    symbol: str  # the symbol of the question ("" for a contradiction)
+    rules: tuple[str, ...]
+    question: str  # the witness's question, as written
+    attempts: tuple[str, ...]  # the witness's attempts: "turn 1 Preparation: play_provisions"
+    turns: int
+    cards: tuple[str, ...]
+    scenarios: int  # how many scenarios of the scope show it
+    case: str  # the witness as a case file
+
+
+@dataclass(frozen=True)
+class ExploreResult:
+    """What a search over one scope found, and how much of the scope it covered."""
+
+    scope: str
+    title: str
+    scenarios: int  # in the scope
+    checked: int  # looked at (all of them unless the search was cut short)
+    answered_in_full: int  # scenarios answered by the full engine
+    findings: tuple[ExploreFinding, ...]
+    unused: tuple[str, ...]  # statements no rule instance of any scenario checked rests on
+    incomplete: tuple[str, ...]  # why parts of the search were cut short; empty when it was complete
+    seconds: float
+
+    @property
+    def complete(self) -> bool:
+        return not self.incomplete
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    keys: tuple[tuple[Key, str], ...]  # each key with the question that shows it
+    rules_used: tuple[str, ...]
+    unknown: str  # why a check gave up ("" when none did)
+    full: bool
+
+
+def question_symbol(sc: Scenario, name: str) -> str:
+    """The symbol a question asks about (its outermost call), or its name when it is no call."""
+    q = next(q for q in sc.questions if q.name == name)
+    return q.expr.func if isinstance(q.expr, Call) else q.name
+
+
+def finding_keys(sc: Scenario, result: CaseResult) -> tuple[tuple[Key, str], ...]:
+    """The findings of one answered scenario, each with the question that shows it."""
+    out: dict[Key, str] = {}
+    for r in result.results:
+        if r.verdict is Verdict.CONTRADICTION:
+            rules = tuple(sorted({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"}))
+            out.setdefault((r.verdict.value, "", rules), r.question)
+        elif r.verdict is Verdict.AMBIGUOUS:
+            out.setdefault((r.verdict.value, question_symbol(sc, r.question), tuple(sorted(r.rules_involved))),
+                           r.question)
+    return tuple(out.items())
+
+
+@dataclass(frozen=True)
+class _PlanTask:
+    scope: Scope
+    rules: RuleBase
+    options: ExploreOptions
+
+    def __call__(self, plan: Plan) -> _Outcome:
+        sc = scenario_of(self.scope, plan, self.rules)
+        limits = (self.options.timeout_ms, self.options.memory_mb)
+        used: tuple[str, ...] = ()
+        if not self.options.brute_force:
+            screen = screen_scenario(sc, self.rules, *limits)
+            used = screen.rules
+            if screen.verdict is Verdict.DETERMINED:
+                return _Outcome((), used, "", False)
+        result = check_scenario(sc, self.rules, None, *limits)
+        unknown = next((r.reason or "the solver gave up" for r in result.results if r.verdict is Verdict.UNKNOWN), "")
+        return _Outcome(finding_keys(sc, result), used, unknown, True)
+
+
+def describe(scope: Scope, plan: Plan) -> tuple[str, ...]:
+    """A plan's attempts as people read them."""
+    places = slots(scope)
+    return tuple(f"turn {places[s][0]} {places[s][1]}: {scope.candidates[i].id}" for i, s in plan.placements)
+
+
+def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> ExploreResult:
+    """Search every scenario of the scope (up to `options.max_scenarios`) for contradictions and
+    ambiguities; each finding comes with a minimal witness written as a case file."""
+    options = options or ExploreOptions()
+    started = time.perf_counter()
+    incomplete: list[str] = []
+    every = list(itertools.islice(plans(scope), options.max_scenarios + 1))
+    total = len(every)
+    if total > options.max_scenarios:
+        total = count_plans(scope)
+        every = every[:options.max_scenarios]
+        incomplete.append(f"the scope holds {total} scenarios; only the first {options.max_scenarios} "
+                          "(the fewest attempts first) were checked (raise --max-scenarios)")
+    groups: dict[Key, list[tuple[Plan, str]]] = {}
+    used: set[str] = set()
+    full = 0
+    task = _PlanTask(scope, rules, options)
+    for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs)), 1):
+        used.update(outcome.rules_used)
+        full += outcome.full
+        if outcome.unknown:
+            incomplete.append(f"{', '.join(describe(scope, plan)) or 'no attempts'}: {outcome.unknown}")
+        for key, question in outcome.keys:
+            groups.setdefault(key, []).append((plan, question))
+        if progress:
+            progress(done, len(every))
+    findings = tuple(_finding(scope, rules, options, key, shown) for key, shown in groups.items())
+    findings = tuple(sorted(findings, key=lambda f: (f.verdict, f.symbol, f.rules)))
+    unused = () if options.brute_force else _unused(rules, used)
+    return ExploreResult(scope.path, scope.title, total, len(every), full, findings, unused, tuple(incomplete),
+                         round(time.perf_counter() - started, 3))
+
+
+def _unused(rules: RuleBase, used: set[str]) -> tuple[str, ...]:
+    """Statements cited by encoded rules none of which had an instance in any scenario checked."""
+    cited: dict[str, bool] = {}
+    for r in rules.rules:
+        for sid in r.cites:
+            cited[sid] = cited.get(sid, False) or r.id in used
+    return tuple(sid for sid, hit in cited.items() if not hit)
+
+
+def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
+             shown: list[tuple[Plan, str]]) -> ExploreFinding:
+    verdict, symbol, involved = key
+    plan, question = shown[0]
+    sc = scenario_of(scope, plan, rules)
+    turns, cards = scope.turns, tuple(c.name for c in sc.cards)
+    if options.shrink:
+        turns, cards, question = _shrink(scope, rules, options, key, plan, question, sc)
+    sc = scenario_of(scope, plan, rules, turns=turns, cards=cards)
+    q = next(q for q in sc.questions if q.name == question)
+    rule_list = ", ".join(involved) or "none"
+    what = ("the rules and facts admit no outcome" if verdict == Verdict.CONTRADICTION.value
+            else f"two outcomes that share every input and choice answer {q.text} differently")
+    note = (f"Found by `regcheck explore` in the scope {scope.path} ({scope.title}): {what}. "
+            f"The rules involved: {rule_list}.")
+    title = f"{scope.title}: {verdict} " + (f"of {symbol}" if symbol else "of the whole scenario")
+    text = case_text(scope, plan, title, note, {question: q.text}, {question: {"verdict": verdict}}, turns, cards)
+    return ExploreFinding(scope.path, verdict, symbol, involved, q.text, describe(scope, plan), turns, cards,
+                          len(shown), text)
+
+
+def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, question: str,
+            sc: Scenario) -> tuple[int, tuple[str, ...], str]:
+    """Fewer cards, then fewer turns, while the scenario still shows the finding."""
+    # a contradiction shows on every question: one symbol's questions are enough to see it
+    templates = (key[1],) if key[1] in scope.templates else scope.templates[:1]
+    cards = tuple(c.name for c in sc.cards)
+    turns = scope.turns
+
+    def shows(t: int, kept: tuple[str, ...]) -> str | None:
+        try:
+            smaller = scenario_of(scope, plan, rules, templates, turns=t, cards=kept)
+        except InputError:
+            return None  # a card the timeline needs, or a turn it reaches
+        result = check_scenario(smaller, rules, None, options.timeout_ms, options.memory_mb)
+        return dict(finding_keys(smaller, result)).get(key)
+
+    for name in sc.cards:
+        kept = tuple(c for c in cards if c != name.name)
+        found = shows(turns, kept) if kept else None
+        if found is not None:
+            cards, question = kept, found
+    places = slots(scope)
+    last = max((places[s][0] for _, s in plan.placements), default=1)
+    for t in range(last, turns):
+        found = shows(t, cards)
+        if found is not None:
+            return t, cards, found
+    return turns, cards, question
+
+
