@@ -20,7 +20,7 @@ import yaml
 
 from ..errors import CaseError, Location
 from ..language.encoding import RuleBase
-from ..language.syntax import SourceText, parse_expression
+from ..language.syntax import Name, SourceText, parse_expression, walk
 from ..language.types import TypeScope, infer
 from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
@@ -105,7 +105,7 @@ def scenario_tree(scope: Scope, plan: Plan, turns: int | None = None, cards: tup
     timeline_node = YSeq(fixed_node.loc if fixed_node else root.loc, root.error, tuple(timeline))
     entries: list[tuple[YScalar, YNode]] = []
     for key, value in root.entries:
-        if key.value in ("attempts", "phases", "per_phase", "max_attempts", "templates", "timeline"):
+        if key.value in ("attempts", "phases", "per_phase", "max_attempts", "templates", "timeline", "questions"):
             continue
         if key.value == "turns" and turns is not None:
             value = _scalar(turns, value.loc)
@@ -125,11 +125,16 @@ def scenario_of(scope: Scope, plan: Plan, rules: RuleBase, templates: tuple[str,
     """The scenario of one plan, with the scope's questions and its templated ones."""
     sc = scenario_from_tree(scenario_tree(scope, plan, turns, cards), scope.text, scope.path, rules,
                             questions_required=False)
-    asked = template_questions(scope, sc, rules, scope.templates if templates is None else templates)
-    return sc._replace(questions=sc.questions + asked)
+    present = {a.id for a in sc.attempts}
+    absent = {c.id for c in scope.candidates} - present
+    own = tuple(q for q in scope.questions
+                if not any(isinstance(e, Name) and e.id in absent for e in walk(q.expr)))
+    asked = template_questions(scope, sc, rules, scope.templates if templates is None else templates, own)
+    return sc._replace(questions=own + asked)
 
 
-def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...]) -> tuple[Question, ...]:
+def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
+                       own: tuple[Question, ...] = ()) -> tuple[Question, ...]:
     """A question for every template symbol applied to every argument the scenario offers: its
     cards, attempts, abilities, players and modifiers, and the end of every phase of every turn."""
     turns = sc.steps[-1].turn if sc.steps else 0
@@ -147,7 +152,7 @@ def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: t
     type_scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
     templates_node = scope.root.get("templates")
     where = templates_node.loc if templates_node is not None else scope.root.loc
-    taken = {q.name for q in sc.questions}
+    taken = {q.name for q in own}
     out: list[Question] = []
     for name in templates:
         symbol = SYMBOLS[name]

@@ -11,9 +11,9 @@ plus the attempts that *may* happen and where:
     max_attempts: 3                 # at most this many in one scenario (default: every one)
     templates: [zone, legal]        # outcome symbols asked about (default: every outcome symbol)
 
-`turns` is required. The `questions` a scope writes are asked in every scenario besides the
-templated ones. Every scenario of the scope is an ordinary case (see `scenarios`), so whatever a
-case may not say, a scope may not either.
+`turns` is required. The `questions` a scope writes are asked besides the templated ones, each in
+every scenario in which the attempts it names happen. Every scenario of the scope is an ordinary
+case (see `scenarios`), so whatever a case may not say, a scope may not either.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from ..errors import CaseError
 from ..language.encoding import RuleBase
-from ..scenario.loader import ACTIONS, CASE_KEYS, scenario_from_tree
-from ..scenario.model import Scenario
+from ..scenario.loader import ACTIONS, CASE_KEYS, read_questions, scenario_from_tree
+from ..scenario.model import Question, Scenario
 from ..vocabulary import SYMBOLS, VALUE_SETS, SymbolKind
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 
@@ -68,6 +68,7 @@ class Scope:
     per_phase: int
     max_attempts: int
     templates: tuple[str, ...]
+    questions: tuple[Question, ...]  # the scope's own, each asked where every attempt it names happens
     base: Scenario  # the scenario with only the fixed attempts
 
 
@@ -104,11 +105,12 @@ def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope
     phases = _names(phases_node, "phases", PHASES) if phases_node is not None else PHASES
     if not phases:
         root.require("phases", "the scope").fail("phases must name at least one phase")
-    per_phase = (_scalar(root.get("per_phase"), "per_phase").integer("per_phase", 1, 4)  # type: ignore[arg-type]
+    per_phase = (_scalar(root.get("per_phase"), "per_phase").integer("per_phase", 1, 8)  # type: ignore[arg-type]
                  if root.get("per_phase") is not None else 1)
     templates = (_names(root.get("templates"), "outcome symbols", OUTCOME_SYMBOLS)  # type: ignore[arg-type]
                  if root.get("templates") is not None else OUTCOME_SYMBOLS)
-    base_root = YMap(root.loc, root.error, tuple((k, v) for k, v in root.entries if k.value not in SCOPE_KEYS))
+    base_root = YMap(root.loc, root.error, tuple((k, v) for k, v in root.entries
+                                                 if k.value not in SCOPE_KEYS and k.value != "questions"))
     base = scenario_from_tree(base_root, text, shown, rules, questions_required=False)
     fixed = tuple(a.id for a in base.attempts)
     candidates = _candidates(root.get("attempts"), root, fixed, turns, phases)
@@ -117,8 +119,15 @@ def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope
                     if limit_node is not None else len(candidates))
     title_node = root.get("title")
     title = _scalar(title_node, "title").text("title").strip() if title_node is not None else Path(shown).stem
+    constants = {p: "player" for p in base.players}
+    constants.update({c.name: "card" for c in base.cards})
+    constants.update({a.id: "ability" for a in base.abilities})
+    constants.update({m.id: "modifier" for m in base.modifiers})
+    constants.update({a: "attempt" for a in (*fixed, *(c.id for c in candidates))})
+    questions = (tuple(read_questions(root, text, shown, rules, constants, SCOPE_KEYS))
+                 if root.get("questions") is not None else ())
     scope = Scope(shown, title, root, text, turns, candidates, fixed, phases, per_phase, max_attempts,
-                  templates, base)
+                  templates, questions, base)
     _check_each_candidate(scope, rules)
     return scope
 

@@ -1,8 +1,9 @@
 """The search over a scope's scenarios: findings, each with a minimal witness, and the unused statements.
 
-Every scenario of the scope is first screened (`screen_scenario`: is there a conflict, or a question
-that two outcomes sharing the players' choices answer differently?). Only a scenario the screen
-flags is answered in full (`check_scenario`), which names the rules behind each finding. The
+Every scenario of the scope is first screened (`screen_scenario`): is there a conflict, or can two
+outcomes sharing the inputs and the players' choices differ at all? Only where they can are the
+templated questions built and screened, and only a scenario with a conflict or an ambiguous question
+is answered in full (`check_scenario`), which names the rules behind each finding. The
 brute-force path answers every scenario in full; it is the reference the search is tested against.
 
 A finding is grouped by its verdict, the symbol of its question and the rules involved: one gap in
@@ -116,14 +117,20 @@ class _PlanTask:
     options: ExploreOptions
 
     def __call__(self, plan: Plan) -> _Outcome:
-        sc = scenario_of(self.scope, plan, self.rules)
         limits = (self.options.timeout_ms, self.options.memory_mb)
         used: tuple[str, ...] = ()
         if not self.options.brute_force:
-            screen = screen_scenario(sc, self.rules, *limits)
-            used = screen.rules
-            if screen.verdict is Verdict.DETERMINED:
+            # First without the templated questions: when no outcome at all can differ, no question can.
+            first = screen_scenario(scenario_of(self.scope, plan, self.rules, templates=()), self.rules, *limits,
+                                    every_outcome=True)
+            used = first.rules
+            if first.verdict is Verdict.DETERMINED:
                 return _Outcome((), used, "", False)
+            if first.verdict is Verdict.AMBIGUOUS:
+                exact = screen_scenario(scenario_of(self.scope, plan, self.rules), self.rules, *limits)
+                if exact.verdict is Verdict.DETERMINED:
+                    return _Outcome((), used, "", False)
+        sc = scenario_of(self.scope, plan, self.rules)
         result = check_scenario(sc, self.rules, None, *limits)
         unknown = next((r.reason or "the solver gave up" for r in result.results if r.verdict is Verdict.UNKNOWN), "")
         return _Outcome(finding_keys(sc, result), used, unknown, True)

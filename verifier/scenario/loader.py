@@ -6,7 +6,7 @@ is applied becomes a fact marked as such, so `regcheck check --show-defaults` ca
 
 from __future__ import annotations
 
-__all__ = ["load_case", "scenario_from_tree", "DEFAULTS", "VERDICT_NAMES", "ACTIONS", "CASE_KEYS"]
+__all__ = ["load_case", "scenario_from_tree", "read_questions", "DEFAULTS", "VERDICT_NAMES", "ACTIONS", "CASE_KEYS"]
 
 import re
 from pathlib import Path
@@ -795,6 +795,12 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
     """
     root, text = load_yaml(path, CaseError, display or str(path))
     return scenario_from_tree(root, text, display or str(path), rules, other_keys)
+
+
+def read_questions(root: YMap, text: str, display: str, rules: RuleBase, constants: dict[str, str],
+                   other_keys: tuple[str, ...] = ()) -> list[Question]:
+    """The questions of a case-like file (a scope's), checked against the given named things."""
+    return _CaseReader(root, text, display, other_keys).questions(constants, rules)
 
 
 def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, other_keys: tuple[str, ...] = (),

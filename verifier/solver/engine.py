@@ -185,9 +185,10 @@ class _Case:
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
-    def screen(self) -> Screening:
+    def screen(self, every_outcome: bool) -> Screening:
         """At most two solver checks: is there an outcome at all, and can two outcomes that share the
-        inputs and choices answer some question differently? Nothing is minimised or re-checked."""
+        inputs and choices answer some question (with `every_outcome`: give any outcome) differently?
+        Nothing is minimised or re-checked."""
         if self.limit_hit:
             return Screening(Verdict.UNKNOWN, self.limit_hit, ())
         used = tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
@@ -195,18 +196,23 @@ class _Case:
         if first.status != SAT:
             verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
             return Screening(verdict, first.reason, used)
-        pairs = [(a, b) for q in self.sc.questions
-                 for a, b in zip(self.g.questions[q.name], self.g.questions.get("@2:" + q.name, ()))
-                 if not a.known] if self._load_copy() else []
-        if not pairs:
+        if every_outcome:
+            self._load_copy(always=True)
+            differ = [f"(not (= {r.smt} {r.smt.replace('|o:', '|o2:', 1)}))"
+                      for r in self.refs((SymbolKind.OUTCOME,), "|o:")]
+        else:
+            differ = [f"(not (= {a.smt} {b.smt}))" for q in self.sc.questions
+                      for a, b in zip(self.g.questions[q.name], self.g.questions.get("@2:" + q.name, ()))
+                      if not a.known] if self._load_copy() else []
+        if not differ:
             return Screening(Verdict.DETERMINED, "", used)
-        split = self.session.check(self.all, [f"(or {' '.join(f'(not (= {a.smt} {b.smt}))' for a, b in pairs)})"])
+        split = self.session.check(self.all, [f"(or {' '.join(differ)})"])
         verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
         return Screening(verdict, split.reason, used)
 
-    def _load_copy(self) -> bool:
-        """Load the second copy of the outcomes (once); False when no question needs it."""
-        if not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
+    def _load_copy(self, always: bool = False) -> bool:
+        """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
+        if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
             return False
         if not self.has_copy:
             self.session.extend(second_copy(self.g))
@@ -501,11 +507,14 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
 
 
 def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                    memory_mb: int | None = None) -> Screening:
+                    memory_mb: int | None = None, every_outcome: bool = False) -> Screening:
     """Whether the scenario has a conflict or an ambiguous question, without witnesses or cores:
     `check_scenario` gives an `ambiguous` or `contradiction` verdict for it exactly when this does
-    (unless a witness fails to re-check)."""
-    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen()
+    (unless a witness fails to re-check).
+
+    With `every_outcome`, `ambiguous` means only that some outcome may differ between two outcomes
+    sharing the inputs and choices; `determined` then still means that no question whatever can."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome)
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,

@@ -1,0 +1,63 @@
+"""Every accepted finding is found again by explore, from a scope built from its case.
+
+The scope keeps the case's players, cards, turns and questions; each attempt of the case's timeline
+becomes an attempt that may happen, pinned to the turn and phase the case gives it. The case's own
+scenario (every attempt present) is one of the scope's scenarios, so the search must report the
+finding with the same verdict, question symbol and rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from verifier.errors import CaseError
+from verifier.explore import ExploreOptions, explore_scope, load_scope
+from verifier.gate.findings import read_baseline
+from verifier.language.encoding import RuleBase
+from verifier.language.syntax import Call
+from verifier.scenario.loader import load_case
+from verifier.yamlsource import YMap, YNode, YScalar, YSeq, load_yaml
+
+
+def plain(node: YNode) -> Any:
+    if isinstance(node, YMap):
+        return {str(k.value): plain(v) for k, v in node.entries}
+    if isinstance(node, YSeq):
+        return [plain(v) for v in node]
+    assert isinstance(node, YScalar)
+    return node.value
+
+
+ROOT = Path(__file__).resolve().parents[2]
+ACCEPTED = read_baseline(ROOT / "accepted-findings.yaml", ROOT)
+
+
+def scope_from_case(case: Path, turns: int) -> str:
+    """A scope whose attempts are the case's timeline entries, each free to happen or not."""
+    doc = plain(load_yaml(case, CaseError)[0])  # as regcheck reads it: `on:` is a key, not YAML 1.1's true
+    timeline = doc.pop("timeline", []) or []
+    doc.pop("expect", None)
+    per_phase = max([sum(1 for e in timeline if (e["turn"], e["phase"]) == (x["turn"], x["phase"])) for x in timeline],
+                    default=1)
+    doc.update({"turns": turns, "attempts": timeline, "per_phase": per_phase, "templates": []})
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+@pytest.mark.parametrize("accepted", ACCEPTED, ids=[f"{a.finding.name}:{a.finding.verdict}" for a in ACCEPTED])
+def test_accepted_finding_is_rediscovered(accepted, rule_base: RuleBase, tmp_path: Path) -> None:
+    case = ROOT / accepted.finding.case
+    scenario = load_case(case, rule_base)
+    scope_file = tmp_path / "scope.yaml"
+    scope_file.write_text(scope_from_case(case, scenario.steps[-1].turn), "utf-8")
+    scope = load_scope(scope_file, rule_base)
+    result = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
+
+    assert result.complete, result.incomplete
+    question = next((q for q in scenario.questions if q.name == accepted.finding.question), None)
+    symbol = "" if question is None else question.expr.func if isinstance(question.expr, Call) else question.name
+    found = {(f.verdict, f.symbol, frozenset(f.rules)) for f in result.findings}
+    assert (accepted.finding.verdict, symbol, frozenset(accepted.finding.rules)) in found
