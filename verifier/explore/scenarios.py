@@ -10,7 +10,8 @@ timeline, so every error and every fact keeps the scope's lines; and a case file
 
 from __future__ import annotations
 
-__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "template_questions", "case_text"]
+__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "template_questions", "template_applications",
+           "case_text"]
 
 import itertools
 from collections.abc import Iterator
@@ -133,17 +134,30 @@ def scenario_of(scope: Scope, plan: Plan, rules: RuleBase, templates: tuple[str,
     return sc._replace(questions=own + asked)
 
 
-def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
-                       own: tuple[Question, ...] = ()) -> tuple[Question, ...]:
-    """A question for every template symbol applied to every argument the scenario offers: its
-    cards, attempts, abilities, players and modifiers, and the end of every phase of every turn."""
+def template_applications(sc: Scenario, templates: tuple[str, ...]) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Every template symbol applied to every argument the scenario offers (its cards, attempts,
+    abilities, players and modifiers, and the end of every phase of every turn): the symbol, the
+    arguments as a question writes them, and as the solver names them (a step by its number)."""
     turns = sc.steps[-1].turn if sc.steps else 0
-    domain = {
+    ends = {(s.turn, s.phase): s.position for s in sc.steps}  # the last step of each phase
+    steps = [(f"at({t}, {p})", str(ends[(t, p)])) for t in range(1, turns + 1) for p in PHASES]
+    named = {
         "card": [c.name for c in sc.cards], "attempt": [a.id for a in sc.attempts],
         "ability": [a.id for a in sc.abilities], "player": list(sc.players), "modifier": [m.id for m in sc.modifiers],
-        "step": [f"at({t}, {p})" for t in range(1, turns + 1) for p in PHASES],
         "turn": [str(t) for t in range(1, turns + 1)],
     }
+    domain = {sort: [(n, n) for n in names] for sort, names in named.items()} | {"step": steps}
+    out = []
+    for name in templates:
+        ranges = [domain.get(sort, [(m, m) for m in VALUE_SETS.get(sort, ())]) for sort in SYMBOLS[name].params]
+        for args in itertools.product(*ranges):
+            out.append((name, tuple(a for a, _ in args), tuple(raw for _, raw in args)))
+    return out
+
+
+def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
+                       own: tuple[Question, ...] = ()) -> tuple[Question, ...]:
+    """A question for every application of the template symbols (see `template_applications`)."""
     constants = {p: "player" for p in sc.players}
     constants.update({c.name: "card" for c in sc.cards})
     constants.update({a.id: "ability" for a in sc.abilities})
@@ -153,21 +167,20 @@ def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: t
     templates_node = scope.root.get("templates")
     where = templates_node.loc if templates_node is not None else scope.root.loc
     taken = {q.name for q in own}
+    numbers: dict[str, int] = {}
     out: list[Question] = []
-    for name in templates:
-        symbol = SYMBOLS[name]
-        ranges = [domain.get(sort, list(VALUE_SETS.get(sort, ()))) for sort in symbol.params]
-        for number, args in enumerate(itertools.product(*ranges), 1):
-            text = f"{name}({', '.join(args)})"
-            qname = f"{name}_{number}"
-            while qname in taken:
-                qname += "_"
-            taken.add(qname)
-            expr = parse_expression(text, SourceText(where.path, where.line, where.column), CaseError)
-            out.append(Question(qname, expr, infer(expr, {}, type_scope), text, where))
-            if len(out) > MAX_TEMPLATE_QUESTIONS:
-                raise CaseError(f"the templates ask more than {MAX_TEMPLATE_QUESTIONS} questions of one scenario; "
-                                "name fewer symbols in 'templates'", where)
+    for name, args, _ in template_applications(sc, templates):
+        numbers[name] = numbers.get(name, 0) + 1
+        text = f"{name}({', '.join(args)})"
+        qname = f"{name}_{numbers[name]}"
+        while qname in taken:
+            qname += "_"
+        taken.add(qname)
+        expr = parse_expression(text, SourceText(where.path, where.line, where.column), CaseError)
+        out.append(Question(qname, expr, infer(expr, {}, type_scope), text, where))
+        if len(out) > MAX_TEMPLATE_QUESTIONS:
+            raise CaseError(f"the templates ask more than {MAX_TEMPLATE_QUESTIONS} questions of one scenario; "
+                            "name fewer symbols in 'templates'", where)
     return tuple(out)
 
 

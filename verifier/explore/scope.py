@@ -115,8 +115,8 @@ def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope
     fixed = tuple(a.id for a in base.attempts)
     candidates = _candidates(root.get("attempts"), root, fixed, turns, phases)
     limit_node = root.get("max_attempts")
-    max_attempts = (_scalar(limit_node, "max_attempts").integer("max_attempts", 0, len(candidates))
-                    if limit_node is not None else len(candidates))
+    max_attempts = min(_scalar(limit_node, "max_attempts").integer("max_attempts", 0, MAX_CANDIDATES)
+                       if limit_node is not None else len(candidates), len(candidates))
     title_node = root.get("title")
     title = _scalar(title_node, "title").text("title").strip() if title_node is not None else Path(shown).stem
     constants = {p: "player" for p in base.players}

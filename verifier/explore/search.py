@@ -28,7 +28,7 @@ from ..runner import run_cases
 from ..scenario.model import Scenario
 from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario
 from ..verdicts import CaseResult, Verdict
-from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots
+from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
 from .scope import Scope
 
 # (verdict, question symbol ("" for a contradiction, which holds for the whole scenario), rules involved)
@@ -121,8 +121,9 @@ class _PlanTask:
         used: tuple[str, ...] = ()
         if not self.options.brute_force:
             # First without the templated questions: when no outcome at all can differ, no question can.
-            first = screen_scenario(scenario_of(self.scope, plan, self.rules, templates=()), self.rules, *limits,
-                                    every_outcome=True)
+            bare = scenario_of(self.scope, plan, self.rules, templates=())
+            asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
+            first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
             used = first.rules
             if first.verdict is Verdict.DETERMINED:
                 return _Outcome((), used, "", False)

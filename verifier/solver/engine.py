@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "DEFAULT_TIMEOUT_MS",
            "RULING_SECTION"]
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property
 
 from ..errors import SolverError
@@ -185,7 +185,7 @@ class _Case:
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
-    def screen(self, every_outcome: bool) -> Screening:
+    def screen(self, every_outcome: bool, asked: Collection[tuple[str, tuple[str, ...]]]) -> Screening:
         """At most two solver checks: is there an outcome at all, and can two outcomes that share the
         inputs and choices answer some question (with `every_outcome`: give any outcome) differently?
         Nothing is minimised or re-checked."""
@@ -197,9 +197,13 @@ class _Case:
             verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
             return Screening(verdict, first.reason, used)
         if every_outcome:
+            outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
+            grounded = {(r.symbol, r.args) for r in outcomes}
+            free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in grounded), None)
+            if free is not None:  # no rule constrains it: a question about it has any value
+                return Screening(Verdict.AMBIGUOUS, f"no rule constrains {free}", used)
             self._load_copy(always=True)
-            differ = [f"(not (= {r.smt} {r.smt.replace('|o:', '|o2:', 1)}))"
-                      for r in self.refs((SymbolKind.OUTCOME,), "|o:")]
+            differ = [f"(not (= {r.smt} {r.smt.replace('|o:', '|o2:', 1)}))" for r in outcomes]
         else:
             differ = [f"(not (= {a.smt} {b.smt}))" for q in self.sc.questions
                       for a, b in zip(self.g.questions[q.name], self.g.questions.get("@2:" + q.name, ()))
@@ -507,14 +511,17 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
 
 
 def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                    memory_mb: int | None = None, every_outcome: bool = False) -> Screening:
+                    memory_mb: int | None = None, every_outcome: bool = False,
+                    asked: Collection[tuple[str, tuple[str, ...]]] = ()) -> Screening:
     """Whether the scenario has a conflict or an ambiguous question, without witnesses or cores:
     `check_scenario` gives an `ambiguous` or `contradiction` verdict for it exactly when this does
     (unless a witness fails to re-check).
 
     With `every_outcome`, `ambiguous` means only that some outcome may differ between two outcomes
-    sharing the inputs and choices; `determined` then still means that no question whatever can."""
-    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome)
+    sharing the inputs and choices, or that an outcome in `asked` (symbol, arguments as the solver
+    names them) is one no rule constrains; `determined` then still means that no question about the
+    scenario's outcomes, nor about those in `asked`, can have two values."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome, asked)
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,

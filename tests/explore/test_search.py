@@ -1,0 +1,162 @@
+"""The search against the brute-force path, on random small scopes; witnesses as case files.
+
+Each random scope draws cards, attempts that may happen, turns, phases and question templates from
+a fixed pool. `explore_scope` (screening first) and the brute-force path (every scenario answered in
+full) must report the same findings: the same verdicts, question symbols and rules, each shown by
+the same number of scenarios. REGCHECK_EXPLORE_SCOPES sets how many scopes (default 8; 60 with -m slow).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
+from verifier.explore.scenarios import count_plans
+from verifier.language.encoding import RuleBase
+from verifier.scenario.loader import load_case
+from verifier.solver.engine import check_scenario
+
+CARDS = {
+    "hezekiah": {"type": "Hero", "brigade": "Blue", "abilities": [
+        {"kind": "set aside", "on_return": True, "text": "Set aside a Hero in your territory. On return, draw a card."}]},
+    "isaiah": {"type": "Hero", "brigade": "Blue"},
+    "confusion": {"type": "EE", "brigade": "Black", "owner": "bob",
+                  "abilities": [{"kind": "negate", "text": "Negate a Hero's special ability."}]},
+    "provisions": {"card": "Provisions"},
+    "goliath": {"type": "Evil_Character", "brigade": "Crimson", "owner": "bob"},
+}
+# attempts that may happen, with the cards each needs
+ATTEMPTS = [
+    ({"id": "sets_aside", "activate": "hezekiah", "targets": ["isaiah"]}, {"hezekiah", "isaiah"}),
+    ({"id": "negates", "negate": "sets_aside", "by": "confusion"}, {"hezekiah", "isaiah", "confusion"}),
+    ({"id": "provisions_played", "play": "provisions", "on": "isaiah", "targets": ["isaiah"]}, {"provisions", "isaiah"}),
+    ({"id": "isaiah_enters", "enter_battle": ["isaiah"]}, {"isaiah"}),
+    ({"id": "goliath_enters", "enter_battle": ["goliath"], "player": "bob"}, {"goliath"}),
+    ({"id": "battle_ends", "end_battle": True}, set()),
+    ({"id": "isaiah_discarded", "discard": ["isaiah"], "cause": "by battle resolution"}, {"isaiah"}),
+]
+TEMPLATES = ["zone", "legal", "return_step", "on_return_fires", "negated", "battle_ongoing", "set_aside",
+             "counts_own_upkeep", "scheduled_return"]
+
+
+def random_scope(seed: int) -> str:
+    rng = random.Random(seed)
+    chosen = rng.sample(ATTEMPTS, rng.randint(2, 4))
+    if any(a["id"] == "negates" for a, _ in chosen) and not any(a["id"] == "sets_aside" for a, _ in chosen):
+        chosen.insert(0, ATTEMPTS[0])
+    chosen = sorted(chosen, key=ATTEMPTS.index)[:4]
+    cards = set().union(*(needs for _, needs in chosen)) | {"isaiah"}
+    doc = {
+        "title": f"random scope {seed}", "players": ["alice", "bob"], "turns": rng.randint(1, 2),
+        "cards": {name: CARDS[name] for name in CARDS if name in cards},
+        "attempts": [a for a, _ in chosen],
+        "phases": rng.choice([["Preparation", "Battle"], ["Upkeep", "Preparation"], ["Preparation", "Discard"],
+                              ["Upkeep", "Battle"]]),
+        "per_phase": rng.randint(1, 2),
+        "max_attempts": 2,
+        "templates": rng.sample(TEMPLATES, rng.randint(1, 3)),
+    }
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+def summary(result: ExploreResult) -> set[tuple[str, str, tuple[str, ...], int]]:
+    return {(f.verdict, f.symbol, f.rules, f.scenarios) for f in result.findings}
+
+
+SCOPES = int(os.environ.get("REGCHECK_EXPLORE_SCOPES", "8"))
+
+
+def _compare(seed: int, rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / f"scope-{seed}.yaml"
+    path.write_text(random_scope(seed), "utf-8")
+    scope = load_scope(path, rule_base)
+    assert count_plans(scope) <= 200, "a random scope stays small"
+    searched = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
+    brute = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False, brute_force=True))
+    assert searched.complete and brute.complete
+    assert searched.checked == brute.checked == count_plans(scope)
+    assert summary(searched) == summary(brute)
+    assert searched.answered_in_full <= brute.answered_in_full
+
+
+@pytest.mark.parametrize("seed", range(SCOPES))
+def test_search_finds_what_brute_force_finds(seed: int, rule_base: RuleBase, tmp_path: Path) -> None:
+    _compare(seed, rule_base, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1000, 1060))
+def test_search_finds_what_brute_force_finds_on_many_scopes(seed: int, rule_base: RuleBase, tmp_path: Path) -> None:
+    _compare(seed, rule_base, tmp_path)
+
+
+SET_ASIDE_AND_NEGATE = """\
+title: a set-aside and a negate
+players: [alice, bob]
+turns: 2
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities:
+      - kind: set aside
+        on_return: true
+  isaiah: {type: Hero, brigade: Blue}
+  confusion:
+    type: EE
+    brigade: Black
+    owner: bob
+    abilities: [{kind: negate}]
+attempts:
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
+  - {id: negates, negate: sets_aside, by: confusion}
+phases: [Preparation, Battle]
+templates: [zone, on_return_fires]
+"""
+
+
+def test_each_witness_case_gives_the_findings_verdict(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+    assert result.findings, "negating a set-aside with an on-return clause is a known contradiction"
+    for number, finding in enumerate(result.findings):
+        case = tmp_path / f"witness-{number}.yaml"
+        case.write_text(finding.case, "utf-8")
+        scenario = load_case(case, rule_base)
+        outcome = check_scenario(scenario, rule_base)
+        assert [r.verdict.value for r in outcome.results] == [finding.verdict]
+        assert all(r.ok for r in outcome.results)
+        assert len(scenario.attempts) == len(finding.attempts) and scenario.steps[-1].turn == finding.turns
+
+
+def test_findings_come_with_the_fewest_attempts(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+    # a contradiction needs both the set-aside and its negate, and nothing more
+    assert {len(f.attempts) for f in result.findings if f.verdict == "contradiction"} == {2}
+    assert all(f.turns == 1 for f in result.findings if f.attempts[-1].startswith("turn 1"))
+
+
+def test_a_search_cut_short_says_so(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
+    scope = load_scope(path, rule_base)
+    result = explore_scope(scope, rule_base, ExploreOptions(jobs=1, max_scenarios=3))
+    assert not result.complete
+    assert result.checked == 3 and result.scenarios == count_plans(scope)
+    assert "only the first 3" in result.incomplete[0]
+
+
+def test_unused_statements_are_those_no_scenario_reaches(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1, shrink=False))
+    assert "MOD-1" in result.unused  # no modifier in the scope
+    assert "SA-11" not in result.unused and "GLOSS-12" not in result.unused
