@@ -363,9 +363,13 @@ def defaults() -> None:
               help="Record the current text of every cited statement in rules.lock (after review), and stop.")
 @click.option("--accept-findings", is_flag=True,
               help="Rewrite accepted-findings.yaml with every finding found now (keeping the notes), then check.")
+@click.option("--scope", "scopes", multiple=True, type=click.Path(dir_okay=False, exists=True),
+              help="With --base: list the findings over this scope file that appear or disappear since the base "
+                   "(repeatable; default: the repository's scopes/).")
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
-         timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool) -> None:
-    """Check the rules repository for CI: traceability, the lock, every case, accepted findings."""
+         timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool,
+         scopes: tuple[str, ...]) -> None:
+    """Check the rules repository for CI: traceability, the lock, every case, every scope's search, accepted findings."""
     from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
 
@@ -376,7 +380,10 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
             count, changed = write_lock(repository)
             click.echo(f"rules.lock: {count} statements" + (f"; {', '.join(changed)}" if changed else "; unchanged"))
             return
-        report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings))
+        if scopes and base is None:
+            raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
+        report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
+                                                  tuple(Path(s) for s in scopes)))
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)

@@ -8,7 +8,7 @@ parentheses at the end, where in the REG it comes from:
 
 from __future__ import annotations
 
-__all__ = ["Statement", "RulesDocument", "load_rules_document"]
+__all__ = ["Statement", "RulesDocument", "load_rules_document", "statement_order"]
 
 import re
 from pathlib import Path
@@ -20,6 +20,11 @@ from .files import display_path
 ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
 LOOKS_LIKE_ITEM = re.compile(r"^- \*\*([^*]*)\*\*")
 SOURCE = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def statement_order(sid: str) -> tuple[object, ...]:
+    """A sort key for statement and rule IDs that puts SA-2 before SA-10 and SA-6 before SA-6b."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", sid))
 
 
 class Statement(NamedTuple):

@@ -3,7 +3,8 @@
 The scope keeps the case's players, cards, turns and questions; each attempt of the case's timeline
 becomes an attempt that may happen, pinned to the turn and phase the case gives it. The case's own
 scenario (every attempt present) is one of the scope's scenarios, so the search must report the
-finding with the same verdict, question symbol and rules.
+finding with the same verdict and question symbol, and the same rules (for an ambiguity, rules
+among the case's: see `verifier.explore.search._cause`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def plain(node: YNode) -> Any:
 
 
 ROOT = Path(__file__).resolve().parents[2]
-ACCEPTED = read_baseline(ROOT / "accepted-findings.yaml", ROOT)
+ACCEPTED = [a for a in read_baseline(ROOT / "accepted-findings.yaml", ROOT) if a.finding.case.startswith("cases/")]
 
 
 def scope_from_case(case: Path, turns: int) -> str:
@@ -59,5 +60,9 @@ def test_accepted_finding_is_rediscovered(accepted, rule_base: RuleBase, tmp_pat
     assert result.complete, result.incomplete
     question = next((q for q in scenario.questions if q.name == accepted.finding.question), None)
     symbol = "" if question is None else question.expr.func if isinstance(question.expr, Call) else question.name
-    found = {(f.verdict, f.symbol, frozenset(f.rules)) for f in result.findings}
-    assert (accepted.finding.verdict, symbol, frozenset(accepted.finding.rules)) in found
+    wanted = set(accepted.finding.rules)
+    # a contradiction is found with the same rules; an ambiguity is grouped under the smallest set of
+    # rules of its symbol found in the scope, which the case's own set contains
+    assert any(f.verdict == accepted.finding.verdict and f.symbol == symbol
+               and (set(f.rules) == wanted if f.verdict == "contradiction" else set(f.rules) <= wanted)
+               for f in result.findings), [(f.verdict, f.symbol, f.rules) for f in result.findings]

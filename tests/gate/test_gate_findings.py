@@ -60,7 +60,7 @@ def test_an_accepted_finding_that_is_gone_fails(gate: Gate, gate_repo: Path) -> 
     failed = gate(gate_repo)
     assert failed.exit_code == 1
     fingerprint = next(e["fingerprint"] for e in _baseline(gate_repo) if e["case"] == CONTRADICTION)
-    assert (f"[baseline] accepted-findings.yaml:7: accepted contradiction finding {fingerprint} ({CONTRADICTION}) "
+    assert (f"[baseline] accepted-findings.yaml:9: accepted contradiction finding {fingerprint} ({CONTRADICTION}) "
             "is no longer found: resolved? remove it from accepted-findings.yaml") in failed.output
 
 
@@ -94,7 +94,7 @@ def test_an_edited_baseline_entry_is_bad_input(gate: Gate, gate_repo: Path) -> N
     replace_in(gate_repo / FINDINGS_FILE, "verdict: contradiction", "verdict: ambiguous")
     bad = gate(gate_repo)
     assert bad.exit_code == 2
-    assert "accepted-findings.yaml:7:3: fingerprint" in bad.stderr
+    assert "accepted-findings.yaml:9:3: fingerprint" in bad.stderr
     assert "does not match the case, question, verdict and rules of the entry" in bad.stderr
 
 

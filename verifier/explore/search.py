@@ -6,8 +6,9 @@ templated questions built and screened, and only a scenario with a conflict or a
 is answered in full (`check_scenario`), which names the rules behind each finding. The
 brute-force path answers every scenario in full; it is the reference the search is tested against.
 
-A finding is grouped by its verdict, the symbol of its question and the rules involved: one gap in
-the rules text is one finding however many scenarios show it. Its witness is the first scenario
+A finding is grouped by its verdict, the symbol of its question and the rules involved (for an
+ambiguity, the smallest such set among those of the same symbol that it contains; see `_cause`):
+one gap in the rules text is one finding however many scenarios show it. Its witness is the first scenario
 that shows it (scenarios come with the fewest attempts first), shrunk further by leaving out cards
 and turns while the finding stays.
 """
@@ -18,12 +19,13 @@ __all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope",
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from ..errors import InputError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call
+from ..rulesdoc import statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
 from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario
@@ -102,11 +104,12 @@ def finding_keys(sc: Scenario, result: CaseResult) -> tuple[tuple[Key, str], ...
     out: dict[Key, str] = {}
     for r in result.results:
         if r.verdict is Verdict.CONTRADICTION:
-            rules = tuple(sorted({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"}))
+            rules = tuple(sorted({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"},
+                                 key=statement_order))
             out.setdefault((r.verdict.value, "", rules), r.question)
         elif r.verdict is Verdict.AMBIGUOUS:
-            out.setdefault((r.verdict.value, question_symbol(sc, r.question), tuple(sorted(r.rules_involved))),
-                           r.question)
+            out.setdefault((r.verdict.value, question_symbol(sc, r.question),
+                            tuple(sorted(r.rules_involved, key=statement_order))), r.question)
     return tuple(out.items())
 
 
@@ -167,11 +170,16 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
         if outcome.unknown:
             incomplete.append(f"{', '.join(describe(scope, plan)) or 'no attempts'}: {outcome.unknown}")
         for key, question in outcome.keys:
-            groups.setdefault(key, []).append((plan, question))
+            groups.setdefault(key, []).append((plan, question))  # plans come in order: the first is the smallest
         if progress:
             progress(done, len(every))
-    findings = tuple(_finding(scope, rules, options, key, shown) for key, shown in groups.items())
-    findings = tuple(sorted(findings, key=lambda f: (f.verdict, f.symbol, f.rules)))
+    merged: dict[Key, list[tuple[Plan, str]]] = {}
+    order = {plan: i for i, plan in enumerate(every)}
+    for key, shown in groups.items():
+        merged.setdefault(_cause(key, groups), []).extend(shown)
+    findings = tuple(_finding(scope, rules, options, key, sorted(shown, key=lambda s: order[s[0]]))
+                     for key, shown in merged.items())
+    findings = tuple(sorted(findings, key=lambda f: (f.verdict, f.symbol, [statement_order(r) for r in f.rules])))
     unused = () if options.brute_force else _unused(rules, used)
     return ExploreResult(scope.path, scope.title, total, len(every), full, findings, unused, tuple(incomplete),
                          round(time.perf_counter() - started, 3))
@@ -183,7 +191,26 @@ def _unused(rules: RuleBase, used: set[str]) -> tuple[str, ...]:
     for r in rules.rules:
         for sid in r.cites:
             cited[sid] = cited.get(sid, False) or r.id in used
-    return tuple(sid for sid, hit in cited.items() if not hit)
+    return tuple(sorted((sid for sid, hit in cited.items() if not hit), key=statement_order))
+
+
+def _cause(key: Key, keys: Collection[Key]) -> Key:
+    """The finding a key belongs to. A contradiction is its own (a minimal conflict is one cause). The
+    rules involved in an ambiguity are the neighbourhood of the open value, which grows with whatever
+    else the scenario holds: an ambiguity belongs to the first key of the same symbol whose rules are
+    a smallest subset of its own."""
+    if key[0] != Verdict.AMBIGUOUS.value:
+        return key
+    mine = set(key[2])
+    smallest = sorted((k for k in keys if k[:2] == key[:2] and set(k[2]) <= mine
+                      and not any(o[:2] == key[:2] and set(o[2]) < set(k[2]) for o in keys)),
+                      key=lambda k: [statement_order(r) for r in k[2]])
+    return smallest[0]
+
+
+def _belongs(found: Key, cause: Key) -> bool:
+    return found[:2] == cause[:2] and (found == cause or (cause[0] == Verdict.AMBIGUOUS.value
+                                                          and set(cause[2]) <= set(found[2])))
 
 
 def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
@@ -204,7 +231,7 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
     title = f"{scope.title}: {verdict} " + (f"of {symbol}" if symbol else "of the whole scenario")
     text = case_text(scope, plan, title, note, {question: q.text}, {question: {"verdict": verdict}}, turns, cards)
     return ExploreFinding(scope.path, verdict, symbol, involved, q.text, describe(scope, plan), turns, cards,
-                          len(shown), text)
+                          len({p for p, _ in shown}), text)
 
 
 def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, question: str,
@@ -221,7 +248,7 @@ def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, pl
         except InputError:
             return None  # a card the timeline needs, or a turn it reaches
         result = check_scenario(smaller, rules, None, options.timeout_ms, options.memory_mb)
-        return dict(finding_keys(smaller, result)).get(key)
+        return next((q for found, q in finding_keys(smaller, result) if _belongs(found, key)), None)
 
     for name in sc.cards:
         kept = tuple(c for c in cards if c != name.name)

@@ -17,18 +17,20 @@ import yaml
 
 from ..errors import InputError
 from ..files import FileState, write_file
+from ..rulesdoc import statement_order
 from ..verdicts import CaseResult, Verdict
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .lock import statement_order
 from .model import AcceptedFinding, Finding, Place
 
 FINDINGS_FILE = "accepted-findings.yaml"
 HEADER = """\
 # Findings of regcheck that are known and await a ruling: ambiguities (one question) and
-# contradictions (a whole case). `regcheck gate` reports them but does not fail on them; it fails
-# on a finding not listed here, and on a listed one it no longer finds. A fingerprint is a hash of
-# the case's path, the question, the verdict and the rules involved. Refresh this file with
-# `regcheck gate --accept-findings` (notes of findings still found are kept), then edit the notes.
+# contradictions (a whole case), in the bundled cases and in the scenarios of the scopes under
+# scopes/ (there, `question` names the symbol of the questions found open). `regcheck gate` reports
+# them but does not fail on them; it fails on a finding not listed here, and on a listed one it no
+# longer finds. A fingerprint is a hash of the case's (or scope's) path, the question, the verdict
+# and the rules involved. Refresh this file with `regcheck gate --accept-findings` (notes of
+# findings still found are kept), then edit the notes.
 """
 FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
 

@@ -11,7 +11,7 @@ the lock does not list, fails the gate, naming the rules to review; once they ar
 
 from __future__ import annotations
 
-__all__ = ["LOCK_FILE", "locked_statements", "read_lock", "write_lock", "check_lock", "statement_order"]
+__all__ = ["LOCK_FILE", "locked_statements", "read_lock", "write_lock", "check_lock"]
 
 import re
 from pathlib import Path
@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import InputError, Location
 from ..files import FileState, display_path, write_file
 from ..language.encoding import RuleBase
-from ..rulesdoc import RulesDocument
+from ..rulesdoc import RulesDocument, statement_order
 from .model import Place, Problem
 
 LOCK_FILE = "rules.lock"
@@ -29,11 +29,6 @@ HEADER = (
     "# and the lock is renewed with `regcheck gate --renew-lock`.\n"
 )
 LINE = re.compile(r"^([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?) ([0-9a-f]{16})$")
-
-
-def statement_order(sid: str) -> tuple[object, ...]:
-    """A sort key that puts SA-2 before SA-10 and SA-6 before SA-6b."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", sid))
 
 
 def _users(rules: RuleBase) -> dict[str, list[tuple[str, Location]]]:

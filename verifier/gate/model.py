@@ -139,6 +139,7 @@ class GateReport:
     changes: tuple[Change, ...] = ()
     lock_file: str = ""
     findings_file: str = ""
+    scopes: int = 0
 
     @property
     def passed(self) -> bool:

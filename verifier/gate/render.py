@@ -43,6 +43,8 @@ def render_gate(report: GateReport) -> str:
         f"cases: {report.cases} cases, {len(qs)} questions: {sum(1 for q in qs if (q.case, q.question) not in failing)} "
         f"pass the gate",
     ]
+    if report.scopes:
+        lines.append(f"scopes: {report.scopes} searched for findings")
     if report.accepted:
         lines.append(f"accepted findings awaiting a ruling ({len(report.accepted)}, in {report.findings_file}):")
         for a in report.accepted:
@@ -73,7 +75,7 @@ def gate_json(report: GateReport) -> dict[str, Any]:
         "passed": report.passed,
         "summary": {
             "statements": report.statements, "encoded": report.encoded, "waived": report.waived,
-            "locked": report.locked, "cases": report.cases, "questions": len(report.questions),
+            "locked": report.locked, "cases": report.cases, "scopes": report.scopes, "questions": len(report.questions),
             "problems": {check: len(report.problems_of(check)) for check in CHECKS},
             "accepted_findings": len(report.accepted),
         },

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CaseError, InputError
+from ..explore import ExploreOptions, explore_scope, load_scope
 from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
@@ -37,6 +38,7 @@ class GateOptions:
     jobs: int | None = None
     base: str | None = None
     accept_findings: bool = False
+    scopes: tuple[Path, ...] = ()  # scope files to compare with --base (default: the repository's scopes/)
 
 
 def case_files(root: Path) -> list[Path]:
@@ -50,6 +52,48 @@ def case_files(root: Path) -> list[Path]:
         return []
     return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
                                                   and not f.is_dir())]
+
+
+def scope_files(root: Path) -> list[Path]:
+    """Every scope file under the repository's scopes/ folder, sorted; shown relative to the current folder."""
+    folder = root / "scopes"
+    if not folder.is_dir():
+        return []
+    return [Path(display_path(f)) for f in sorted(f for f in folder.rglob("*") if f.suffix in (".yaml", ".yml")
+                                                  and not f.is_dir())]
+
+
+def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path]
+             ) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
+    """Each scope's findings (keyed by fingerprint, with a first note), the problems of scopes that could
+    not be read or searched in full, and the scopes that could not be read."""
+    found: dict[str, tuple[Finding, str]] = {}
+    problems: list[Problem] = []
+    unreadable: set[str] = set()
+    for path in files:
+        name = _relative(path, root) if _inside(path, root) else display_path(path)
+        try:
+            scope = load_scope(path, rules, name)
+        except InputError as err:
+            unreadable.add(name)
+            place = Place.of(err.location, root) if err.location else Place(name, 1)
+            problems.append(Problem("input", err.message, place, case=name))
+            continue
+        result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs))
+        for why in result.incomplete:
+            problems.append(Problem("unknown", f"the search of the scope was cut short: {why}", Place(name, 1),
+                                    case=name))
+        for f in result.findings:
+            finding = Finding(name, f.symbol or None, f.verdict, f.rules)
+            witness = "; ".join(f.attempts) or "no attempts"
+            note = (f"{f.verdict} of {f.symbol or 'the whole scenario'} in the scope ({f.scenarios} scenarios); "
+                    f"smallest witness: {witness}")
+            found.setdefault(finding.fingerprint, (finding, note))
+    return found, problems, unreadable
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return (path.parent.resolve() / path.name).is_relative_to(root.resolve())
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -156,7 +200,10 @@ def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
 def _finding_problem(finding: Finding, place: Place | None, previous: list[AcceptedFinding],
                      related: tuple[tuple[Place, str], ...]) -> Problem:
     check = "consistency" if finding.verdict == Verdict.CONTRADICTION.value else "findings"
-    what = "the rules contradict each other in this case" if finding.question is None else "the rules leave this open"
+    where = "in scenarios of this scope" if finding.case.startswith("scopes/") else "in this case"
+    what = (f"the rules contradict each other {where}" if finding.verdict == Verdict.CONTRADICTION.value
+            else f"the rules leave {finding.question} open {where}" if finding.case.startswith("scopes/")
+            else "the rules leave this open")
     was = [a for a in previous if (a.finding.case, a.finding.question, a.finding.verdict)
            == (finding.case, finding.question, finding.verdict)]
     if was:
@@ -187,18 +234,23 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         places[(case, None)] = Place(case, 1)
         places.update({(case, q): p for q, p in question_places(f, root).items()})
 
-    found: dict[str, tuple[Finding, CaseResult]] = {}
+    found: dict[str, tuple[Finding, str]] = {}
     for case, result in results.items():
         if isinstance(result, str):
             problems.append(_input_problem(root, case, rules, result))
             continue
         for finding in findings_of(case, result).values():
-            found.setdefault(finding.fingerprint, (finding, result))
+            found.setdefault(finding.fingerprint, (finding, default_note(result)))
+    scopes = scope_files(root)
+    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes)
+    problems += scope_problems
+    for fingerprint, entry in from_scopes.items():
+        found.setdefault(fingerprint, entry)
 
     if options.accept_findings:
         notes = {a.finding.fingerprint: a.note for a in baseline}
-        write_baseline(root / FINDINGS_FILE, [(f, notes.get(fp) or default_note(result))
-                                              for fp, (f, result) in found.items()], baseline_state)
+        write_baseline(root / FINDINGS_FILE, [(f, notes.get(fp) or note) for fp, (f, note) in found.items()],
+                       baseline_state)
         baseline = read_baseline(root / FINDINGS_FILE, root)
     accepted = {a.finding.fingerprint: a for a in baseline}
 
@@ -215,12 +267,13 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
                                       evidence_places(r, rules, doc, root))
             outcomes.append(outcome)
             problems += _question_problems(outcome)
-    unreadable = {case for case, result in results.items() if isinstance(result, str)}
+    unreadable = {case for case, result in results.items() if isinstance(result, str)} | unreadable_scopes
     first_outcome = {o.finding.fingerprint: o for o in reversed(outcomes) if o.finding}
-    for fingerprint, (finding, _) in sorted(found.items(), key=lambda kv: kv[1][0]):
+    for fingerprint, (finding, _) in sorted(found.items(), key=lambda kv: _finding_order(kv[1][0])):
         if fingerprint not in accepted:
-            shown = first_outcome[fingerprint]
-            problems.append(_finding_problem(finding, shown.place, baseline, shown.related))
+            shown = first_outcome.get(fingerprint)
+            problems.append(_finding_problem(finding, shown.place if shown else Place(finding.case, 1), baseline,
+                                             shown.related if shown else ()))
     for a in baseline:
         if a.finding.fingerprint not in found and a.finding.case not in unreadable:
             problems.append(Problem(
@@ -231,10 +284,17 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     changes: tuple[Change, ...] = ()
     if options.base is not None:
         changes = tuple(_changes_since(root, options.base, check, results, places))
+        compared = list(options.scopes) or scopes
+        changes += tuple(_scope_changes_since(root, options, compared, _explore(root, rules, options, compared)[0]
+                                              if options.scopes else from_scopes))
     problems.sort(key=_problem_order)
     return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
                       locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
-                      LOCK_FILE, FINDINGS_FILE)
+                      LOCK_FILE, FINDINGS_FILE, len(scopes))
+
+
+def _finding_order(f: Finding) -> tuple[object, ...]:
+    return (f.case, f.question or "", f.verdict, f.rules)
 
 
 def _problem_order(p: Problem) -> tuple[object, ...]:
@@ -253,3 +313,26 @@ def _changes_since(root: Path, revision: str, check: CaseChecker, now: dict[str,
         files = case_files(base)
         before = _results(base, files, check(rules, functools.cache(lambda: doc), files))
     return compare_answers(answers(before), answers(now), places)
+
+
+def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
+                         now: dict[str, tuple[Finding, str]]) -> list[Change]:
+    """Findings over each scope that appear or disappear between the rule base at `options.base` and now.
+    The scope files are read as they are now."""
+    assert options.base is not None
+    with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
+        base = extract_revision(root, options.base, Path(folder))
+        try:
+            rules = load_rule_base(base / "encodings")
+        except InputError as err:
+            raise InputError(f"--base {options.base}: {err}") from None
+        before, _, _ = _explore(root, rules, options, scopes)
+
+    def shown(f: Finding) -> str:
+        return f"{f.verdict} ({', '.join(f.rules)})"
+
+    changes = [Change(f.case, f.question, None, shown(f), Place(f.case, 1)) for fp, (f, _) in now.items()
+               if fp not in before]
+    changes += [Change(f.case, f.question, shown(f), None, Place(f.case, 1)) for fp, (f, _) in before.items()
+                if fp not in now]
+    return sorted(changes, key=lambda c: (c.case, c.question or "", c.before or "", c.after or ""))
