@@ -299,7 +299,7 @@ def render_rules(statuses: list[RuleStatus]) -> str:
 def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
     what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
     lines = [f"  {'accepted' if accepted_note is not None else 'NEW'} {what}  "
-             f"({f.scenarios} scenario{'s' if f.scenarios != 1 else ''} of the scope show it)",
+             f"({f.scenarios} scenario{' of the scope shows' if f.scenarios == 1 else 's of the scope show'} it)",
              f"    rules involved: {', '.join(f.rules) or 'none'}",
              f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}; "
              f"question {f.question}"]
