@@ -208,3 +208,37 @@ def test_a_general_rule_that_contradicts_is_in_the_conflict_with_its_instances(
 
     text = cli("ruling", "--root", repo_root, "--cases", case, ruling).stdout
     assert "- RUL-NO-SET-ASIDE-1[c=elijah" in text and "(proposed by the ruling)" in text
+
+
+UPKEEP_SCOPE = """\
+title: a one-turn set-aside made in any Upkeep or Preparation Phase
+players: [alice, bob]
+turns: 2
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities: [{kind: set aside, duration: 1 turn}]
+  isaiah: {type: Hero, brigade: Blue}
+attempts:
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
+phases: [Upkeep, Preparation]
+questions:
+  returns_at: return_step(sets_aside, isaiah)
+"""
+
+
+def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path) -> None:
+    scope = tmp_path / "upkeep.yaml"
+    scope.write_text(UPKEEP_SCOPE, encoding="utf-8")
+    result = cli("ruling", "--root", repo_root, "--format", "json", "--cases", repo_root / UPKEEP_CASE,
+                 "--scope", scope, repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml")
+    assert_no_crash(result)
+    assert result.exit_code == 0, result.output
+    [data] = json.loads(result.stdout)["rulings"]
+    assert data["verdict"] == "narrows"
+    on_scope = [c for c in data["impact"] if c["case"].startswith(str(scope))]
+    assert len(on_scope) == 5  # no attempt, or the set-aside in one of four phases
+    narrowed = {c["case"] for c in on_scope if c["verdict"] == "narrows"}
+    # only a set-aside made in an Upkeep leaves open whether that Upkeep counts
+    assert narrowed == {f"{scope} [turn 1 Upkeep: sets_aside]", f"{scope} [turn 2 Upkeep: sets_aside]"}, on_scope

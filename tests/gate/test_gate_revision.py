@@ -75,3 +75,58 @@ def test_base_outside_a_git_repository_is_bad_input(gate: Gate, gate_repo: Path,
     result = gate(gate_repo, "--base", "HEAD")
     assert result.exit_code == 2
     assert "is not in a git repository" in result.stderr
+
+
+NEGATE_IN_BATTLE = """\
+title: a set-aside negated in the Battle Phase
+players: [alice, bob]
+turns: 1
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities: [{kind: set aside, duration: 1 turn}]
+  isaiah: {type: Hero, brigade: Blue}
+  confusion:
+    type: EE
+    brigade: Black
+    owner: bob
+    abilities: [{kind: negate}]
+attempts:
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Preparation}
+  - {id: negates, negate: sets_aside, by: confusion, phase: Battle}
+phases: [Preparation, Battle]
+templates: [legal]
+"""
+
+
+def test_base_with_scope_lists_the_finding_an_encoding_change_introduces(gate: Gate, gate_repo: Path,
+                                                                          tmp_path: Path) -> None:
+    sa_5 = gate_repo / "encodings" / "set-aside.yaml"
+    original = sa_5.read_text(encoding="utf-8")
+    replace_in(sa_5, SA_5, "requires: True")
+    _git(gate_repo, "init", "-q")
+    _git(gate_repo, "add", ".")
+    _git(gate_repo, "commit", "-q", "-m", "SA-5 not encoded yet")
+    sa_5.write_text(original, encoding="utf-8")
+    _git(gate_repo, "commit", "-q", "-a", "-m", "SA-5 encoded")
+    scope = tmp_path / "negate-in-battle.yaml"
+    scope.write_text(NEGATE_IN_BATTLE, encoding="utf-8")
+
+    result = gate(gate_repo, "--base", "HEAD~1", "--scope", scope)
+    out = result.output
+    section = out[out.index("changes of verdict or value since HEAD~1"):].split("\nproblems (")[0]
+    [line] = [line for line in section.splitlines() if "negate-in-battle.yaml" in line]
+    assert ": no finding -> contradiction (" in line and "SA-5" in line, out
+
+    json_result = gate(gate_repo, "--base", "HEAD~1", "--scope", scope, "--format", "json")
+    [change] = [c for c in json.loads(json_result.stdout)["changes"] if c["case"].endswith("negate-in-battle.yaml")]
+    assert change["before"] == "no finding" and change["after"].startswith("contradiction")
+
+
+def test_scope_without_base_is_a_usage_error(gate: Gate, gate_repo: Path, tmp_path: Path) -> None:
+    scope = tmp_path / "negate-in-battle.yaml"
+    scope.write_text(NEGATE_IN_BATTLE, encoding="utf-8")
+    result = gate(gate_repo, "--scope", scope)
+    assert result.exit_code == 2
+    assert "--scope names the scopes to compare with --base" in result.output

@@ -331,8 +331,8 @@ def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
     def shown(f: Finding) -> str:
         return f"{f.verdict} ({', '.join(f.rules)})"
 
-    changes = [Change(f.case, f.question, None, shown(f), Place(f.case, 1)) for fp, (f, _) in now.items()
+    changes = [Change(f.case, f.question, "no finding", shown(f), Place(f.case, 1)) for fp, (f, _) in now.items()
                if fp not in before]
-    changes += [Change(f.case, f.question, shown(f), None, Place(f.case, 1)) for fp, (f, _) in before.items()
+    changes += [Change(f.case, f.question, shown(f), "no finding", Place(f.case, 1)) for fp, (f, _) in before.items()
                 if fp not in now]
     return sorted(changes, key=lambda c: (c.case, c.question or "", c.before or "", c.after or ""))

@@ -1,0 +1,110 @@
+"""`regcheck explore` on the command line: reports, exit codes, witness files and bad scope files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from verifier.scenario.loader import load_case
+
+Cli = Callable[..., Result]
+Check = Callable[[Result], None]
+
+NEGATED_SET_ASIDE = """\
+title: a set-aside negated in the same Preparation Phase
+players: [alice, bob]
+turns: 1
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities:
+      - kind: set aside
+        on_return: true
+  isaiah: {type: Hero, brigade: Blue}
+  confusion:
+    type: EE
+    brigade: Black
+    owner: bob
+    abilities: [{kind: negate}]
+attempts:
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
+  - {id: negates, negate: sets_aside, by: confusion}
+phases: [Preparation]
+per_phase: 2
+templates: [on_return_fires]
+"""
+
+
+@pytest.fixture
+def scope(tmp_path: Path) -> Path:
+    path = tmp_path / "negated.yaml"
+    path.write_text(NEGATED_SET_ASIDE, "utf-8")
+    return path
+
+
+def test_a_new_finding_exits_1_and_its_witness_is_a_case(cli: Cli, assert_no_crash: Check, repo_root: Path,
+                                                           scope: Path, tmp_path: Path, rule_base) -> None:
+    out_dir = tmp_path / "found"
+    result = cli("explore", "--root", repo_root, "--jobs", "1", "--write-cases", out_dir, scope)
+    assert_no_crash(result)
+    assert result.exit_code == 1, result.output
+    assert "NEW contradiction of the whole scenario" in result.stdout
+    assert "GLOSS-12" in result.stdout and "SA-11" in result.stdout
+    assert "1 scope: 1 new finding, 0 accepted" in result.stdout
+    [written] = sorted(out_dir.iterdir())
+    assert written.name == "negated-contradiction-scenario-1.yaml"
+    assert [a.id for a in load_case(written, rule_base).attempts] == ["sets_aside", "negates"]
+    check = cli("check", "--root", repo_root, written)
+    assert check.exit_code == 0, check.output
+
+
+def test_json_report(cli: Cli, assert_no_crash: Check, repo_root: Path, scope: Path) -> None:
+    result = cli("explore", "--root", repo_root, "--jobs", "1", "--format", "json", scope)
+    assert_no_crash(result)
+    data = json.loads(result.stdout)
+    [s] = data["scopes"]
+    assert s["complete"] is True and s["scenarios"] == s["checked"] == 3
+    [f] = s["findings"]
+    assert f["verdict"] == "contradiction" and f["symbol"] is None and f["accepted"] is False
+    assert f["witness"]["attempts"] == ["turn 1 Preparation: sets_aside", "turn 1 Preparation: negates"]
+    assert "MOD-1" in s["unused_statements"]
+    assert data["summary"] == {"scopes": 1, "new": 1, "accepted": 0, "incomplete": 0}
+
+
+def test_a_search_cut_short_exits_1(cli: Cli, repo_root: Path, tmp_path: Path) -> None:
+    path = tmp_path / "quiet.yaml"
+    path.write_text(NEGATED_SET_ASIDE.replace("  - {id: negates, negate: sets_aside, by: confusion}\n", ""), "utf-8")
+    assert cli("explore", "--root", repo_root, "--jobs", "1", path).exit_code == 0
+    cut = cli("explore", "--root", repo_root, "--jobs", "1", "--max-scenarios", "1", path)
+    assert cut.exit_code == 1
+    assert "INCOMPLETE: the scope holds 2 scenarios; only the first 1" in cut.stdout
+
+
+def test_the_repository_scopes_have_no_new_findings(cli: Cli, repo_root: Path) -> None:
+    result = cli("explore", "--root", repo_root, repo_root / "scopes" / "modifiers.yaml")
+    assert result.exit_code == 0, result.output
+    assert "0 new findings, 2 accepted" in result.stdout
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("turns: 1\n", ""), "negated.yaml:1:1: the scope is missing 'turns'"),
+    (("phases: [Preparation]", "phases: [Preparation, Lunch]"), "negated.yaml:20:23: 'Lunch' is not one of the phases"),
+    (("negate: sets_aside", "negate: set_aside"), "negated.yaml:19:27: 'set_aside' is not an attempt written before"),
+    (("by: confusion", "by: confusio"), "unknown card 'confusio' (did you mean 'confusion'?)"),
+    (("templates: [on_return_fires]", "templates: [zones]"), "'zones' is not one of the outcome symbols"),
+    (("per_phase: 2", "per_phase: 2\nexpect: {}"), "unknown field 'expect' in a scope"),
+    (("targets: [isaiah]}", "targets: [isaiah], turn: 3}"), "turn must be between 1 and 1, got 3"),
+])
+def test_a_bad_scope_is_reported_with_its_line_and_exit_2(edit: tuple[str, str], message: str, cli: Cli,
+                                                            assert_no_crash: Check, repo_root: Path,
+                                                            scope: Path) -> None:
+    scope.write_text(NEGATED_SET_ASIDE.replace(*edit), "utf-8")
+    result = cli("explore", "--root", repo_root, scope)
+    assert_no_crash(result)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr, result.stderr
