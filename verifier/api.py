@@ -12,7 +12,7 @@ Bad input raises an `InputError` (file, line, message); every error is a `Regche
 from __future__ import annotations
 
 __all__ = [
-    "Repository", "open_repository", "check", "explain", "ruling", "explore", "gate",
+    "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate",
     "ExploreReport", "ScopeReport", "ExploreOptions", "DEFAULT_MAX_SCENARIOS",
 ]
 
@@ -36,7 +36,7 @@ from .ruling import load_ruling, ruling_verdict
 from .runner import CaseInputError, CaseTask, RulingTask, run_cases
 from .scenario.loader import load_case
 from .scenario.model import Scenario
-from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling
+from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
 
 
@@ -54,6 +54,17 @@ def open_repository(root: Path) -> Repository:
     rules_folder = root / "rules"
     return Repository(root, cached_rule_base(root / "encodings", load_rule_base),
                       functools.cache(lambda: load_rules_document(rules_folder)))
+
+
+def load(repo: Repository, case: Path) -> Scenario:
+    """Read and validate one case file."""
+    return load_case(case, repo.rules, display_path(case))
+
+
+def answer(repo: Repository, scenario: Scenario, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+           memory_mb: int | None = None) -> CaseResult:
+    """Every question's verdict for a scenario already read."""
+    return check_scenario(scenario, repo.rules, repo.document, timeout_ms, memory_mb)
 
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,

@@ -20,12 +20,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from .language.encoding import RuleBase
-    from .rulesdoc import RulesDocument
+    from .api import Repository
     from .scenario.model import Scenario
     from .verdicts import CaseResult, QuestionResult
 
-_RULES: dict[Path, tuple[RuleBase, RulesDocument] | str] = {}
+_REPOSITORIES: dict[Path, Repository | str] = {}
 
 
 def rules_repository(path: Path) -> Path | None:
@@ -43,19 +42,20 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return CaseFile.from_parent(parent, path=file_path)  # type: ignore[no-any-return]
 
 
-def _rules(root: Path) -> tuple[RuleBase, RulesDocument] | str:
-    """The repository's rule base and rules document, read once per session, or the message of its error."""
-    if root not in _RULES:
+def _repository(root: Path) -> Repository | str:
+    """The rules repository (its rule base and rules document read once per session), or the message
+    of its error."""
+    if root not in _REPOSITORIES:
+        from . import api
         from .errors import RegcheckError
-        from .language.cache import cached_rule_base
-        from .language.encoding import load_rule_base
-        from .rulesdoc import load_rules_document
 
         try:
-            _RULES[root] = (cached_rule_base(root / "encodings", load_rule_base), load_rules_document(root / "rules"))
+            repo = api.open_repository(root)
+            repo.document()
+            _REPOSITORIES[root] = repo
         except RegcheckError as err:
-            _RULES[root] = str(err)
-    return _RULES[root]
+            _REPOSITORIES[root] = str(err)
+    return _REPOSITORIES[root]
 
 
 class CaseInputProblem(Exception):
@@ -77,17 +77,16 @@ class CaseFile(pytest.File):
     _result: CaseResult | None = None
 
     def collect(self) -> Iterator[pytest.Item]:
+        from . import api
         from .errors import RegcheckError
-        from .files import display_path
-        from .scenario.loader import load_case
 
         root = rules_repository(self.path)
-        loaded = _rules(root) if root else "not in a rules repository"
+        loaded = _repository(root) if root else "not in a rules repository"
         if isinstance(loaded, str):
             yield CaseInputItem.from_parent(self, name="case file", message=loaded)
             return
         try:
-            self.scenario = load_case(self.path, loaded[0], display_path(self.path))
+            self.scenario = api.load(loaded, self.path)
         except RegcheckError as err:
             yield CaseInputItem.from_parent(self, name="case file", message=str(err))
             return
@@ -97,13 +96,13 @@ class CaseFile(pytest.File):
     def result(self) -> CaseResult:
         """The engine's result for the whole case, worked out once."""
         if self._result is None:
-            from .solver.engine import check_scenario
+            from . import api
 
             root = rules_repository(self.path)
             assert root is not None and self.scenario is not None
-            loaded = _rules(root)
+            loaded = _repository(root)
             assert not isinstance(loaded, str)
-            self._result = check_scenario(self.scenario, loaded[0], loaded[1])
+            self._result = api.answer(loaded, self.scenario)
         return self._result
 
 
