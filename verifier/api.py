@@ -20,15 +20,13 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .explanation import explain_case
 from .explore import ExploreFinding, ExploreOptions, ExploreResult, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
 from .files import display_path
-from .gate import GateOptions, GateReport, run_gate
-from .gate.findings import FINDINGS_FILE, read_baseline
-from .gate.model import AcceptedFinding, Finding
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .rulesdoc import RulesDocument, load_rules_document
@@ -38,6 +36,10 @@ from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
+
+if TYPE_CHECKING:  # the gate is read only by the commands that use it
+    from .gate import GateOptions, GateReport
+    from .gate.model import AcceptedFinding, Finding
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,8 @@ class ExploreReport:
 
 def finding_of(f: ExploreFinding) -> Finding:
     """An explore finding as the baseline records it: by scope, question symbol, verdict and rules."""
+    from .gate.model import Finding
+
     return Finding(f.scope, f.symbol or None, f.verdict, f.rules)
 
 
@@ -150,6 +154,8 @@ def explore(repo: Repository, scopes: Sequence[Path], options: ExploreOptions | 
             progress: Callable[[str, int, int], None] | None = None) -> ExploreReport:
     """Search every scenario of each scope for contradictions and ambiguities; findings listed in the
     repository's accepted-findings file are told apart from new ones."""
+    from .gate.findings import FINDINGS_FILE, read_baseline
+
     options = options or ExploreOptions()
     loaded = [load_scope(p, repo.rules, _shown(repo, p)) for p in scopes]  # every scope's errors before any search
     baseline = {a.finding.fingerprint: a for a in read_baseline(repo.root / FINDINGS_FILE, repo.root)}
@@ -175,5 +181,7 @@ def _shown(repo: Repository, path: Path) -> str:
 
 def gate(root: Path, options: GateOptions) -> GateReport:
     """Every check of the CI gate on the rules repository at `root`."""
+    from .gate import run_gate
+
     return run_gate(root, options)
 
