@@ -37,6 +37,7 @@ DEFAULTS = {
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
+    "ability targets": "any card, any number of them (a real card's text names its own)",
     "attempt player": "the permanent controller of the card used; for entering battle, the active player",
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
@@ -442,6 +443,11 @@ class _CaseReader:
             ("targets_all_in_location", a.targets_all_in_location,
              f"{a.id} {'targets' if a.targets_all_in_location else 'does not target'} any or all cards in a location"),
         ]
+        facts.append(("targets_own_cards", a.targets_own_cards,
+                      f"{a.id} {'targets only' if a.targets_own_cards else 'does not target only'} cards its user controls"))
+        facts.append(("min_targets", a.min_targets, f"{a.id} targets at least {a.min_targets} card(s)"))
+        facts.append(("max_targets", a.max_targets, f"{a.id} targets at most {a.max_targets} card(s)" if a.max_targets
+                      else f"{a.id} targets any number of cards"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
@@ -815,6 +821,10 @@ def load_case(path: Path, rules: RuleBase, display: str | None = None, other_key
                         f"{a.id} {'adds' if order else 'does not add'} {c.name} to the battle", reader.locate(a.card))
             reader.fact("add_order", (a.id, c.name), order,
                         f"{a.id} adds {c.name} {ordinal(order)}" if order else f"{a.id} does not add {c.name}",
+                        reader.locate(a.card))
+            fits = a.fits(c)
+            reader.fact("fits_description", (a.id, c.name), fits,
+                        f"{c.name} {'fits' if fits else 'does not fit'} what {a.id} names for its targets",
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
