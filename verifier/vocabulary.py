@@ -139,7 +139,7 @@ _SYMBOLS = [
            "the card is of the type and brigade the ability's text names for its targets"),
     Symbol("targets_own_cards", I, ("ability",), "bool", "the ability targets only cards its user controls"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
-    Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (0: no limit)"),
+    Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
     Symbol("has_part", I, ("ability", "part"), "bool", "the ability has an effect of this part"),
     Symbol("heals_only", I, ("ability", "condition"), "bool", "the heal ability's text names this condition as its requirement"),

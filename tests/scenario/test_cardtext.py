@@ -86,7 +86,7 @@ def test_locations() -> None:
 
 def test_targets_count_and_description() -> None:
     a = only("Set aside up to X Heroes in battle for 2 turns.")
-    assert (a.min_targets, a.max_targets, a.target_types) == (1, "x", ("Hero",))
+    assert (a.min_targets, a.max_targets, a.target_types) == (0, "x", ("Hero",))
     a = only("Set aside two silver brigade Heroes.")
     assert (a.min_targets, a.max_targets, a.target_brigade) == (2, 2, "Silver")
     a = only("Heal any Hero from the Blue Brigade that is being discarded.")

@@ -50,8 +50,8 @@ GRAMMAR = r"""
 // One sentence of card text, lower-cased and normalised, without its final period.
 start: lead? body tails?
 
-lead: condition ","?                          -> lead_condition
-    | "if" "used" "by" cwords ","?            -> lead_used_by
+lead: condition ","                           -> lead_condition
+    | "if" "used" "by" cwords ","             -> lead_used_by
     | PERMISSION                              -> lead_permission
     | "interrupt the battle and"              -> lead_interrupt
     | "once per" ONCE_UNIT ","?               -> lead_limit
@@ -65,7 +65,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 ?body: set_aside | heal | restore | healed | negate | discard | cost_effect
      | cannot | limit | on_return | when_returns | returns_with | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
-     | protect | interrupted_only
+     | protect | interrupted_only | grant_cannot
 
 // set aside ------------------------------------------------------------------------------
 set_aside: SET_ASIDE target location? duration? paired_tail?
@@ -149,6 +149,7 @@ ability_guard: "negated" -> g_negated
              | "interrupted" -> g_interrupted
              | "prevented" -> g_prevented
 interrupted_only: "cannot" "be" "interrupted" "or" "prevented"
+grant_cannot: words CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)?
 
 limit: "limit" words?
 
@@ -221,7 +222,7 @@ class AbilityReading(NamedTuple):
     heals_only: tuple[str, ...]
     target_types: tuple[str, ...]
     target_brigade: str | None
-    min_targets: int
+    min_targets: int | str
     max_targets: int | str | None
     pieces: tuple[Part, ...]
 
@@ -283,6 +284,23 @@ def _parser() -> Lark:
     return Lark(GRAMMAR, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
 
 
+# Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
+# or holds, one of them); a sentence with none of them is not parsed at all.
+_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
+                       r"returns|when|while|gains|upkeep|protect|turn)\b")
+
+
+@lru_cache(maxsize=16384)
+def _parse(low: str) -> Tree | None:
+    """The parse of one lower-cased sentence, or None when the grammar does not read it."""
+    if not _KEYWORDS.search(low):
+        return None
+    try:
+        return _parser().parse(low)
+    except UnexpectedInput:
+        return None
+
+
 def _words(tree: Tree | Token | None) -> str:
     if tree is None:
         return ""
@@ -326,12 +344,12 @@ class _Block:
         self.heals_only: set[str] = set()
         self.types: tuple[str, ...] = ()
         self.brigade: str | None = None
-        self.min_targets = 1
+        self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
 
     def add(self, kind: str, text: str, mapped: tuple[tuple[str, str], ...] = (), reason: str = "") -> None:
-        self.pieces.append(Part(kind, text, mapped, reason))
+        self.pieces.append(Part(kind, re.sub(r"\s+([,;:])", r"\1", text).strip(), mapped, reason))
 
 
 _PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "territory": "territory",
@@ -395,11 +413,13 @@ def _target(block: _Block, tree: Tree) -> None:
         n = int(word) if word.isdigit() else NUMBERS[word]
         block.min_targets, block.max_targets = n, n
     elif q == "q_up_to":
-        block.min_targets, block.max_targets = 1, _count(qnode)  # type: ignore[arg-type]
+        block.min_targets, block.max_targets = 0, _count(qnode)  # type: ignore[arg-type]
     elif q == "q_x":
-        block.min_targets, block.max_targets = 1, "x"
-    else:
+        block.min_targets, block.max_targets = "x", "x"
+    elif q == "q_one_or_more":
         block.min_targets, block.max_targets = 1, None
+    else:
+        block.min_targets, block.max_targets = 0, None
     if q in ("q_all", "q_any"):
         block.all_in_location = True
     if q in ("q_bare", "q_one", "q_any") and plural:
@@ -442,12 +462,12 @@ def _target(block: _Block, tree: Tree) -> None:
     block.add("target", _words(tree), tuple(mapped))
 
 
-def _targets_text(low: int, high: int | str | None) -> str:
+def _targets_text(low: int | str, high: int | str | None) -> str:
     if high is None:
-        return "any number"
+        return "any number" if low == 0 else f"at least {low}"
     if high == low:
         return f"exactly {low}"
-    return f"1 to {high}"
+    return f"up to {high}"
 
 
 def _duration(block: _Block, tree: Tree) -> None:
@@ -483,9 +503,8 @@ def _sentence(block: _Block, sentence: str) -> None:
     low = low.replace('"', "'")
     if not low:
         return
-    try:
-        tree = _parser().parse(low)
-    except UnexpectedInput:
+    tree = _parse(low)
+    if tree is None:
         block.add("sentence", sentence, reason="not understood by the card grammar")
         return
     lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")), None)
@@ -591,6 +610,7 @@ def _sentence(block: _Block, sentence: str) -> None:
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
         "each_upkeep": "an effect each upkeep is not modelled",
         "protect": "protection given to other cards is not modelled",
+        "grant_cannot": "'cannot be negated' given to other cards is not modelled",
         "limit": "a limit on how often the ability is used is not modelled",
         "cost_effect": "a cost is not modelled",
     }

@@ -18,7 +18,8 @@ from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
-from .cards import RealCard, find_card, read_heal_ability, read_set_aside_ability
+from .cards import RealCard, find_card, overrides, read_card
+from .cardtext import AbilityReading
 from .model import NEVER_LABEL, Ability, Attempt, Card, Claim, Expectation, Fact, Modifier, Question, Scenario, Step
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -137,6 +138,8 @@ class _CaseReader:
         root.check_keys(CASE_KEYS + other_keys, "a case")
         self.root = root
         self.facts: list[Fact] = []
+        # abilities of real cards with unsupported parts: refused when the timeline uses them
+        self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -189,7 +192,25 @@ class _CaseReader:
             card, abils = self.card(name, body, key.loc, players)
             cards.append(card)
             abilities.extend(abils)
+        self.refuse_overrides_that_need(cards, node)
         return cards, abilities
+
+    def refuse_overrides_that_need(self, cards: list[Card], node: YMap) -> None:
+        """An override that set aside a part only while some other card is absent: refuse a case holding both."""
+        printed = {c.real_card: c.name for c in cards if c.real_card}
+        for key, body in node.entries:
+            if not isinstance(body, YMap) or body.get("card") is None or body.get("abilities") is not None:
+                continue
+            real_node = body.require("card", "a card")
+            real = find_card(_scalar(real_node).text("card"))
+            o = overrides().get(real.name) if isinstance(real, RealCard) else None
+            if o is None:
+                continue
+            for other in o.refused_with():
+                if other in printed:
+                    real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about "
+                                   f"{quoted(other)}, which this case holds as '{printed[other]}': write the "
+                                   f"ability of '{key.value}' by hand under 'abilities:'")
 
     def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
         if node is None:
@@ -276,30 +297,16 @@ class _CaseReader:
         if node is None:
             if real is None:
                 return out
-            reading = read_set_aside_ability(real.text)
-            if reading is None:
-                heal = read_heal_ability(real.text)
-                if heal is None:
-                    return out
-                ability = Ability(f"{card}_a1", card, "heal_effect", "no_duration", 0, False, False, False,
-                                  heal.cannot_be_negated, heal.target_zone, False, False, real.text,
-                                  also_in_play=heal.also_in_play, parts=heal.parts, heals_only=heal.heals_only)
+            reading = read_card(real)
+            for a in reading.abilities:
+                if a.kind is None:
+                    continue
+                ability = self.from_reading(card, len(out) + 1, a, real, body)
+                if a.unsupported:
+                    self.refused[ability.id] = (real.name, reading.unsupported, body.get("card") or body)
                 self.ability_facts(ability, body.loc, from_text=True)
-                return [ability]
-            cbn = reading.cannot_be_negated
-            if isinstance(cbn, str):
-                x_node = body.get("x")
-                if x_node is None:
-                    body.fail(f"{real.name} says 'cannot be negated if {cbn.replace('x is', 'X is')}': give the card's x")
-                threshold = int(re.findall(r"\d+", cbn)[0])
-                cbn = _scalar(x_node).integer("x", 0, 100) >= threshold
-            ability = Ability(f"{card}_a1", card, "set_aside_effect", reading.duration_kind,
-                              reading.duration_turns, reading.paired, reading.on_return,
-                              reading.grants_ability, bool(cbn), reading.target_zone,
-                              reading.targets_opponents_cards, reading.targets_all_in_location,
-                              real.text, parts=("set_aside_part",))
-            self.ability_facts(ability, body.loc, from_text=True)
-            return [ability]
+                out.append(ability)
+            return out
         if body.get("x") is not None:
             body.get("x").fail("x is only read for a real card's text; state the ability instead")  # type: ignore[union-attr]
         for i, item in enumerate(_mappings(node, "abilities", "ability"), 1):
@@ -343,6 +350,44 @@ class _CaseReader:
             self.ability_facts(ability, item.loc, from_text=False)
             out.append(ability)
         return out
+
+    def refuse_unsupported(self, ability: str, used_at: YNode) -> None:
+        """A real card's ability with parts regcheck does not model cannot be used: refuse the case, saying what."""
+        if ability not in self.refused:
+            return
+        name, parts, where = self.refused[ability]
+        listed = "; ".join(parts)
+        where.fail(f"{quoted(name)} is used at line {used_at.loc.line}, but its text has parts regcheck does not "
+                   f"model: {listed}. Keep 'card: {name}' for its type and brigade and write the ability by hand "
+                   "under 'abilities:' (kind, duration, paired, on_return, target_zone, ...), deciding what the "
+                   "parts above mean for this case; or run 'regcheck cards' to see the whole reading")
+
+    def from_reading(self, card: str, number: int, a: AbilityReading, real: RealCard, body: YMap) -> Ability:
+        """An ability of a real card from its reading; the card's x is asked for where the text needs it."""
+        def x_value(why: str) -> int:
+            x_node = body.get("x")
+            if x_node is None:
+                body.fail(f"{real.name} says {why}: give the card's x")
+            return _scalar(x_node).integer("x", 0, 100)
+
+        cbn = a.cannot_be_negated
+        if isinstance(cbn, str):
+            threshold = int(re.findall(r"\d+", cbn)[0])
+            cbn = x_value(f"'cannot be negated if {cbn.replace('x is', 'X is')}'") >= threshold
+        turns = a.duration_turns
+        if turns == "x":
+            turns = x_value("'for X turns'")
+            if not 1 <= turns <= MAX_TURNS:
+                body.fail(f"{real.name} lasts X turns: x must be between 1 and {MAX_TURNS}")
+        low = x_value("that it targets X cards") if a.min_targets == "x" else a.min_targets
+        high = (x_value("that it targets up to X cards") if a.max_targets == "x"
+                else -1 if a.max_targets is None else a.max_targets)
+        assert isinstance(turns, int) and isinstance(low, int) and isinstance(high, int)
+        return Ability(f"{card}_a{number}", card, a.kind or "other_effect", a.duration_kind, turns, a.paired,
+                       a.on_return, a.grants_ability, bool(cbn), a.target_zone, a.targets_opponents_cards,
+                       a.targets_all_in_location, a.text, also_in_play=a.also_in_play, parts=a.parts,
+                       heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
+                       targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high)
 
     def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
         """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
@@ -446,8 +491,8 @@ class _CaseReader:
         facts.append(("targets_own_cards", a.targets_own_cards,
                       f"{a.id} {'targets only' if a.targets_own_cards else 'does not target only'} cards its user controls"))
         facts.append(("min_targets", a.min_targets, f"{a.id} targets at least {a.min_targets} card(s)"))
-        facts.append(("max_targets", a.max_targets, f"{a.id} targets at most {a.max_targets} card(s)" if a.max_targets
-                      else f"{a.id} targets any number of cards"))
+        facts.append(("max_targets", a.max_targets, f"{a.id} targets at most {a.max_targets} card(s)"
+                      if a.max_targets >= 0 else f"{a.id} targets any number of cards"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
@@ -548,6 +593,7 @@ class _CaseReader:
                 node.fail(f"card '{card}' has no special ability to use (give it 'abilities' or a real 'card')")
             for a in own:
                 if a.kind in wanted:
+                    self.refuse_unsupported(a.id, node)
                     return a.id
             node.fail(f"card '{card}' has no {' or '.join(display_value(w) for w in wanted)} ability")
 

@@ -67,7 +67,7 @@ class Ability(NamedTuple):
     target_brigade: str | None = None
     targets_own_cards: bool = False
     min_targets: int = 0
-    max_targets: int = 0
+    max_targets: int = -1
 
     def fits(self, card: Card) -> bool:
         """The card is of the type and brigade the ability names for its targets (any card when none is named)."""
