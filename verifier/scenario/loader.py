@@ -58,7 +58,7 @@ DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_pa
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
-ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role",
+ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
                 *ACTIONS)
 ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
@@ -140,6 +140,7 @@ class _CaseReader:
         self.facts: list[Fact] = []
         # abilities of real cards with unsupported parts: refused when the timeline uses them
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
+        self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -301,9 +302,12 @@ class _CaseReader:
             for a in reading.abilities:
                 if a.kind is None:
                     continue
-                ability = self.from_reading(card, len(out) + 1, a, real, body)
+                ability = self.from_reading(card, a.number, a, real, body)
+                if a.label:
+                    self.labels[ability.id] = a.label
                 if a.unsupported:
-                    self.refused[ability.id] = (real.name, reading.unsupported, body.get("card") or body)
+                    own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
+                    self.refused[ability.id] = (real.name, own, body.get("card") or body)
                 self.ability_facts(ability, body.loc, from_text=True)
                 out.append(ability)
             return out
@@ -350,6 +354,21 @@ class _CaseReader:
             self.ability_facts(ability, item.loc, from_text=False)
             out.append(ability)
         return out
+
+    def named_ability(self, card: str, own: list[Ability], node: YNode) -> Ability:
+        """The ability a timeline entry names with 'ability:': by its number on the card, or by its block label."""
+        value = _scalar(node).value
+        by_number = {a.id.rsplit("_a", 1)[1]: a for a in own}
+        if isinstance(value, int) and not isinstance(value, bool):
+            if str(value) in by_number:
+                return by_number[str(value)]
+        elif isinstance(value, str):
+            matches = [a for a in own if self.labels.get(a.id, "").lower() == value.strip().lower()]
+            if len(matches) == 1:
+                return matches[0]
+        shown = ", ".join(f"{n}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
+                          for n, a in by_number.items())
+        node.fail(f"card '{card}' has no ability {quoted(str(value))}; its abilities: {shown}")
 
     def refuse_unsupported(self, ability: str, used_at: YNode) -> None:
         """A real card's ability with parts regcheck does not model cannot be used: refuse the case, saying what."""
@@ -591,11 +610,24 @@ class _CaseReader:
             own = [a for a in abilities if a.card == card]
             if not own:
                 node.fail(f"card '{card}' has no special ability to use (give it 'abilities' or a real 'card')")
-            for a in own:
-                if a.kind in wanted:
-                    self.refuse_unsupported(a.id, node)
-                    return a.id
-            node.fail(f"card '{card}' has no {' or '.join(display_value(w) for w in wanted)} ability")
+            named = item.get("ability")
+            kinds = " or ".join(display_value(w) for w in wanted)
+            if named is not None:
+                chosen = self.named_ability(card, own, named)
+                if chosen.kind not in wanted:
+                    named.fail(f"ability {chosen.id} of '{card}' is a {display_value(chosen.kind)}, not a {kinds}")
+                self.refuse_unsupported(chosen.id, node)
+                return chosen.id
+            usable = [a for a in own if a.kind in wanted]
+            if not usable:
+                node.fail(f"card '{card}' has no {kinds} ability")
+            if len(usable) > 1:
+                listed = ", ".join(f"{a.id.rsplit('_a', 1)[1]}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
+                                   f": {display_value(a.kind)}" for a in usable)
+                node.fail(f"card '{card}' has {len(usable)} abilities this entry could use ({listed}); "
+                          "say which with 'ability:' (its number, or its label such as GE or EE)")
+            self.refuse_unsupported(usable[0].id, node)
+            return usable[0].id
 
         main = item.get(action)
         assert main is not None
@@ -644,6 +676,8 @@ class _CaseReader:
                        else list(target.targets))
         elif kind == "end_battle" and _scalar(main).value is not True:
             main.fail("write 'end_battle: true'")
+        if item.get("ability") is not None and ability is None:
+            item.get("ability").fail(f"'ability' does not apply to a {action} entry")  # type: ignore[union-attr]
         for extra in ("on", "targets", "by", "cards"):
             allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
                        "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",)}[extra]
