@@ -526,3 +526,27 @@ def test_real_card_targets_are_read(make_case: Callable[..., Scenario], provisio
     assert (a.target_types, a.min_targets, a.max_targets, a.targets_own_cards) == (("Hero",), 1, 1, False)
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"}
     assert fits == {"elijah": True, "provisions": False}
+
+
+def test_a_card_with_several_blocks_needs_ability(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  fountain:
+    card: Fountain of Living Water (PoC)
+  elijah:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: fountain
+    on: elijah
+    targets: [elijah]
+questions:
+  where: zone(elijah, 0)
+"""
+    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(STAR\): set aside effect, "
+                                        r"2 \(GE\): nothing the model uses\); say which this entry uses with 'ability:'"):
+        make_case(text)
+    sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
+    assert sc.attempts[0].ability == "fountain_a1"

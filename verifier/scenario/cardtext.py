@@ -114,6 +114,8 @@ owner: "your" -> own
      | "the" -> the
      | "that" -> the
      | "of" "your" -> own
+     | "of" "holder's" -> own
+     | "this" -> this
 description: DWORD+
 
 location: PLACE_WORD place ("or" "in"? place)*
@@ -125,7 +127,8 @@ PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "se
      | "set aside area" | "set-aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
 
 // heal -----------------------------------------------------------------------------------
-heal: "heal" target location? heal_condition?
+heal: "heal" target location? heal_condition? increase?
+increase: "and" "increase" ("hero" | "abilities" | "it" | "him")? NUMBER "/" NUMBER
 heal_condition: ","? ("that" | "who" | "which") "is" "about" "to" "be" "discarded" -> about_to_be_discarded
               | ","? ("that" | "who") ("is" | "are") "being" "discarded" -> being_discarded
               | ","? ("that" | "who") ("has" | "have") "been" sickness -> sick
@@ -395,13 +398,18 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
 def _target(block: _Block, tree: Tree) -> None:
     """Map a target (quantity, owner, description); words the model cannot check are unsupported."""
     qnode = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("q_")), None)
-    owner = next((c for c in tree.children if isinstance(c, Tree) and c.data in ("own", "opponents", "the")), None)
+    owner = next((c for c in tree.children if isinstance(c, Tree) and c.data in ("own", "opponents", "the", "this")),
+                 None)
     desc = _words(next(c for c in tree.children if isinstance(c, Tree) and c.data == "description"))
     brigade_of = next((c for c in tree.children if isinstance(c, Tree) and c.data == "brigade_of"), None)
     words = desc.split()
-    plural = bool(words) and (words[-1].endswith("s") or words[-1].endswith("(s)"))
+    last = words[-1] if words else ""
+    plural = last.endswith("(s)") or (last.endswith("s") and not last.endswith("ss"))
     q = qnode.data if qnode is not None else "q_bare"
     mapped: list[tuple[str, str]] = []
+    if owner is not None and owner.data == "this":
+        block.add("target", _words(tree), reason="a card that sets itself aside is not modelled")
+        return
     if q == "q_each":
         block.add("target", _words(tree), reason="'each' spreads targets over players: not modelled")
         return
@@ -490,6 +498,10 @@ def _duration(block: _Block, tree: Tree) -> None:
         block.add("duration", text, reason="a duration until an event is not modelled")
 
 
+# An on-return clause whose subject is the returning card itself.
+_ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
+                             r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
+
 _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
@@ -552,6 +564,10 @@ def _sentence(block: _Block, sentence: str) -> None:
                 "about_to_be_discarded", "being_discarded", "sick", "not_full_strength")), None)
             if hc is not None:
                 _heal_condition(block, hc)
+            inc = next((c for c in body.children if isinstance(c, Tree) and c.data == "increase"), None)
+            if inc is not None:
+                block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
+                                                              "an increase is no condition it tracks"),))
             if name == "restore":
                 block.add("restore", text, reason="restoring abilities to full is not the model's heal")
             return
@@ -591,11 +607,17 @@ def _sentence(block: _Block, sentence: str) -> None:
         if block.kind != "set_aside_effect":
             block.add("paired", text, reason="a return clause without a set-aside in its ability")
             return
-        block.paired = block.on_return = True
         mapped = [("paired", "true"), ("on_return", "true")]
-        if re.search(r"\bgains?\b", text):
-            block.grants = True
+        clause = re.sub(r"^(?:on|upon) (?:its )?return\s*,?\s*", "", text)
+        if re.search(r"\bgains?\b", clause):
             mapped.append(("grants", "true"))
+        elif name == "on_return" and _ABOUT_THE_CARD.match(clause):
+            # "Upon return, Hero has access to any site and ignores ...": it may give the card an
+            # ability without saying "gains"; whether it does is not read
+            block.add("on_return", text, reason="whether this on-return clause gives the card an ability is not read")
+            return
+        block.paired = block.on_return = True
+        block.grants = block.grants or ("grants", "true") in mapped
         block.add("on_return", text, tuple(mapped))
         return
     if name in ("while_aside", "immune_while_aside", "gains_every_turn"):

@@ -141,6 +141,7 @@ class _CaseReader:
         # abilities of real cards with unsupported parts: refused when the timeline uses them
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
+        self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -299,6 +300,9 @@ class _CaseReader:
             if real is None:
                 return out
             reading = read_card(real)
+            self.blocks[card] = tuple(f"{a.number}{' (' + a.label + ')' if a.label else ''}: "
+                                      f"{display_value(a.kind) if a.kind else 'nothing the model uses'}"
+                                      for a in reading.abilities)
             for a in reading.abilities:
                 if a.kind is None:
                     continue
@@ -618,6 +622,10 @@ class _CaseReader:
                     named.fail(f"ability {chosen.id} of '{card}' is a {display_value(chosen.kind)}, not a {kinds}")
                 self.refuse_unsupported(chosen.id, node)
                 return chosen.id
+            blocks = self.blocks.get(card, ())
+            if len(blocks) > 1:
+                node.fail(f"the text of '{card}' has {len(blocks)} ability blocks ({', '.join(blocks)}); say which "
+                          "this entry uses with 'ability:' (its number, or its label such as GE or EE)")
             usable = [a for a in own if a.kind in wanted]
             if not usable:
                 node.fail(f"card '{card}' has no {kinds} ability")
