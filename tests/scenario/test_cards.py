@@ -160,3 +160,14 @@ def test_coverage_counts_every_category_and_status() -> None:
         assert set(by_status) == set(STATUSES)
     assert counts["set-aside"]["override"] >= 1
     assert sum(counts["set-aside"].values()) > 100
+
+
+@pytest.mark.parametrize("name", ["Judah's Sin", "King Jeroboam I", "Leah (TxP)", "Persian Presidents", "Pestilence"])
+def test_texts_that_only_name_a_set_aside_or_heal_are_in_no_such_category(name: str) -> None:
+    # "until healed", "set-aside enhancement", "in play or set-aside", "was or is set aside"
+    assert not {"set-aside", "heal"} & set(categories_of(read_card(card(name))))
+
+
+@pytest.mark.parametrize("name", ["Bound", "Foolishness of Five Virgins", "The Vineyard"])
+def test_a_set_aside_inside_a_longer_sentence_still_counts(name: str) -> None:
+    assert categories_of(read_card(card(name)))["set-aside"] == "unsupported"

@@ -274,9 +274,14 @@ def _status(abilities: tuple[AbilityReading, ...]) -> str:
 CATEGORIES = ("set-aside", "heal", "negate", "cannot-be-negated", "duration")
 
 _SCREENS = {
-    "set-aside": re.compile(r"\bset(?:-aside| aside)\b(?! areas?\b)|\bset\s+(?!aside\b)[^.;]{1,60}?\baside\b(?! areas?\b)",
-                            re.IGNORECASE),
-    "heal": re.compile(r"\bheal(?:s|ed)?\b|\brestore\b", re.IGNORECASE),
+    # the verb, not a state ("is set aside"), a place ("in play or set-aside") or a kind of card
+    # ("set-aside enhancement")
+    "set-aside": re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bbe )"
+                            r"(?:\bset aside\b(?! areas?\b)"
+                            r"|(?<!\bor )(?<!\bin )\bset-aside\b(?! areas?\b| enhancements?\b| cards?\b))"
+                            r"|\bset\s+(?!aside\b)[^.;]{1,60}?\baside\b(?! areas?\b)", re.IGNORECASE),
+    # the effect, not a state a card waits for ("until healed")
+    "heal": re.compile(r"(?<!\buntil )\bheal(?:s|ed)?\b|\brestore\b", re.IGNORECASE),
     "negate": re.compile(r"\bnegate\b", re.IGNORECASE),
     "cannot-be-negated": re.compile(r"\bcan(?:not|'t| not) be (?:[a-z]+, )*(?:[a-z]+,? or )?negated\b", re.IGNORECASE),
     "duration": re.compile(r"\bfor (?:up to |at least )?(?:\d+|x|one|two|three|four|five|six|seven|eight|nine|ten) turns?\b"
