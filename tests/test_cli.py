@@ -502,3 +502,49 @@ def test_workers_end_when_regcheck_is_killed(repo_root: Path) -> None:
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # what is left of its own process group, if the test failed
+
+
+# -- regcheck cards --------------------------------------------------------------------------------
+
+
+def test_cards_shows_a_reading(cli: Cli, assert_no_crash: Check) -> None:
+    result = cli("cards", "Provisions")
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    assert "Provisions  [modelled]" in result.output and "duration: 2 turn(s)" in result.output
+
+
+def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -> None:
+    result = cli("cards", "Darkness (FoM)", "Feast of Booths", "--format", "json")
+    assert_no_crash(result)
+    darkness, booths = json.loads(result.output)["cards"]
+    assert set(darkness) >= {"name", "text", "status", "abilities", "unsupported"}
+    (a,) = darkness["abilities"]
+    assert set(a) >= {"kind", "duration", "paired", "on_return", "target_zone", "targets_opponents_cards",
+                      "cannot_be_negated"}
+    assert a["duration"] == {"kind": "for_turns", "turns": 2}
+    assert a["cannot_be_negated"] == "x is 4 or greater"
+    assert darkness["status"] == "modelled" and darkness["unsupported"] == []
+    assert booths["status"] == "unsupported" and any("up to seven turns" in u for u in booths["unsupported"])
+
+
+def test_cards_unknown_name_exits_2(cli: Cli, assert_no_crash: Check) -> None:
+    result = cli("cards", "Provison")
+    assert_no_crash(result)
+    assert result.exit_code == 2 and "did you mean 'Provisions'" in result.output
+
+
+def test_cards_needs_names_or_coverage(cli: Cli, assert_no_crash: Check) -> None:
+    result = cli("cards")
+    assert_no_crash(result)
+    assert result.exit_code == 2
+
+
+def test_cards_coverage_json(cli: Cli, assert_no_crash: Check) -> None:
+    result = cli("cards", "--coverage", "--format", "json")
+    assert_no_crash(result)
+    assert result.exit_code == 0
+    coverage = json.loads(result.output)["coverage"]
+    assert set(coverage) == {"set-aside", "heal", "negate", "cannot-be-negated", "duration"}
+    for counts in coverage.values():
+        assert {"modelled", "override", "unsupported", "not-read"} <= set(counts)

@@ -15,7 +15,7 @@ import click
 
 from . import api
 from .errors import InputError, RegcheckError
-from .escaping import escape_text
+from .escaping import escape_text, quoted
 from .files import WriteError, display_path, ignore_file_size_signal, write_file
 from .report import (
     explanations_json,
@@ -337,6 +337,34 @@ def rules(fmt: str, root: str | None) -> None:
             click.echo(f"{loc}: rule {rid} cites {sid}, which is not in the rules document")
     if unknown or any(s.status == "missing" for s in statuses):
         sys.exit(EXIT_FINDING)
+
+
+@main.command()
+@click.argument("names", nargs=-1)
+@click.option("--coverage", "show_coverage", is_flag=True,
+              help="Count, per category, the printed texts that are modelled, override, unsupported or not read.")
+@format_option
+def cards(names: tuple[str, ...], show_coverage: bool, fmt: str) -> None:
+    """Show what regcheck reads from real cards' printed text, or the coverage of the card list."""
+    from .scenario.cardview import card_json, coverage_json, lookup, render_card, render_coverage
+
+    if show_coverage == bool(names):
+        raise click.UsageError("give card names, or --coverage")
+    if show_coverage:
+        click.echo(json.dumps(coverage_json(), indent=2) if fmt == "json" else render_coverage())
+        return
+    readings = []
+    for name in names:
+        found = lookup(name)
+        if isinstance(found, list):
+            hint = f"; did you mean {', '.join(quoted(f) for f in found)}?" if found else ""
+            click.echo(f"error: no card named {quoted(name)} in the card list{hint}", err=True)
+            sys.exit(EXIT_INPUT)
+        readings.append(found)
+    if fmt == "json":
+        click.echo(json.dumps({"cards": [card_json(r) for r in readings]}, indent=2))
+    else:
+        click.echo("\n\n".join(render_card(r) for r in readings))
 
 
 @main.command()

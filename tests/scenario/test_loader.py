@@ -425,3 +425,128 @@ def test_a_name_of_the_case_may_not_be_a_definitions(make_case: Callable[..., Sc
     name = message.split("'")[1]
     assert got.startswith(f"{message} has the same name as the definition '{name}' of the rules (")
     assert got.endswith("); pick another") and got_line == line
+
+
+# -- real cards: which ability an entry uses, and refusing what is not modelled ----------------------
+
+TWO_ABILITIES = """\
+players: [alice, bob]
+cards:
+  elijah:
+    type: Hero
+    abilities:
+      - kind: set aside
+      - kind: heal
+  moses:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    activate: elijah
+    targets: [moses]
+{extra}questions:
+  where: zone(moses, 0)
+"""
+
+
+def test_two_usable_abilities_need_ability(make_case: Callable[..., Scenario]) -> None:
+    with pytest.raises(CaseError, match=r"case.yaml:13:15: card 'elijah' has 2 abilities this entry could use "
+                                        r"\(1: set aside effect, 2: heal effect\); say which with 'ability:'"):
+        make_case(TWO_ABILITIES.format(extra=""))
+
+
+@pytest.mark.parametrize(("named", "used"), [("1", "elijah_a1"), ("2", "elijah_a2")])
+def test_ability_by_number(make_case: Callable[..., Scenario], named: str, used: str) -> None:
+    sc = make_case(TWO_ABILITIES.format(extra="").replace("    targets: [moses]\n",
+                                                          f"    targets: [moses]\n    ability: {named}\n"))
+    assert sc.attempts[0].ability == used
+
+
+def test_unknown_ability_number(make_case: Callable[..., Scenario]) -> None:
+    text = TWO_ABILITIES.format(extra="").replace("    targets: [moses]\n", "    targets: [moses]\n    ability: 3\n")
+    with pytest.raises(CaseError, match=r"card 'elijah' has no ability '3'; its abilities: 1, 2"):
+        make_case(text)
+
+
+def test_ability_by_block_label(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  fire:
+    card: Burning Fire
+    type: EE
+  elijah:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: fire
+    on: elijah
+    ability: EE
+questions:
+  where: zone(elijah, 0)
+"""
+    with pytest.raises(CaseError, match=r"'Burning Fire' is used at line 11, but its text has parts regcheck does not "
+                                        r"model: ability 2 \(EE\)"):
+        make_case(text)
+
+
+def test_real_card_with_unsupported_part_is_refused_where_it_is_named(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  booths:
+    card: Feast of Booths
+  moses:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: booths
+    on: moses
+    targets: [moses]
+questions:
+  where: zone(moses, 0)
+"""
+    with pytest.raises(CaseError) as info:
+        make_case(text)
+    message = str(info.value)
+    assert message.startswith("case.yaml:4:11: 'Feast of Booths' is used at line 10")
+    assert "'for up to seven turns' (a duration the player picks up to a bound is not modelled)" in message
+    assert "write the ability by hand under 'abilities:'" in message
+    # the same card with its ability written by hand is read
+    sc = make_case(text.replace("    card: Feast of Booths\n",
+                                "    card: Feast of Booths\n    abilities:\n      - kind: set aside\n        duration: 7\n"))
+    assert sc.abilities[0].duration_turns == 7
+
+
+def test_real_card_targets_are_read(make_case: Callable[..., Scenario], provisions_text: str) -> None:
+    sc = make_case(provisions_text)
+    (a,) = sc.abilities
+    assert (a.target_types, a.min_targets, a.max_targets, a.targets_own_cards) == (("Hero",), 1, 1, False)
+    fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"}
+    assert fits == {"elijah": True, "provisions": False}
+
+
+def test_a_card_with_several_blocks_needs_ability(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  fountain:
+    card: Fountain of Living Water (PoC)
+  elijah:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: fountain
+    on: elijah
+    targets: [elijah]
+questions:
+  where: zone(elijah, 0)
+"""
+    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(STAR\): set aside effect, "
+                                        r"2 \(GE\): nothing the model uses\); say which this entry uses with 'ability:'"):
+        make_case(text)
+    sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
+    assert sc.attempts[0].ability == "fountain_a1"

@@ -22,6 +22,7 @@ CHECKS: dict[str, str] = {
     "unknown": "the solver decides every question",
     "findings": "every ambiguity is an accepted finding",
     "baseline": "every accepted finding is still found",
+    "cards": "the card list is read no less than cards.lock records, and every reviewed override is current",
 }
 
 

@@ -19,6 +19,7 @@ from ..rulesdoc import RulesDocument, load_rules_document
 from ..scenario.loader import load_case
 from ..verdicts import CaseResult, QuestionResult, Verdict
 from ..yamlsource import YMap, load_yaml
+from .cardlock import check_cards, write_cards_lock
 from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
 from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
@@ -133,7 +134,7 @@ def _results(root: Path, files: Iterable[Path], outcomes: Iterable[CaseResult | 
 
 
 def renew_lock(root: Path) -> tuple[int, list[str]]:
-    """Write the lock for the rules as they are; returns how many statements it holds and what changed."""
+    """Write the lock for the rules as they are, and the cards lock; returns how many statements it holds and what changed."""
     rules = cached_rule_base(root / "encodings", load_rule_base)
     doc = load_rules_document(root / "rules")
     path = root / LOCK_FILE
@@ -147,6 +148,7 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     changed += [f"renewed {sid}" for sid in after if sid in before and before[sid] != after[sid]]
     changed += [f"removed {sid}" for sid in before if sid not in after]
     write_lock(path, after, state)
+    changed += [f"cards.lock {c}" for c in write_cards_lock(root)]
     return len(after), changed
 
 
@@ -222,6 +224,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     counts, problems = check_traceability(root, doc, rules)
     locked, lock_problems = check_lock(root, doc, rules)
     problems += lock_problems
+    problems += check_cards(root)
     baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
 

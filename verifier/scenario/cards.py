@@ -1,20 +1,26 @@
-"""Real cards: the bundled card list, and reading a set-aside ability's mechanics from its text."""
+"""Real cards: the bundled card list, each card's text read by the card grammar, and reviewed overrides."""
 
 from __future__ import annotations
 
-__all__ = ["RealCard", "find_card", "read_set_aside_ability", "read_heal_ability", "TextReading", "HealReading"]
+__all__ = [
+    "RealCard", "find_card", "all_cards", "CardReading", "Override", "read_card", "overrides", "override_problems",
+    "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage",
+]
 
+import hashlib
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
+from ..yamlsource import YMap, YScalar, YSeq, load_yaml
+from .cardtext import AbilityReading, Part, read_text
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
          "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
          "Curse": "Curse", "Covenant": "Covenant", "Lost Soul": "Lost_Soul", "Dominant": "Dominant"}
-NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 
 
 class RealCard(NamedTuple):
@@ -77,97 +83,259 @@ def find_card(name: str) -> RealCard | list[str]:
     return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
 
-class TextReading(NamedTuple):
-    """The mechanics of a set-aside ability as read from a card's printed text."""
 
-    duration_kind: str
-    duration_turns: int
-    paired: bool
-    on_return: bool
-    grants_ability: bool
-    cannot_be_negated: bool | str
-    target_zone: str | None
-    targets_opponents_cards: bool
-    targets_all_in_location: bool
+def all_cards() -> list[RealCard]:
+    """Every printed card of the bundled list, in the list's order."""
+    return [c for c in (find_card(n) for n in _names()) if isinstance(c, RealCard)]
 
 
-_TARGET_ZONES = [
-    (r"in (?:set-aside areas?|a set-aside area)", "set_aside_area"),
-    (r"in battle", "field_of_battle"),
-    (r"in (?:your |a |an opponent's |opponent's )?territory", "territory"),
-    (r"(?:from|in) (?:your |a |an opponent's )?hand", "hand"),
-    (r"(?:from|in) (?:your |a |an opponent's )?discard pile", "discard_pile"),
-]
+def text_hash(text: str) -> str:
+    """The fingerprint of a card's printed text an override is keyed by (16 hex digits of its SHA-256)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def read_set_aside_ability(text: str) -> TextReading | None:
-    """Read the set-aside clause of a card's text; None when the text sets nothing aside."""
-    # The verb ("set a Hero aside", "set aside") makes a set-aside effect; the noun
-    # ("a set-aside area", "while set-aside") does not.
-    clause_match = re.search(r"\bset (?:[^.]*? )?aside\b[^.]*\.?", text.lower())
-    if clause_match is None:
-        return None
-    low = text.lower().replace("set-aside", "set aside")
-    clause = clause_match.group(0)
-    duration_kind, turns = "no_duration", 0
-    m = re.search(r"for (\d+|one|two|three|four|five|six|seven) turns?", low)
-    if m:
-        duration_kind = "for_turns"
-        turns = int(m.group(1)) if m.group(1).isdigit() else NUMBERS[m.group(1)]
-    elif re.search(r"until (?:the )?end of (?:the )?battle", low):
-        duration_kind = "until_end_of_battle"
-    on_return = bool(re.search(r"\b(?:on|upon) return\b|when [^.]* returns?\b", low))
-    paired = on_return or "while set aside" in low
-    grants = on_return and bool(re.search(r"(?:on|upon) return[^.]*\bgains?\b", low))
-    cbn: bool | str = False
-    # Only a sentence that starts "Cannot be negated" speaks of the card's own ability.
-    m = re.search(r"(?:^|[.:]\s*)cannot be negated(?: if (x is \d+ or (?:greater|more)))?", low)
-    if m:
-        cbn = m.group(1) or True
-    target_zone = None
-    for pattern, zone in _TARGET_ZONES:
-        if re.search(pattern, clause):
-            target_zone = zone
-            break
-    return TextReading(
-        duration_kind=duration_kind,
-        duration_turns=turns,
-        paired=paired,
-        on_return=on_return,
-        grants_ability=grants,
-        cannot_be_negated=cbn,
-        target_zone=target_zone,
-        targets_opponents_cards="opponent" in clause,
-        targets_all_in_location=bool(re.search(r"\ball\b|\bany\b", clause)) and target_zone is not None,
-    )
+STATUSES = ("modelled", "override", "unsupported", "not-read")
 
 
-class HealReading(NamedTuple):
-    """The mechanics of a heal ability as read from a card's printed text."""
+class Override(NamedTuple):
+    """A reviewed reading of one card: fields set by hand and unsupported parts judged not to matter, with why."""
 
-    target_zone: str | None
-    also_in_play: bool
-    cannot_be_negated: bool
-    parts: tuple[str, ...]
-    heals_only: tuple[str, ...]
+    card: str
+    text_hash: str
+    note: str
+    block: int
+    fields: tuple[tuple[str, object], ...]
+    accepted: tuple[tuple[str, str, str], ...]
+    loc: Location
+
+    def refused_with(self) -> tuple[str, ...]:
+        """Cards whose presence in a case makes an accepted part matter again (the case is then refused)."""
+        return tuple(sorted({unless for _, _, unless in self.accepted if unless}))
 
 
-def read_heal_ability(text: str) -> HealReading | None:
-    """Read a heal (or "restore abilities") clause of a card's text; None when it heals nothing."""
-    low = text.lower().replace("set-aside", "set aside")
-    if not re.search(r"\b(heal|restore abilities)\b", low):
-        return None
-    zone, also = None, False
-    if re.search(r"in play or in a set aside area", low):
-        zone, also = "set_aside_area", True
-    elif re.search(r"in (?:a |your |an opponent's )?set aside area", low):
-        zone = "set_aside_area"
-    parts = ["heal_part"]
-    if re.search(r"\bdiscard\b(?! pile)", low.split(".", 1)[1] if "." in low else ""):
-        parts.append("discard_part")
-    cbn = bool(re.search(r"(?:^|[.:]\s*)cannot be negated", low))
-    first = low.split(".", 1)[0]
-    only = [cond for word, cond in (("poisoned", "poisoned_condition"), ("diseased", "diseased_condition"),
-                                    ("paralyzed", "paralyzed_condition"), ("being discarded", "discarded_condition"))
-            if word in first]
-    return HealReading(zone, also, cbn, tuple(parts), tuple(only))
+class CardReading(NamedTuple):
+    """What regcheck reads from a card: its abilities, its status and what it does not model."""
+
+    name: str
+    text: str
+    status: str
+    abilities: tuple[AbilityReading, ...]
+    note: str
+
+    @property
+    def unsupported(self) -> tuple[str, ...]:
+        """Each unsupported part of a usable ability, as 'ability N: words (reason)'."""
+        return tuple(f"ability {a.number}{' (' + a.label + ')' if a.label else ''}: {_shown(p)} ({p.reason})"
+                     for a in self.abilities if a.kind is not None for p in a.unsupported)
+
+
+def _shown(p: Part) -> str:
+    words = p.text if len(p.text) <= 90 else p.text[:87] + "..."
+    return f"'{words}'"
+
+
+_OVERRIDE_FIELDS = {
+    "kind": str, "duration_kind": str, "duration_turns": int, "paired": bool, "on_return": bool,
+    "grants_ability": bool, "cannot_be_negated": bool, "target_zone": str, "also_in_play": bool,
+    "targets_opponents_cards": bool, "targets_own_cards": bool, "targets_all_in_location": bool,
+    "min_targets": int, "max_targets": int,
+}
+OVERRIDES_FILE = Path(__file__).resolve().parent.parent / "data" / "card-overrides.yaml"
+
+
+@lru_cache(maxsize=1)
+def overrides() -> dict[str, Override]:
+    """The reviewed overrides of the bundled data file, by card name."""
+    return _read_overrides(OVERRIDES_FILE)
+
+
+def _read_overrides(path: Path) -> dict[str, Override]:
+    root, _ = load_yaml(path, CaseError, "verifier/data/card-overrides.yaml")
+    if not isinstance(root, YMap):
+        root.fail("the overrides file must be a mapping with 'overrides'")
+    root.check_keys(("overrides",), "the overrides file")
+    items = root.require("overrides", "the overrides file")
+    if not isinstance(items, YSeq):
+        items.fail("overrides must be a list")
+    out: dict[str, Override] = {}
+    for item in items:
+        if not isinstance(item, YMap):
+            item.fail("each override must be a mapping")
+        item.check_keys(("card", "text_sha256", "note", "block", "set", "accept"), "an override")
+        name = _string(item.require("card", "an override"), "card")
+        if name in out:
+            item.fail(f"a second override of {name}")
+        note = _string(item.require("note", "an override"), "note").strip()
+        if not note:
+            item.fail("an override needs a note saying why")
+        block_node = item.get("block")
+        block = block_node.integer("block", 1, 20) if isinstance(block_node, YScalar) else 1
+        fields: list[tuple[str, object]] = []
+        set_node = item.get("set")
+        if set_node is not None:
+            if not isinstance(set_node, YMap):
+                set_node.fail("'set' maps reading fields to values")
+            set_node.check_keys(_OVERRIDE_FIELDS, "'set'")
+            for key_node, node in set_node.entries:
+                key = str(key_node.value)
+                want = _OVERRIDE_FIELDS[key]
+                if not isinstance(node, YScalar) or type(node.value) is not want:
+                    node.fail(f"'{key}' must be a {want.__name__}")
+                fields.append((key, node.value))
+        accepted: list[tuple[str, str, str]] = []
+        accept_node = item.get("accept")
+        if accept_node is not None:
+            if not isinstance(accept_node, YSeq):
+                accept_node.fail("'accept' lists the parts judged not to matter, each with 'part' and 'why'")
+            for a in accept_node:
+                if not isinstance(a, YMap):
+                    a.fail("each accepted part is a mapping with 'part' and 'why'")
+                a.check_keys(("part", "why", "unless_card"), "an accepted part")
+                unless = a.get("unless_card")
+                accepted.append((_string(a.require("part", "an accepted part"), "part"),
+                                 _string(a.require("why", "an accepted part"), "why"),
+                                 _string(unless, "unless_card") if unless is not None else ""))
+        hash_node = item.require("text_sha256", "an override")
+        if not isinstance(hash_node, YScalar) or not re.fullmatch(r"[0-9a-f]{16}", hash_node.raw):
+            hash_node.fail("text_sha256 must be the 16 hex digits 'regcheck cards NAME' shows")
+        out[name] = Override(name, hash_node.raw, note, block,
+                             tuple(fields), tuple(accepted), item.loc)
+    return out
+
+
+def _string(node: object, what: str) -> str:
+    if not isinstance(node, YScalar) or not isinstance(node.value, str):
+        raise CaseError(f"'{what}' must be text", getattr(node, "loc", None))
+    return node.value
+
+
+def override_problems() -> list[str]:
+    """What is wrong with the overrides: an unknown card, a text changed since review, a part no longer read."""
+    problems = []
+    for name, o in sorted(overrides().items()):
+        found = find_card(name)
+        if not isinstance(found, RealCard):
+            problems.append(f"{o.loc}: override of unknown card {name}")
+            continue
+        if text_hash(found.text) != o.text_hash:
+            problems.append(f"{o.loc}: the text of {name} changed since its override was reviewed "
+                            f"(now {text_hash(found.text)}): review the override again")
+            continue
+        blocks = read_text(found.text).abilities
+        if not 1 <= o.block <= len(blocks):
+            problems.append(f"{o.loc}: {name} has no ability {o.block}")
+            continue
+        texts = {p.text for p in blocks[o.block - 1].unsupported}
+        for part, _, unless in o.accepted:
+            if part not in texts:
+                problems.append(f"{o.loc}: {name} ability {o.block} has no unsupported part '{part}'")
+            if unless and not isinstance(find_card(unless), RealCard):
+                problems.append(f"{o.loc}: unless_card names unknown card {unless}")
+    return problems
+
+
+def _apply(reading: AbilityReading, o: Override) -> AbilityReading:
+    why = {part: reason for part, reason, _ in o.accepted}
+    pieces = tuple(p if p.supported or p.text not in why else
+                   Part(p.kind, p.text, (("override", why[p.text]),), "") for p in reading.pieces)
+    changed = reading._replace(pieces=pieces, **dict(o.fields))  # type: ignore[arg-type]
+    return changed
+
+
+@lru_cache(maxsize=512)
+def read_card(card: RealCard) -> CardReading:
+    """The reading of a card's text: by the grammar, or by its reviewed override when one applies."""
+    abilities = read_text(card.text).abilities
+    o = overrides().get(card.name)
+    if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
+        abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
+        still = [p for p in abilities[o.block - 1].unsupported]
+        return CardReading(card.name, card.text, "unsupported" if still else "override", abilities, o.note)
+    if o is not None:
+        stale = Part("override", card.name, (), "its reviewed override no longer matches the printed text")
+        first = abilities[0]._replace(pieces=abilities[0].pieces + (stale,)) if abilities else None
+        abilities = ((first,) + abilities[1:]) if first is not None else ()
+    return CardReading(card.name, card.text, _status(abilities), abilities, "")
+
+
+def _status(abilities: tuple[AbilityReading, ...]) -> str:
+    usable = [a for a in abilities if a.kind is not None]
+    if any(a.unsupported for a in usable):
+        return "unsupported"
+    if usable:
+        return "modelled"
+    if any(_mentions(p.text) for a in abilities for p in a.unsupported):
+        return "unsupported"
+    return "not-read"
+
+
+# -- coverage of the card list ------------------------------------------------------------------
+
+CATEGORIES = ("set-aside", "heal", "negate", "cannot-be-negated", "duration")
+
+_SCREENS = {
+    # the verb, not a state ("is set aside"), a place ("in play or set-aside") or a kind of card
+    # ("set-aside enhancement")
+    "set-aside": re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bbe )"
+                            r"(?:\bset aside\b(?! areas?\b)"
+                            r"|(?<!\bor )(?<!\bin )\bset-aside\b(?! areas?\b| enhancements?\b| cards?\b))"
+                            r"|\bset\s+(?!aside\b)[^.;]{1,60}?\baside\b(?! areas?\b)", re.IGNORECASE),
+    # the effect, not a state a card waits for ("until healed")
+    "heal": re.compile(r"(?<!\buntil )\bheal(?:s|ed)?\b|\brestore\b", re.IGNORECASE),
+    "negate": re.compile(r"\bnegate\b", re.IGNORECASE),
+    "cannot-be-negated": re.compile(r"\bcan(?:not|'t| not) be (?:[a-z]+, )*(?:[a-z]+,? or )?negated\b", re.IGNORECASE),
+    "duration": re.compile(r"\bfor (?:up to |at least )?(?:\d+|x|one|two|three|four|five|six|seven|eight|nine|ten) turns?\b"
+                           r"|\buntil\b|\bremainder of the game\b", re.IGNORECASE),
+}
+_PART_CATEGORY = {"set_aside_effect": "set-aside", "heal_effect": "heal", "negate_effect": "negate"}
+
+
+def _mentions(text: str) -> bool:
+    return any(screen.search(text) for screen in _SCREENS.values())
+
+
+def categories_of(reading: CardReading) -> dict[str, str]:
+    """For each category the card's text belongs to, the status of the abilities that carry it.
+
+    A text belongs to a category when an ability read from it is of that category, or when a
+    sentence of it that the grammar could not read says the category's words (the words of a
+    set-aside *area* do not make a set-aside).
+    """
+    out: dict[str, str] = {}
+    for category in CATEGORIES:
+        relevant = []
+        for a in reading.abilities:
+            hit = _PART_CATEGORY.get(a.kind or "") == category
+            if category == "cannot-be-negated":
+                hit = any(p.kind == "cannot" and "negated" in p.text for p in a.pieces)
+            elif category == "duration":
+                hit = any(p.kind == "duration" for p in a.pieces)
+            elif not hit:
+                hit = any(p.kind == "sentence" and _SCREENS[category].search(p.text) for p in a.unsupported)
+            if hit:
+                relevant.append(a)
+        if not relevant:
+            continue
+        if reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
+            out[category] = "override"
+        elif any(a.unsupported for a in relevant):
+            out[category] = "unsupported"
+        elif any(a.kind is not None for a in relevant):
+            out[category] = "modelled"
+        else:
+            out[category] = "not-read"
+    return out
+
+
+@lru_cache(maxsize=1)
+def coverage() -> dict[str, dict[str, int]]:
+    """For each category, how many distinct printed texts are modelled, override, unsupported or not read."""
+    counts = {c: dict.fromkeys(STATUSES, 0) for c in CATEGORIES}
+    seen: set[str] = set()
+    for card in all_cards():
+        if card.text in seen or not card.text.strip():
+            continue
+        seen.add(card.text)
+        for category, status in categories_of(read_card(card)).items():
+            counts[category][status] += 1
+    return counts

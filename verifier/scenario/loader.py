@@ -18,7 +18,8 @@ from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
-from .cards import RealCard, find_card, read_heal_ability, read_set_aside_ability
+from .cards import RealCard, find_card, overrides, read_card
+from .cardtext import AbilityReading
 from .model import NEVER_LABEL, Ability, Attempt, Card, Claim, Expectation, Fact, Modifier, Question, Scenario, Step
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -37,6 +38,7 @@ DEFAULTS = {
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
+    "ability targets": "any card, any number of them (a real card's text names its own)",
     "attempt player": "the permanent controller of the card used; for entering battle, the active player",
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
@@ -56,7 +58,7 @@ DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_pa
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
-ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role",
+ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
                 *ACTIONS)
 ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
@@ -138,6 +140,10 @@ class _CaseReader:
         root.check_keys(CASE_KEYS + other_keys, "a case")
         self.root = root
         self.facts: list[Fact] = []
+        # abilities of real cards with unsupported parts: refused when the timeline uses them
+        self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
+        self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
+        self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -190,7 +196,25 @@ class _CaseReader:
             card, abils = self.card(name, body, key.loc, players)
             cards.append(card)
             abilities.extend(abils)
+        self.refuse_overrides_that_need(cards, node)
         return cards, abilities
+
+    def refuse_overrides_that_need(self, cards: list[Card], node: YMap) -> None:
+        """An override that set aside a part only while some other card is absent: refuse a case holding both."""
+        printed = {c.real_card: c.name for c in cards if c.real_card}
+        for key, body in node.entries:
+            if not isinstance(body, YMap) or body.get("card") is None or body.get("abilities") is not None:
+                continue
+            real_node = body.require("card", "a card")
+            real = find_card(_scalar(real_node).text("card"))
+            o = overrides().get(real.name) if isinstance(real, RealCard) else None
+            if o is None:
+                continue
+            for other in o.refused_with():
+                if other in printed:
+                    real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about "
+                                   f"{quoted(other)}, which this case holds as '{printed[other]}': write the "
+                                   f"ability of '{key.value}' by hand under 'abilities:'")
 
     def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
         if node is None:
@@ -277,30 +301,22 @@ class _CaseReader:
         if node is None:
             if real is None:
                 return out
-            reading = read_set_aside_ability(real.text)
-            if reading is None:
-                heal = read_heal_ability(real.text)
-                if heal is None:
-                    return out
-                ability = Ability(f"{card}_a1", card, "heal_effect", "no_duration", 0, False, False, False,
-                                  heal.cannot_be_negated, heal.target_zone, False, False, real.text,
-                                  also_in_play=heal.also_in_play, parts=heal.parts, heals_only=heal.heals_only)
+            reading = read_card(real)
+            self.blocks[card] = tuple(f"{a.number}{' (' + a.label + ')' if a.label else ''}: "
+                                      f"{display_value(a.kind) if a.kind else 'nothing the model uses'}"
+                                      for a in reading.abilities)
+            for a in reading.abilities:
+                if a.kind is None:
+                    continue
+                ability = self.from_reading(card, a.number, a, real, body)
+                if a.label:
+                    self.labels[ability.id] = a.label
+                if a.unsupported:
+                    own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
+                    self.refused[ability.id] = (real.name, own, body.get("card") or body)
                 self.ability_facts(ability, body.loc, from_text=True)
-                return [ability]
-            cbn = reading.cannot_be_negated
-            if isinstance(cbn, str):
-                x_node = body.get("x")
-                if x_node is None:
-                    body.fail(f"{real.name} says 'cannot be negated if {cbn.replace('x is', 'X is')}': give the card's x")
-                threshold = int(re.findall(r"\d+", cbn)[0])
-                cbn = _scalar(x_node).integer("x", 0, 100) >= threshold
-            ability = Ability(f"{card}_a1", card, "set_aside_effect", reading.duration_kind,
-                              reading.duration_turns, reading.paired, reading.on_return,
-                              reading.grants_ability, bool(cbn), reading.target_zone,
-                              reading.targets_opponents_cards, reading.targets_all_in_location,
-                              real.text, parts=("set_aside_part",))
-            self.ability_facts(ability, body.loc, from_text=True)
-            return [ability]
+                out.append(ability)
+            return out
         if body.get("x") is not None:
             body.get("x").fail("x is only read for a real card's text; state the ability instead")  # type: ignore[union-attr]
         for i, item in enumerate(_mappings(node, "abilities", "ability"), 1):
@@ -344,6 +360,59 @@ class _CaseReader:
             self.ability_facts(ability, item.loc, from_text=False)
             out.append(ability)
         return out
+
+    def named_ability(self, card: str, own: list[Ability], node: YNode) -> Ability:
+        """The ability a timeline entry names with 'ability:': by its number on the card, or by its block label."""
+        value = _scalar(node).value
+        by_number = {a.id.rsplit("_a", 1)[1]: a for a in own}
+        if isinstance(value, int) and not isinstance(value, bool):
+            if str(value) in by_number:
+                return by_number[str(value)]
+        elif isinstance(value, str):
+            matches = [a for a in own if self.labels.get(a.id, "").lower() == value.strip().lower()]
+            if len(matches) == 1:
+                return matches[0]
+        shown = ", ".join(f"{n}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
+                          for n, a in by_number.items())
+        node.fail(f"card '{card}' has no ability {quoted(str(value))}; its abilities: {shown}")
+
+    def refuse_unsupported(self, ability: str, used_at: YNode) -> None:
+        """A real card's ability with parts regcheck does not model cannot be used: refuse the case, saying what."""
+        if ability not in self.refused:
+            return
+        name, parts, where = self.refused[ability]
+        listed = "; ".join(parts)
+        where.fail(f"{quoted(name)} is used at line {used_at.loc.line}, but its text has parts regcheck does not "
+                   f"model: {listed}. Keep 'card: {name}' for its type and brigade and write the ability by hand "
+                   "under 'abilities:' (kind, duration, paired, on_return, target_zone, ...), deciding what the "
+                   "parts above mean for this case; or run 'regcheck cards' to see the whole reading")
+
+    def from_reading(self, card: str, number: int, a: AbilityReading, real: RealCard, body: YMap) -> Ability:
+        """An ability of a real card from its reading; the card's x is asked for where the text needs it."""
+        def x_value(why: str) -> int:
+            x_node = body.get("x")
+            if x_node is None:
+                body.fail(f"{real.name} says {why}: give the card's x")
+            return _scalar(x_node).integer("x", 0, 100)
+
+        cbn = a.cannot_be_negated
+        if isinstance(cbn, str):
+            threshold = int(re.findall(r"\d+", cbn)[0])
+            cbn = x_value(f"'cannot be negated if {cbn.replace('x is', 'X is')}'") >= threshold
+        turns = a.duration_turns
+        if turns == "x":
+            turns = x_value("'for X turns'")
+            if not 1 <= turns <= MAX_TURNS:
+                body.fail(f"{real.name} lasts X turns: x must be between 1 and {MAX_TURNS}")
+        low = x_value("that it targets X cards") if a.min_targets == "x" else a.min_targets
+        high = (x_value("that it targets up to X cards") if a.max_targets == "x"
+                else -1 if a.max_targets is None else a.max_targets)
+        assert isinstance(turns, int) and isinstance(low, int) and isinstance(high, int)
+        return Ability(f"{card}_a{number}", card, a.kind or "other_effect", a.duration_kind, turns, a.paired,
+                       a.on_return, a.grants_ability, bool(cbn), a.target_zone, a.targets_opponents_cards,
+                       a.targets_all_in_location, a.text, also_in_play=a.also_in_play, parts=a.parts,
+                       heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
+                       targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high)
 
     def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
         """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
@@ -444,6 +513,11 @@ class _CaseReader:
             ("targets_all_in_location", a.targets_all_in_location,
              f"{a.id} {'targets' if a.targets_all_in_location else 'does not target'} any or all cards in a location"),
         ]
+        facts.append(("targets_own_cards", a.targets_own_cards,
+                      f"{a.id} {'targets only' if a.targets_own_cards else 'does not target only'} cards its user controls"))
+        facts.append(("min_targets", a.min_targets, f"{a.id} targets at least {a.min_targets} card(s)"))
+        facts.append(("max_targets", a.max_targets, f"{a.id} targets at most {a.max_targets} card(s)"
+                      if a.max_targets >= 0 else f"{a.id} targets any number of cards"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
@@ -542,10 +616,28 @@ class _CaseReader:
             own = [a for a in abilities if a.card == card]
             if not own:
                 node.fail(f"card '{card}' has no special ability to use (give it 'abilities' or a real 'card')")
-            for a in own:
-                if a.kind in wanted:
-                    return a.id
-            node.fail(f"card '{card}' has no {' or '.join(display_value(w) for w in wanted)} ability")
+            named = item.get("ability")
+            kinds = " or ".join(display_value(w) for w in wanted)
+            if named is not None:
+                chosen = self.named_ability(card, own, named)
+                if chosen.kind not in wanted:
+                    named.fail(f"ability {chosen.id} of '{card}' is a {display_value(chosen.kind)}, not a {kinds}")
+                self.refuse_unsupported(chosen.id, node)
+                return chosen.id
+            blocks = self.blocks.get(card, ())
+            if len(blocks) > 1:
+                node.fail(f"the text of '{card}' has {len(blocks)} ability blocks ({', '.join(blocks)}); say which "
+                          "this entry uses with 'ability:' (its number, or its label such as GE or EE)")
+            usable = [a for a in own if a.kind in wanted]
+            if not usable:
+                node.fail(f"card '{card}' has no {kinds} ability")
+            if len(usable) > 1:
+                listed = ", ".join(f"{a.id.rsplit('_a', 1)[1]}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
+                                   f": {display_value(a.kind)}" for a in usable)
+                node.fail(f"card '{card}' has {len(usable)} abilities this entry could use ({listed}); "
+                          "say which with 'ability:' (its number, or its label such as GE or EE)")
+            self.refuse_unsupported(usable[0].id, node)
+            return usable[0].id
 
         main = item.get(action)
         assert main is not None
@@ -594,6 +686,8 @@ class _CaseReader:
                        else list(target.targets))
         elif kind == "end_battle" and _scalar(main).value is not True:
             main.fail("write 'end_battle: true'")
+        if item.get("ability") is not None and ability is None:
+            item.get("ability").fail(f"'ability' does not apply to a {action} entry")  # type: ignore[union-attr]
         for extra in ("on", "targets", "by", "cards"):
             allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
                        "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",)}[extra]
@@ -836,6 +930,10 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         f"{a.id} {'adds' if order else 'does not add'} {c.name} to the battle", reader.locate(a.card))
             reader.fact("add_order", (a.id, c.name), order,
                         f"{a.id} adds {c.name} {ordinal(order)}" if order else f"{a.id} does not add {c.name}",
+                        reader.locate(a.card))
+            fits = a.fits(c)
+            reader.fact("fits_description", (a.id, c.name), fits,
+                        f"{c.name} {'fits' if fits else 'does not fit'} what {a.id} names for its targets",
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)

@@ -63,6 +63,16 @@ class Ability(NamedTuple):
     gained_order: int = 0
     adds: tuple[str, ...] = ()
     heals_only: tuple[str, ...] = ()
+    target_types: tuple[str, ...] = ()
+    target_brigade: str | None = None
+    targets_own_cards: bool = False
+    min_targets: int = 0
+    max_targets: int = -1
+
+    def fits(self, card: Card) -> bool:
+        """The card is of the type and brigade the ability names for its targets (any card when none is named)."""
+        return ((not self.target_types or card.type in self.target_types)
+                and (self.target_brigade is None or self.target_brigade in card.brigades))
 
 
 class Modifier(NamedTuple):

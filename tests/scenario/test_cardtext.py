@@ -1,0 +1,135 @@
+"""The card-text grammar: normalising, blocks, sentences, and what each part maps to or why it is not modelled."""
+
+from __future__ import annotations
+
+import pytest
+
+from verifier.scenario.cardtext import AbilityReading, normalise, read_text, split_blocks, split_sentences
+
+
+def only(text: str) -> AbilityReading:
+    abilities = read_text(text).abilities
+    assert len(abilities) == 1, abilities
+    return abilities[0]
+
+
+def reasons(a: AbilityReading) -> list[str]:
+    return [p.reason for p in a.unsupported]
+
+
+def test_normalise_opens_edits_and_protects_abbreviations() -> None:
+    assert normalise("Choose the EC his [opponent]  uses.") == "Choose the EC his opponent uses."
+    assert normalise("Discard an O.T. Hero. Draw one.") == "Discard an OT Hero. Draw one."
+    assert normalise("Hero\u2019s turn") == "Hero's turn"
+    assert split_sentences(normalise("Set aside an N.T. Hero. Cannot be negated.")) == [
+        "Set aside an NT Hero.", "Cannot be negated."]
+
+
+def test_blocks_split_on_labels_and_slashes() -> None:
+    assert split_blocks("GE: Heal a Hero. EE: Negate a card.") == [("GE", "Heal a Hero."), ("EE", "Negate a card.")]
+    assert split_blocks("STAR: Draw 1. / GE: Heal a Hero.") == [("STAR", "Draw 1."), ("GE", "Heal a Hero.")]
+    assert split_blocks("(Star) Draw 1. (HE) Heal a Hero.") == [("STAR", "Draw 1."), ("HE", "Heal a Hero.")]
+    assert split_blocks("Heal a Hero.") == [("", "Heal a Hero.")]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "turns"),
+    [
+        ("Set Hero aside for 2 turns.", "for_turns", 2),
+        ("Set aside a Hero for one turn.", "for_turns", 1),
+        ("Set aside up to three Heroes for three turns.", "for_turns", 3),
+        ("Set aside an Evil Character until the end of battle.", "until_end_of_battle", 0),
+        ("Set aside a Hero until end of battle.", "until_end_of_battle", 0),
+        ("Set aside a Hero.", "no_duration", 0),
+        ("Set aside X Evil Characters for X turns.", "for_turns", "x"),
+    ],
+)
+def test_durations_that_map(text: str, kind: str, turns: int | str) -> None:
+    a = only(text)
+    assert (a.kind, a.duration_kind, a.duration_turns) == ("set_aside_effect", kind, turns)
+    assert not a.unsupported
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Set aside a Hero for up to seven turns.", "up to a bound"),
+        ("Set aside a Hero for at least one turn.", "at least"),
+        ("Set aside a Hero for the remainder of the game.", "remainder of the game"),
+        ("Set aside a Hero until Son of God is played.", "until an event"),
+        ("Set aside all characters in battle until you begin a rescue attempt.", "until an event"),
+    ],
+)
+def test_durations_the_model_lacks_are_unsupported(text: str, why: str) -> None:
+    a = only(text)
+    assert a.kind == "set_aside_effect"
+    assert any(why in r for r in reasons(a)), reasons(a)
+
+
+def test_texts_that_set_nothing_aside_or_heal_nothing() -> None:
+    a = only("Discard one Old Testament Hero in play or in a set aside area.")
+    assert a.kind == "discard_effect" and "set_aside_part" not in a.parts
+    a = only("Negate heal and resurrect abilities.")
+    assert a.kind == "negate_effect" and "heal_part" not in a.parts
+
+
+def test_locations() -> None:
+    assert only("Set aside a Hero in battle.").target_zone == "field_of_battle"
+    assert only("Set aside a Hero in the Field of Battle.").target_zone == "field_of_battle"
+    a = only("Set aside all Heroes in opponents' territories.")
+    assert (a.target_zone, a.targets_opponents_cards, a.targets_all_in_location) == ("territory", True, True)
+    assert only("Set aside a Hero from your territory.").target_zone == "territory"
+    assert only("Set aside a Hero from hand for 2 turns.").target_zone == "hand"
+    a = only("Heal a Hero in play or in a set-aside area.")
+    assert (a.target_zone, a.also_in_play) == ("set_aside_area", True)
+
+
+def test_targets_count_and_description() -> None:
+    a = only("Set aside up to X Heroes in battle for 2 turns.")
+    assert (a.min_targets, a.max_targets, a.target_types) == (0, "x", ("Hero",))
+    a = only("Set aside two silver brigade Heroes.")
+    assert (a.min_targets, a.max_targets, a.target_brigade) == (2, 2, "Silver")
+    a = only("Heal any Hero from the Blue Brigade that is being discarded.")
+    assert (a.min_targets, a.max_targets, a.target_brigade, a.heals_only) == (1, 1, "Blue", ("discarded_condition",))
+    assert only("Set aside one or more of your Heroes.").targets_own_cards
+    assert any("description" in r for r in reasons(only("Set aside a male Hero.")))
+
+
+def test_paired_forms() -> None:
+    a = only("Set Hero aside for 4 turns. On return Hero gains ability to band to any Hero.")
+    assert (a.paired, a.on_return, a.grants_ability) == (True, True, True)
+    a = only("Set aside one or more of your Heroes. Discard Passover when Hero(s) returns to play.")
+    assert a.on_return and "discard_part" not in a.parts
+    a = only("Set Hero aside. Hero gains 1/1 for every turn Hero is set aside.")
+    assert a.paired and not a.on_return and not a.unsupported
+    a = only("Set your Hero aside. While that Hero is set aside, protect your Heroes from capture.")
+    assert a.paired
+    a = only("Set-aside Saul/Paul for two turns. On turn three he returns as the Hero Paul.")
+    assert a.kind == "set_aside_effect" and any("stated turn" in r for r in reasons(a))
+
+
+def test_cannot_be_negated_is_scoped_to_its_block() -> None:
+    first, second = read_text("GE: Set aside a Hero. EC: Negate a card. Cannot be negated.").abilities
+    assert first.cannot_be_negated is False and second.cannot_be_negated is True
+    a = only("Set aside up to X Heroes in battle for 2 turns. Cannot be negated if X is 4 or greater.")
+    assert a.cannot_be_negated == "x is 4 or greater"
+    a = only("Set aside a Hero. Cannot be negated if used by Jonah.")
+    assert a.cannot_be_negated is False and any("used by jonah" in r for r in reasons(a))
+    a = only("Set aside a Hero. Cannot be interrupted, prevented, or negated.")
+    assert a.cannot_be_negated is True and not a.unsupported
+
+
+def test_heal_forms() -> None:
+    a = only("Heal any Hero who has been poisoned or diseased.")
+    assert a.heals_only == ("diseased_condition", "poisoned_condition")
+    a = only("Heal a Hero that is about to be discarded.")
+    assert a.heals_only == ("discarded_condition",)
+    assert any("full strength" in r for r in reasons(only("Heal all Heroes not at full strength.")))
+    assert only("Restore all of holder's Heroes to full abilities.").unsupported
+    assert only("Heal a Hero. You may discard this card to draw 2.").unsupported
+
+
+def test_unknown_sentences_are_unsupported_never_dropped() -> None:
+    a = only("Set aside a Hero. Draw three cards.")
+    assert [p.kind for p in a.unsupported] == ["sentence"]
+    assert a.unsupported[0].reason == "not understood by the card grammar"

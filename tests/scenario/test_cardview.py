@@ -1,0 +1,33 @@
+"""What `regcheck cards` shows of a card's reading."""
+
+from __future__ import annotations
+
+from verifier.scenario.cards import CardReading
+from verifier.scenario.cardview import card_json, lookup, render_card
+
+
+def reading(name: str) -> CardReading:
+    found = lookup(name)
+    assert isinstance(found, CardReading), found
+    return found
+
+
+def test_unknown_names_give_close_names() -> None:
+    assert lookup("Provison") == ["Provisions", "God's Provision", "Poison (L)"]
+
+
+def test_text_lists_each_part_and_what_it_maps_to() -> None:
+    text = render_card(reading("Feast of Booths"))
+    assert "[unsupported]" in text
+    assert "'for up to seven turns' -> not modelled: a duration the player picks up to a bound" in text
+
+
+def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:
+    text = render_card(reading("Gideon's 300"))
+    assert "[override]" in text and "override: The set-aside" in text
+    assert "protect heroes in set-aside areas from harm' -> override = In the model" in text
+
+
+def test_json_blocks_carry_their_labels() -> None:
+    data = card_json(reading("Burning Fire"))
+    assert [a["label"] for a in data["abilities"]] == ["GE", "EE"]  # type: ignore[attr-defined]

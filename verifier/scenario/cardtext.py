@@ -1,0 +1,687 @@
+"""Reading a real card's printed text with a grammar, failing closed.
+
+The text is normalised (quotes, spacing, bracketed edits, abbreviations such as O.T. protected),
+split into ability blocks on their labels (`GE:`, `EE:`, `EC:`, `TOP:`, `BOTTOM:`, `(Star)`, ` / `,
+...), and each block into sentences. Each sentence is parsed by the lark grammar `GRAMMAR` into
+an optional condition, an effect and tails. Every part read either maps to the vocabulary or is
+kept as an *unsupported* part with the reason it is not modelled; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "Part",
+    "AbilityReading",
+    "TextReadingResult",
+    "GRAMMAR",
+    "normalise",
+    "split_blocks",
+    "split_sentences",
+    "read_text",
+]
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
+
+NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
+
+# Words a target description may use, and what each says about the targeted card.
+_TYPE_WORDS = {
+    "hero": ("Hero",), "heroes": ("Hero",), "hero(s)": ("Hero",),
+    "evil character": ("Evil_Character",), "evil characters": ("Evil_Character",),
+    "character": ("Hero", "Evil_Character"), "characters": ("Hero", "Evil_Character"),
+}
+_BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
+             "crimson", "gray", "orange", "pale green")
+
+# Block labels: an upper-case word (or a known label word) and a colon, at the start of the text,
+# after the end of a sentence or after " / ".
+_LABEL = re.compile(r"(?:(?<=^)|(?<=[.!?)]\s)|(?<=/\s))(?:(\(Star\)|[A-Z]{1,8}|Hero|Good|Evil|Site|Curse)\s*:|"
+                    r"\((Star|[A-Z]{1,8}|Artifact|Hero)\))\s*")
+_ABBREVIATIONS = {"O.T.": "OT", "N.T.": "NT", "o.t.": "OT", "n.t.": "NT", "i.e.": "ie", "e.g.": "eg"}
+
+
+GRAMMAR = r"""
+// One sentence of card text, lower-cased and normalised, without its final period.
+start: lead? body tails?
+
+lead: condition ","                           -> lead_condition
+    | "if" "used" "by" cwords ","             -> lead_used_by
+    | PERMISSION                              -> lead_permission
+    | "interrupt the battle and"              -> lead_interrupt
+    | "once per" ONCE_UNIT ","?               -> lead_limit
+
+condition: "if" cwords
+tails: ","? TAIL
+TAIL: "instead"
+PERMISSION: "you may" | "holder may" | "opponent may" | "may"
+ONCE_UNIT: "game" | "turn" | "round"
+
+?body: set_aside | heal | restore | healed | negate | discard | cost_effect
+     | cannot | limit | on_return | when_returns | returns_with | on_turn_returns
+     | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
+     | protect | interrupted_only | grant_cannot
+
+// set aside ------------------------------------------------------------------------------
+set_aside: SET_ASIDE target location? duration? paired_tail?
+         | "set" target "aside" location? duration? paired_tail?
+SET_ASIDE: "set aside" | "set-aside"
+
+paired_tail: ","? "then" words                       -> then_tail
+           | ","? "and" words                        -> and_tail
+
+duration: "for" count TURNS                         -> for_turns
+        | "for" "up" "to" count TURNS                -> up_to_turns
+        | "for" "at" "least" count TURNS             -> at_least_turns
+        | "until" "the"? "end" "of" "the"? "battle"  -> end_of_battle
+        | "for" "the" "remainder" "of" "the" "game"  -> remainder
+        | "for" "the" "rest" "of" "the" "game"       -> remainder
+        | "until" words                              -> until_event
+
+TURNS: /turns?(?![a-z])/
+count: NUMBER | NUMWORD | "x"
+NUMWORD: "one" | "two" | "three" | "four" | "five" | "six" | "seven" | "eight" | "nine" | "ten"
+NUMBER: /[0-9]+/
+
+// targets --------------------------------------------------------------------------------
+target: quantity? owner? description brigade_of?
+brigade_of: "from" "the" BRIGADE "brigade"
+          | "of" "the" BRIGADE "brigade"
+BRIGADE: "blue" | "clay" | "gold" | "green" | "purple" | "red" | "silver" | "teal" | "white" | "black"
+       | "brown" | "crimson" | "gray" | "orange" | "pale green"
+quantity: "a" -> q_one
+        | "an" -> q_one
+        | "one" -> q_one
+        | "up" "to" count -> q_up_to
+        | "any" "number" "of" -> q_any_number
+        | "one" "or" "more" "of" -> q_one_or_more
+        | "all" -> q_all
+        | "any" -> q_any
+        | "each" -> q_each
+        | NUMWORD -> q_exact
+        | NUMBER -> q_exact
+        | "x" -> q_x
+owner: "your" -> own
+     | "holder's" -> own
+     | "an"? "opponent's" -> opponents
+     | "opponents'" -> opponents
+     | "each" "opponent's" -> opponents
+     | "the" -> the
+     | "that" -> the
+     | "of" "your" -> own
+     | "of" "holder's" -> own
+     | "this" -> this
+description: DWORD+
+
+location: PLACE_WORD place ("or" "in"? place)*
+        | "in" "play" "or" "in"? "a"? place
+PLACE_WORD: "in" | "from"
+place: placeowner? PLACE
+placeowner: "your" | "a" | "an" | "the" | "each" | "an opponent's" | "opponent's" | "opponents'" | "holder's" | "any"
+PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "set-aside area" | "set-aside areas"
+     | "set aside area" | "set-aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
+
+// heal -----------------------------------------------------------------------------------
+heal: "heal" target location? heal_condition? increase?
+increase: "and" "increase" ("hero" | "abilities" | "it" | "him")? NUMBER "/" NUMBER
+heal_condition: ","? ("that" | "who" | "which") "is" "about" "to" "be" "discarded" -> about_to_be_discarded
+              | ","? ("that" | "who") ("is" | "are") "being" "discarded" -> being_discarded
+              | ","? ("that" | "who") ("has" | "have") "been" sickness -> sick
+              | "from" sickness -> sick
+              | "not" "at" "full" "strength" -> not_full_strength
+sickness: SICK ("or" SICK)*
+SICK: "poisoned" | "diseased" | "poison" | "disease" | "paralyzed"
+restore: "restore" target "to" "full" "abilities"
+healed: target ("is" | "are") "healed" words?
+
+// other effects --------------------------------------------------------------------------
+negate: "negate" words
+discard: "discard" words
+cost_effect: "discard" "this" "card" "to" words
+           | "remove" "this" "card" "from" "the" "game" "to" words
+           | "banish" "this" "card" "to" words
+
+cannot: CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? condition?
+CANNOT: "cannot" | "can not" | "can't"
+ability_guard: "negated" -> g_negated
+             | "interrupted" -> g_interrupted
+             | "prevented" -> g_prevented
+interrupted_only: "cannot" "be" "interrupted" "or" "prevented"
+grant_cannot: words CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)?
+
+limit: "limit" words?
+
+// paired forms ---------------------------------------------------------------------------
+on_return: ON_RETURN ","? words
+ON_RETURN: "on return" | "upon return" | "on its return" | "upon its return"
+when_returns.2: words "when" words RETURNS words?
+RETURNS: "returns" | "return" | "returns to play"
+returns_with.2: words "returns" "with" words
+on_turn_returns: "on" "turn" count ","? words "returns" words?
+while_aside: "while" ("that" words ("is" | "are"))? WHILE_ASIDE ","? words
+WHILE_ASIDE: "set aside" | "set-aside"
+immune_while_aside: words "while" WHILE_ASIDE
+gains_ability: words "gains" "the"? "ability" words
+gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
+each_upkeep: "each" "upkeep" ","? words
+protect: "protect" words
+
+words: (WORD | ",")+
+cwords: WORD+
+// a whole word; a description word is any word but those that start a location, duration or clause
+WORD: WORD_START WORD_BODY
+DWORD: WORD_START NOT_A_LINK WORD_BODY
+WORD_START: /(?<![a-z0-9'()\/*#-])/
+WORD_BODY: /[a-z0-9'()\/*#-]+(?![a-z0-9'()\/*#-])/
+NOT_A_LINK: /(?!(?:in|from|for|until|to|that|who|which|and|or|then|of|with|when|while|not)(?![a-z0-9'()\/*#-]))/
+
+%import common.WS
+%ignore WS
+"""
+
+
+class Part(NamedTuple):
+    """One part read from a sentence: its kind, the words it was read from, and what it maps to.
+
+    `mapped` lists the vocabulary fields it sets, as (field, value) pairs; an unsupported part
+    has no mapping and says in `reason` why it is not modelled.
+    """
+
+    kind: str
+    text: str
+    mapped: tuple[tuple[str, str], ...]
+    reason: str
+
+    @property
+    def supported(self) -> bool:
+        """The part maps to the vocabulary."""
+        return not self.reason
+
+
+class AbilityReading(NamedTuple):
+    """One ability block of a card as read: its label, its vocabulary fields, and its parts."""
+
+    number: int
+    label: str
+    text: str
+    kind: str | None
+    duration_kind: str
+    duration_turns: int | str
+    paired: bool
+    on_return: bool
+    grants_ability: bool
+    cannot_be_negated: bool | str
+    target_zone: str | None
+    also_in_play: bool
+    targets_opponents_cards: bool
+    targets_own_cards: bool
+    targets_all_in_location: bool
+    parts: tuple[str, ...]
+    heals_only: tuple[str, ...]
+    target_types: tuple[str, ...]
+    target_brigade: str | None
+    min_targets: int | str
+    max_targets: int | str | None
+    pieces: tuple[Part, ...]
+
+    @property
+    def unsupported(self) -> tuple[Part, ...]:
+        """The parts of this ability that are not modelled."""
+        return tuple(p for p in self.pieces if not p.supported)
+
+
+class TextReadingResult(NamedTuple):
+    """A card text as read: its ability blocks."""
+
+    text: str
+    abilities: tuple[AbilityReading, ...]
+
+
+def normalise(text: str) -> str:
+    """The text with straight quotes, single spaces, bracketed edits opened and abbreviations protected."""
+    t = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    t = re.sub(r"\[(\w[^\]]*)\]", r"\1", t)  # "his [opponent]" -> "his opponent", "Can [not]" -> "Can not"
+    for abbr, word in _ABBREVIATIONS.items():
+        t = t.replace(abbr, word)
+    t = re.sub(r"\s+", " ", t).strip()
+    return t
+
+
+def split_blocks(text: str) -> list[tuple[str, str]]:
+    """The ability blocks of a normalised text, as (label, text) pairs; the label may be empty."""
+    pieces: list[tuple[str, str]] = []
+    for chunk in re.split(r"\s/\s", text):
+        marks = list(_LABEL.finditer(chunk))
+        if not marks:
+            if chunk.strip():
+                pieces.append(("", chunk.strip()))
+            continue
+        if chunk[: marks[0].start()].strip():
+            pieces.append(("", chunk[: marks[0].start()].strip()))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(chunk)
+            body = chunk[m.end(): end].strip()
+            if body:
+                label = (m.group(1) or m.group(2)).strip("()").upper()
+                pieces.append((label, body))
+    return pieces
+
+
+def split_sentences(block: str) -> list[str]:
+    """The sentences of a block (abbreviations were protected by `normalise`)."""
+    out = []
+    for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"'])", block):
+        s = s.strip()
+        if s:
+            out.append(s)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
+
+
+# Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
+# or holds, one of them); a sentence with none of them is not parsed at all.
+_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
+                       r"returns|when|while|gains|upkeep|protect|turn)\b")
+
+
+@lru_cache(maxsize=16384)
+def _parse(low: str) -> Tree | None:
+    """The parse of one lower-cased sentence, or None when the grammar does not read it."""
+    if not _KEYWORDS.search(low):
+        return None
+    try:
+        return _parser().parse(low)
+    except UnexpectedInput:
+        return None
+
+
+def _words(tree: Tree | Token | None) -> str:
+    if tree is None:
+        return ""
+    if isinstance(tree, Token):
+        return str(tree)
+    return " ".join(_words(c) for c in tree.children if c is not None)
+
+
+def _count(tree: Tree) -> int | str:
+    if tree.data != "count":
+        tree = next(c for c in tree.iter_subtrees_topdown() if c.data == "count")
+    text = _words(tree).strip()
+    if text.isdigit():
+        return int(text)
+    return NUMBERS.get(text, "x")
+
+
+def _find(tree: Tree, name: str) -> Tree | None:
+    for sub in tree.iter_subtrees_topdown():
+        if sub.data == name:
+            return sub
+    return None
+
+
+class _Block:
+    """What the sentences of one block have set so far."""
+
+    def __init__(self) -> None:
+        self.kind: str | None = None
+        self.duration: tuple[str, int | str] = ("no_duration", 0)
+        self.paired = False
+        self.on_return = False
+        self.grants = False
+        self.cbn: bool | str = False
+        self.zone: str | None = None
+        self.also_in_play = False
+        self.opponents = False
+        self.own = False
+        self.all_in_location = False
+        self.parts: set[str] = set()
+        self.heals_only: set[str] = set()
+        self.types: tuple[str, ...] = ()
+        self.brigade: str | None = None
+        self.min_targets: int | str = 1
+        self.max_targets: int | str | None = 1
+        self.pieces: list[Part] = []
+
+    def add(self, kind: str, text: str, mapped: tuple[tuple[str, str], ...] = (), reason: str = "") -> None:
+        self.pieces.append(Part(kind, re.sub(r"\s+([,;:])", r"\1", text).strip(), mapped, reason))
+
+
+_PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "territory": "territory",
+           "territories": "territory", "set-aside area": "set_aside_area", "set-aside areas": "set_aside_area",
+           "set aside area": "set_aside_area", "set-aside": "set_aside_area", "hand": "hand",
+           "discard pile": "discard_pile", "draw pile": "draw_pile", "land of bondage": "land_of_bondage"}
+
+
+def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
+    """Map a location to the target zone; more than one zone (other than 'in play or ...') is unsupported."""
+    if tree is None:
+        return
+    places = [sub for sub in tree.children if isinstance(sub, Tree) and sub.data == "place"]
+    text = _words(tree)
+    zones: list[str] = []
+    in_play = "in play or" in text
+    for p in places:
+        owner = next((_words(c) for c in p.children if isinstance(c, Tree) and c.data == "placeowner"), "")
+        place = str(p.children[-1])
+        if place == "play":
+            in_play = True
+            continue
+        zones.append(_PLACES[place])
+        if "opponent" in owner:
+            block.opponents = True
+    zones = sorted(set(zones))
+    if len(zones) > 1:
+        block.add("location", text, reason=f"targets in more than one zone ({', '.join(zones)}) are not modelled")
+        return
+    if not zones:
+        block.add("location", text, (("target_zone", "none (in play)"),))
+        return
+    block.zone = zones[0]
+    block.also_in_play = in_play
+    mapped = [("target_zone", zones[0])]
+    if in_play:
+        mapped.append(("also_in_play", "true"))
+    if block.opponents:
+        mapped.append(("targets_opponents_cards", "true"))
+    block.add("location", text, tuple(mapped))
+
+
+def _target(block: _Block, tree: Tree) -> None:
+    """Map a target (quantity, owner, description); words the model cannot check are unsupported."""
+    qnode = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("q_")), None)
+    owner = next((c for c in tree.children if isinstance(c, Tree) and c.data in ("own", "opponents", "the", "this")),
+                 None)
+    desc = _words(next(c for c in tree.children if isinstance(c, Tree) and c.data == "description"))
+    brigade_of = next((c for c in tree.children if isinstance(c, Tree) and c.data == "brigade_of"), None)
+    words = desc.split()
+    last = words[-1] if words else ""
+    plural = last.endswith("(s)") or (last.endswith("s") and not last.endswith("ss"))
+    q = qnode.data if qnode is not None else "q_bare"
+    mapped: list[tuple[str, str]] = []
+    if owner is not None and owner.data == "this":
+        block.add("target", _words(tree), reason="a card that sets itself aside is not modelled")
+        return
+    if q == "q_each":
+        block.add("target", _words(tree), reason="'each' spreads targets over players: not modelled")
+        return
+    if q in ("q_one", "q_bare") or (q == "q_any" and not plural):
+        # "Heal any Hero": any one Hero; "any Heroes", "all Heroes": every one the player picks
+        block.min_targets, block.max_targets = 1, 1
+    elif q == "q_exact":
+        word = _words(qnode).strip()
+        n = int(word) if word.isdigit() else NUMBERS[word]
+        block.min_targets, block.max_targets = n, n
+    elif q == "q_up_to":
+        block.min_targets, block.max_targets = 0, _count(qnode)  # type: ignore[arg-type]
+    elif q == "q_x":
+        block.min_targets, block.max_targets = "x", "x"
+    elif q == "q_one_or_more":
+        block.min_targets, block.max_targets = 1, None
+    else:
+        block.min_targets, block.max_targets = 0, None
+    if q in ("q_all", "q_any"):
+        block.all_in_location = True
+    if q in ("q_bare", "q_one", "q_any") and plural:
+        block.add("target", _words(tree), reason="a plural target without a number is not modelled")
+        return
+    mapped.append(("targets", _targets_text(block.min_targets, block.max_targets)))
+    if owner is not None and owner.data == "opponents":
+        block.opponents = True
+        mapped.append(("targets_opponents_cards", "true"))
+    elif owner is not None and owner.data == "own":
+        block.own = True
+        mapped.append(("targets_own_cards", "true"))
+    elif owner is not None and owner.data == "the":
+        block.add("target", _words(tree), reason="refers back to a card named earlier: not modelled")
+        return
+    brigade = None
+    rest = " ".join(words)
+    for b in sorted(_BRIGADES, key=len, reverse=True):
+        if rest.startswith(b + " brigade "):
+            brigade, rest = b, rest[len(b) + 9:]
+            break
+        if rest.startswith(b + " "):
+            brigade, rest = b, rest[len(b) + 1:]
+            break
+    if brigade_of is not None:
+        if brigade is not None:
+            block.add("target", _words(tree), reason="two brigades named for one target")
+            return
+        brigade = next(str(t) for t in brigade_of.children if isinstance(t, Token) and t.type == "BRIGADE")
+    types = _TYPE_WORDS.get(rest)
+    if types is None:
+        block.add("target", _words(tree), reason=f"the description '{desc}' is not one the model can check "
+                                                  "(it knows Hero, Evil Character and character, with a brigade)")
+        return
+    block.types = types
+    mapped.append(("target_types", "/".join(types)))
+    if brigade is not None:
+        block.brigade = brigade.title().replace(" ", "_")
+        mapped.append(("target_brigade", block.brigade))
+    block.add("target", _words(tree), tuple(mapped))
+
+
+def _targets_text(low: int | str, high: int | str | None) -> str:
+    if high is None:
+        return "any number" if low == 0 else f"at least {low}"
+    if high == low:
+        return f"exactly {low}"
+    return f"up to {high}"
+
+
+def _duration(block: _Block, tree: Tree) -> None:
+    kind = tree.data
+    text = _words(tree)
+    if kind == "for_turns":
+        n = _count(tree)
+        block.duration = ("for_turns", n)
+        block.add("duration", text, (("duration", f"{n} turns"),))
+    elif kind == "end_of_battle":
+        block.duration = ("until_end_of_battle", 0)
+        block.add("duration", text, (("duration", "until end of battle"),))
+    elif kind == "up_to_turns":
+        block.add("duration", text, reason="a duration the player picks up to a bound is not modelled")
+    elif kind == "at_least_turns":
+        block.add("duration", text, reason="a duration of at least some turns is not modelled")
+    elif kind == "remainder":
+        block.add("duration", text, reason="a duration for the remainder of the game is not modelled")
+    else:
+        block.add("duration", text, reason="a duration until an event is not modelled")
+
+
+# An on-return clause whose subject is the returning card itself.
+_ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
+                             r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
+
+_EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
+                 "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect"}
+_PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
+            "negate": "negate_part", "discard": "discard_part"}
+
+
+def _sentence(block: _Block, sentence: str) -> None:
+    """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
+    low = sentence.lower().rstrip(".!").strip()
+    low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", low)
+    low = low.replace('"', "'")
+    if not low:
+        return
+    tree = _parse(low)
+    if tree is None:
+        block.add("sentence", sentence, reason="not understood by the card grammar")
+        return
+    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")), None)
+    body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
+    if lead is not None:
+        if lead.data == "lead_permission":
+            block.add("permission", _words(lead), (("optional", "the player may use it"),))
+        elif lead.data == "lead_used_by":
+            block.add("condition", _words(lead), reason="a condition on who uses the ability is not modelled")
+        elif lead.data == "lead_limit":
+            block.add("limit", _words(lead), reason="a limit on how often the ability is used is not modelled")
+        elif lead.data == "lead_interrupt":
+            block.add("interrupt", _words(lead), reason="interrupting the battle is not modelled")
+        else:
+            block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
+    name = body.data
+    text = _words(body)
+    if name in _EFFECT_KINDS:
+        if name == "discard" and block.kind is not None and text.startswith("discard this card"):
+            block.add("cost", text, reason="a cost is not modelled")
+            return
+        block.parts.add(_PART_OF[name])
+        if block.kind is None:
+            block.kind = _EFFECT_KINDS[name]
+            if name in ("negate", "discard"):
+                block.add(name, text, (("kind", _EFFECT_KINDS[name]),),
+                          reason=f"what the {name} applies to ('{text}') is not checked by the model")
+                return
+            block.add(name, sentence, (("kind", _EFFECT_KINDS[name]),))
+            target = _find(body, "target")
+            if name == "healed":
+                block.add("target", text, reason="a heal of a card named earlier is not modelled")
+            elif target is not None:
+                _target(block, target)
+            loc = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
+            _location(block, loc, sentence)
+            dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
+                "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event")), None)
+            if dur is not None:
+                _duration(block, dur)
+            tail = next((c for c in body.children if isinstance(c, Tree) and c.data in ("then_tail", "and_tail")), None)
+            if tail is not None:
+                block.add("tail", _words(tail), reason="a further effect in the same sentence is not modelled")
+            hc = next((c for c in body.children if isinstance(c, Tree) and c.data in (
+                "about_to_be_discarded", "being_discarded", "sick", "not_full_strength")), None)
+            if hc is not None:
+                _heal_condition(block, hc)
+            inc = next((c for c in body.children if isinstance(c, Tree) and c.data == "increase"), None)
+            if inc is not None:
+                block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
+                                                              "an increase is no condition it tracks"),))
+            if name == "restore":
+                block.add("restore", text, reason="restoring abilities to full is not the model's heal")
+            return
+        # a second effect in the same block
+        block.add(name, text, ((("part", _PART_OF[name])),),
+                  reason="" if name == "discard" and block.kind == "heal_effect" and "placed on that" in text
+                  else f"a second effect ({name}) in the same ability is not modelled")
+        return
+    if name == "cannot":
+        guards = [c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")]
+        cond = _find(body, "condition")
+        mapped: list[tuple[str, str]] = []
+        if "g_negated" in guards:
+            if cond is None:
+                block.cbn = True
+                mapped.append(("cannot_be_negated", "true"))
+            else:
+                ctext = _words(cond).removeprefix("if ").strip()
+                m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
+                if m is None:
+                    block.add("cannot", text, reason=f"'cannot be negated if {ctext}': the condition is not modelled")
+                    return
+                block.cbn = f"x is {m.group(1)} or greater"
+                mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
+        elif cond is not None:
+            block.add("cannot", text, reason="a condition on the effect is not modelled")
+            return
+        others = [g for g in guards if g != "g_negated"]
+        if others:
+            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"))
+        block.add("cannot", text, tuple(mapped))
+        return
+    if name == "interrupted_only":
+        block.add("cannot", text, (("inert", "no attempt in the model interrupts or prevents an ability"),))
+        return
+    if name in ("on_return", "when_returns", "returns_with"):
+        if block.kind != "set_aside_effect":
+            block.add("paired", text, reason="a return clause without a set-aside in its ability")
+            return
+        mapped = [("paired", "true"), ("on_return", "true")]
+        clause = re.sub(r"^(?:on|upon) (?:its )?return\s*,?\s*", "", text)
+        if re.search(r"\bgains?\b", clause):
+            mapped.append(("grants", "true"))
+        elif name == "on_return" and _ABOUT_THE_CARD.match(clause):
+            # "Upon return, Hero has access to any site and ignores ...": it may give the card an
+            # ability without saying "gains"; whether it does is not read
+            block.add("on_return", text, reason="whether this on-return clause gives the card an ability is not read")
+            return
+        block.paired = block.on_return = True
+        block.grants = block.grants or ("grants", "true") in mapped
+        block.add("on_return", text, tuple(mapped))
+        return
+    if name in ("while_aside", "immune_while_aside", "gains_every_turn"):
+        if block.kind != "set_aside_effect":
+            block.add("paired", text, reason="a paired ability without a set-aside in its ability")
+            return
+        block.paired = True
+        block.add("paired", text, (("paired", "true"),))
+        return
+    reasons = {
+        "on_turn_returns": "a return on a stated turn is not modelled",
+        "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
+        "each_upkeep": "an effect each upkeep is not modelled",
+        "protect": "protection given to other cards is not modelled",
+        "grant_cannot": "'cannot be negated' given to other cards is not modelled",
+        "limit": "a limit on how often the ability is used is not modelled",
+        "cost_effect": "a cost is not modelled",
+    }
+    block.add(name, text, reason=reasons.get(name, "not modelled"))
+
+
+def _heal_condition(block: _Block, tree: Tree) -> None:
+    text = _words(tree)
+    if tree.data in ("about_to_be_discarded", "being_discarded"):
+        block.heals_only.add("discarded_condition")
+        block.add("heal_condition", text, (("heals_only", "being discarded"),))
+    elif tree.data == "sick":
+        found = set()
+        for word in text.split():
+            for stem, cond in (("poison", "poisoned_condition"), ("disease", "diseased_condition"),
+                               ("paralyz", "paralyzed_condition")):
+                if word.startswith(stem):
+                    found.add(cond)
+        block.heals_only |= found
+        block.add("heal_condition", text, (("heals_only", ", ".join(sorted(found))),))
+    else:
+        block.add("heal_condition", text, reason="a heal of a card not at full strength is not modelled")
+
+
+def read_block(number: int, label: str, text: str) -> AbilityReading:
+    """Read one ability block."""
+    block = _Block()
+    for sentence in split_sentences(text):
+        _sentence(block, sentence)
+    if block.kind is None:
+        block.min_targets, block.max_targets = 0, None
+    if block.duration[0] == "for_turns" and block.kind != "set_aside_effect":
+        block.add("duration", "", reason="a duration on an effect that is not a set-aside is not modelled")
+    return AbilityReading(
+        number=number, label=label, text=text, kind=block.kind,
+        duration_kind=block.duration[0], duration_turns=block.duration[1],
+        paired=block.paired, on_return=block.on_return, grants_ability=block.grants,
+        cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
+        targets_opponents_cards=block.opponents, targets_own_cards=block.own,
+        targets_all_in_location=block.all_in_location and block.zone is not None,
+        parts=tuple(sorted(block.parts)), heals_only=tuple(sorted(block.heals_only)),
+        target_types=block.types, target_brigade=block.brigade,
+        min_targets=block.min_targets, max_targets=block.max_targets,
+        pieces=tuple(block.pieces),
+    )
+
+
+@lru_cache(maxsize=4096)
+def read_text(text: str) -> TextReadingResult:
+    """Read a card's printed text into its ability blocks."""
+    blocks = split_blocks(normalise(text))
+    return TextReadingResult(text, tuple(read_block(i, label, body) for i, (label, body) in enumerate(blocks, 1)))

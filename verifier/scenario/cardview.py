@@ -1,0 +1,125 @@
+"""What `regcheck cards` shows: each card's reading, and the coverage of the card list, as text or JSON."""
+
+from __future__ import annotations
+
+__all__ = ["card_json", "render_card", "coverage_json", "render_coverage", "lookup"]
+
+from ..escaping import escape_text
+from ..vocabulary import display_value
+from .cards import CATEGORIES, STATUSES, CardReading, RealCard, coverage, find_card, read_card, text_hash
+from .cardtext import AbilityReading
+
+
+def lookup(name: str) -> CardReading | list[str]:
+    """The reading of the card called `name`, or the close names when there is no such card."""
+    found = find_card(name)
+    if isinstance(found, RealCard):
+        return read_card(found)
+    return found
+
+
+def _ability_json(a: AbilityReading) -> dict[str, object]:
+    turns = a.duration_turns if a.duration_kind == "for_turns" else None
+    return {
+        "number": a.number,
+        "label": a.label or None,
+        "text": a.text,
+        "kind": a.kind,
+        "duration": {"kind": a.duration_kind, "turns": turns},
+        "paired": a.paired,
+        "on_return": a.on_return,
+        "grants_ability": a.grants_ability,
+        "target_zone": a.target_zone,
+        "also_in_play": a.also_in_play,
+        "targets_opponents_cards": a.targets_opponents_cards,
+        "targets_own_cards": a.targets_own_cards,
+        "targets_all_in_location": a.targets_all_in_location,
+        "targets": {"min": a.min_targets, "max": a.max_targets, "types": list(a.target_types),
+                    "brigade": a.target_brigade},
+        "cannot_be_negated": a.cannot_be_negated,
+        "parts": list(a.parts),
+        "heals_only": list(a.heals_only),
+        "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
+                 for p in a.pieces],
+    }
+
+
+def card_json(r: CardReading) -> dict[str, object]:
+    """One card's reading in the shape of `regcheck cards --format json`."""
+    return {
+        "name": r.name,
+        "text": r.text,
+        "text_sha256": text_hash(r.text),
+        "status": r.status,
+        "note": r.note or None,
+        "abilities": [_ability_json(a) for a in r.abilities],
+        "unsupported": list(r.unsupported),
+    }
+
+
+def _describe(a: AbilityReading) -> list[str]:
+    if a.kind is None:
+        return ["no effect the model uses: not an ability of the case"]
+    duration = f"{a.duration_turns} turn(s)" if a.duration_kind == "for_turns" else display_value(a.duration_kind)
+    cbn = a.cannot_be_negated if isinstance(a.cannot_be_negated, str) else display_value(a.cannot_be_negated)
+    high = "any number" if a.max_targets is None else a.max_targets
+    count = f"exactly {high}" if high == a.min_targets else f"{a.min_targets} to {high}"
+    fields = [
+        f"kind: {display_value(a.kind)}",
+        f"duration: {duration}",
+        f"paired: {display_value(a.paired)}, on return: {display_value(a.on_return)}, "
+        f"gives an ability on return: {display_value(a.grants_ability)}",
+        f"targets: {count}"
+        + (f" {'/'.join(display_value(t) for t in a.target_types)}" if a.target_types else "")
+        + (f" of the {a.target_brigade} brigade" if a.target_brigade else "")
+        + (f" in the {display_value(a.target_zone)}" if a.target_zone else "")
+        + (" or in play" if a.also_in_play else "")
+        + (", the opponent's" if a.targets_opponents_cards else "")
+        + (", its user's own" if a.targets_own_cards else "")
+        + (", any or all in the location" if a.targets_all_in_location else ""),
+        f"cannot be negated: {cbn}",
+    ]
+    if a.parts:
+        fields.append(f"parts: {', '.join(display_value(p) for p in a.parts)}")
+    if a.heals_only:
+        fields.append(f"heals only: {', '.join(display_value(c) for c in a.heals_only)}")
+    return fields
+
+
+def render_card(r: CardReading) -> str:
+    """One card's reading for people: its blocks, the parts read from each, the fields they set, what is not modelled."""
+    lines = [f"{escape_text(r.name)}  [{r.status}]  text {text_hash(r.text)}", f"  {escape_text(r.text)}"]
+    if r.note:
+        lines.append(f"  override: {escape_text(r.note)}")
+    for a in r.abilities:
+        label = f" ({a.label})" if a.label else ""
+        lines.append(f"  ability {a.number}{label}: {escape_text(a.text)}")
+        lines += [f"    {f}" for f in _describe(a)]
+        for p in a.pieces:
+            what = (f"not modelled: {p.reason}" if p.reason
+                    else ", ".join(f"{k} = {v}" for k, v in p.mapped) or "read")
+            lines.append(f"      - {p.kind}: '{escape_text(p.text)}' -> {escape_text(what)}")
+    if not r.abilities:
+        lines.append("  (no special ability text)")
+    return "\n".join(lines)
+
+
+def coverage_json() -> dict[str, object]:
+    """The coverage of the bundled card list, per category and status, in `regcheck cards --coverage --format json`."""
+    counts = coverage()
+    out: dict[str, object] = {}
+    for category in CATEGORIES:
+        c = counts[category]
+        total = sum(c.values())
+        usable = c["modelled"] + c["override"]
+        out[category] = {**c, "texts": total, "modelled_or_override_percent": round(100 * usable / total, 1) if total else 0.0}
+    return {"coverage": out, "statuses": list(STATUSES)}
+
+
+def render_coverage() -> str:
+    """The coverage of the bundled card list for people: one line per category."""
+    lines = ["distinct printed texts per category: " + ", ".join(STATUSES)]
+    for category, c in coverage_json()["coverage"].items():  # type: ignore[attr-defined]
+        lines.append(f"  {category:18} {c['texts']:5} texts: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
+                     + f" ({c['modelled_or_override_percent']}% modelled or override)")
+    return "\n".join(lines)
