@@ -7,7 +7,7 @@ custom tags. Nothing in a file is ever executed.
 
 from __future__ import annotations
 
-__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path"]
+__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path", "plain"]
 
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -152,6 +152,17 @@ class YMap(YNode):
         for k, _ in self.entries:
             if k.value not in allowed:
                 k.fail(f"unknown field '{k.value}' in {what}{did_you_mean(str(k.value), allowed)}")
+
+
+def plain(node: YNode) -> object:
+    """The plain values of a node tree (mappings, lists, scalars), as regcheck read them: a key such
+    as `on` stays the text YAML 1.1 would have read as true."""
+    if isinstance(node, YMap):
+        return {str(k.value): plain(v) for k, v in node.entries}
+    if isinstance(node, YSeq):
+        return [plain(v) for v in node]
+    assert isinstance(node, YScalar)
+    return node.value
 
 
 def _loc(path: str, node: yaml.Node) -> Location:

@@ -8,32 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.scenario.loader import load_case
 
 Cli = Callable[..., Result]
 Check = Callable[[Result], None]
 
-NEGATED_SET_ASIDE = """\
-title: a set-aside negated in the same Preparation Phase
-players: [alice, bob]
-turns: 1
-cards:
-  hezekiah:
-    type: Hero
-    brigade: Blue
-    abilities:
-      - kind: set aside
-        on_return: true
-  isaiah: {type: Hero, brigade: Blue}
-  confusion:
-    type: EE
-    brigade: Black
-    owner: bob
-    abilities: [{kind: negate}]
-attempts:
-  - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
-  - {id: negates, negate: sets_aside, by: confusion}
+NEGATED_SET_ASIDE = "title: a set-aside negated in the same Preparation Phase\nturns: 1\n" + SET_ASIDE_AND_NEGATE_CARDS + """\
 phases: [Preparation]
 per_phase: 2
 templates: [on_return_fires]

@@ -21,17 +21,7 @@ from verifier.gate.findings import read_baseline
 from verifier.language.encoding import RuleBase
 from verifier.language.syntax import Call
 from verifier.scenario.loader import load_case
-from verifier.yamlsource import YMap, YNode, YScalar, YSeq, load_yaml
-
-
-def plain(node: YNode) -> Any:
-    if isinstance(node, YMap):
-        return {str(k.value): plain(v) for k, v in node.entries}
-    if isinstance(node, YSeq):
-        return [plain(v) for v in node]
-    assert isinstance(node, YScalar)
-    return node.value
-
+from verifier.yamlsource import load_yaml, plain
 
 ROOT = Path(__file__).resolve().parents[2]
 ACCEPTED = [a for a in read_baseline(ROOT / "accepted-findings.yaml", ROOT) if a.finding.case.startswith("cases/")]
@@ -39,7 +29,7 @@ ACCEPTED = [a for a in read_baseline(ROOT / "accepted-findings.yaml", ROOT) if a
 
 def scope_from_case(case: Path, turns: int) -> str:
     """A scope whose attempts are the case's timeline entries, each free to happen or not."""
-    doc = plain(load_yaml(case, CaseError)[0])  # as regcheck reads it: `on:` is a key, not YAML 1.1's true
+    doc: Any = plain(load_yaml(case, CaseError)[0])  # as regcheck reads it: `on:` is a key, not YAML 1.1's true
     timeline = doc.pop("timeline", []) or []
     doc.pop("expect", None)
     per_phase = max([sum(1 for e in timeline if (e["turn"], e["phase"]) == (x["turn"], x["phase"])) for x in timeline],

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
 from verifier.explore.scenarios import count_plans
@@ -95,26 +96,7 @@ def test_search_finds_what_brute_force_finds_on_many_scopes(seed: int, rule_base
     _compare(seed, rule_base, tmp_path)
 
 
-SET_ASIDE_AND_NEGATE = """\
-title: a set-aside and a negate
-players: [alice, bob]
-turns: 2
-cards:
-  hezekiah:
-    type: Hero
-    brigade: Blue
-    abilities:
-      - kind: set aside
-        on_return: true
-  isaiah: {type: Hero, brigade: Blue}
-  confusion:
-    type: EE
-    brigade: Black
-    owner: bob
-    abilities: [{kind: negate}]
-attempts:
-  - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
-  - {id: negates, negate: sets_aside, by: confusion}
+SET_ASIDE_AND_NEGATE = "title: a set-aside and a negate\nturns: 2\n" + SET_ASIDE_AND_NEGATE_CARDS + """\
 phases: [Preparation, Battle]
 templates: [zone, on_return_fires]
 """

@@ -26,7 +26,7 @@ from ..language.types import TypeScope, infer
 from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
 from ..vocabulary import SYMBOLS, VALUE_SETS
-from ..yamlsource import YMap, YNode, YScalar, YSeq
+from ..yamlsource import YMap, YNode, YScalar, YSeq, plain
 from .scope import PHASES, Scope
 
 MAX_TEMPLATE_QUESTIONS = 2_000
@@ -192,16 +192,8 @@ def case_text(scope: Scope, plan: Plan, title: str, note: str, questions: dict[s
     for key, value in tree.entries:
         if key.value in ("title", "note", "questions"):
             continue
-        doc[str(key.value)] = _plain(value)
+        doc[str(key.value)] = plain(value)
     doc["questions"] = dict(questions)
     doc["expect"] = expect
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
 
-
-def _plain(node: YNode) -> object:
-    if isinstance(node, YMap):
-        return {str(k.value): _plain(v) for k, v in node.entries}
-    if isinstance(node, YSeq):
-        return [_plain(v) for v in node]
-    assert isinstance(node, YScalar)
-    return node.value
