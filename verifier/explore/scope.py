@@ -113,7 +113,7 @@ def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope
                                                  if k.value not in SCOPE_KEYS and k.value != "questions"))
     base = scenario_from_tree(base_root, text, shown, rules, questions_required=False)
     fixed = tuple(a.id for a in base.attempts)
-    candidates = _candidates(root.get("attempts"), root, fixed, turns, phases)
+    candidates = _candidates(root.get("attempts"), fixed, turns, phases)
     limit_node = root.get("max_attempts")
     max_attempts = min(_scalar(limit_node, "max_attempts").integer("max_attempts", 0, MAX_CANDIDATES)
                        if limit_node is not None else len(candidates), len(candidates))
@@ -132,7 +132,7 @@ def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope
     return scope
 
 
-def _candidates(node: YNode | None, root: YMap, fixed: tuple[str, ...], turns: int,
+def _candidates(node: YNode | None, fixed: tuple[str, ...], turns: int,
                 phases: tuple[str, ...]) -> tuple[Candidate, ...]:
     if node is None:
         return ()
