@@ -18,7 +18,8 @@ edited it) nothing is written and the error says so.
 
 from __future__ import annotations
 
-__all__ = ["display_path", "WriteError", "FileState", "file_state", "write_file", "ignore_file_size_signal", "irregular"]
+__all__ = ["display_path", "WriteError", "FileState", "file_state", "write_file", "ignore_file_size_signal", "irregular",
+           "cache_dir"]
 
 import contextlib
 import errno
@@ -204,3 +205,15 @@ def irregular(path: Path) -> str | None:
     if stat.S_ISDIR(mode):
         return "a folder, not a file"
     return "not a regular file"
+
+
+def cache_dir() -> Path | None:
+    """Where regcheck keeps its caches (JSON, never code): `$REGCHECK_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/regcheck`, else `~/.cache/regcheck`; None when `REGCHECK_CACHE_DIR=off`."""
+    chosen = os.environ.get("REGCHECK_CACHE_DIR")
+    if chosen == "off":
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "regcheck"

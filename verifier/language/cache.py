@@ -12,13 +12,12 @@ __all__ = ["cached_rule_base"]
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import Location
-from ..files import WriteError, display_path, write_file
+from ..files import WriteError, cache_dir, display_path, write_file
 from . import syntax
 from .encoding import Rule, RuleBase, Waiver
 from .types import Definition
@@ -34,16 +33,6 @@ _FIELDS: dict[str, list[tuple[str, str]]] = {
            for f, spec in cls.__annotations__.items() if f != "loc"]
     for name, cls in _NODES.items()
 }
-
-
-def _cache_dir() -> Path | None:
-    chosen = os.environ.get("REGCHECK_CACHE_DIR")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "regcheck"
 
 
 def _key(folder: Path, files: list[Path]) -> str:
@@ -122,7 +111,7 @@ def _load(data: dict[str, Any]) -> RuleBase:
 
 def cached_rule_base(folder: Path, load: Callable[[Path], RuleBase]) -> RuleBase:
     """The rule base of `folder`: from the cache when its encoding files are unchanged, else `load(folder)`."""
-    directory = _cache_dir()
+    directory = cache_dir()
     files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
     if directory is None or not files:
         return load(folder)

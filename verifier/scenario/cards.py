@@ -16,7 +16,8 @@ from typing import NamedTuple
 from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .cardtext import AbilityReading, Part, read_text
+from .cardcache import cached_read_text
+from .cardreading import AbilityReading, Part, TextReadingResult
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
          "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
@@ -221,7 +222,7 @@ def override_problems() -> list[str]:
             problems.append(f"{o.loc}: the text of {name} changed since its override was reviewed "
                             f"(now {text_hash(found.text)}): review the override again")
             continue
-        blocks = read_text(found.text).abilities
+        blocks = _grammar_reading(found.text).abilities
         if not 1 <= o.block <= len(blocks):
             problems.append(f"{o.loc}: {name} has no ability {o.block}")
             continue
@@ -242,10 +243,19 @@ def _apply(reading: AbilityReading, o: Override) -> AbilityReading:
     return changed
 
 
+def _grammar_reading(text: str) -> TextReadingResult:
+    """The grammar's reading of a text; the parser is loaded on first use."""
+    from .cardtext import read_text
+
+    return read_text(text)
+
+
 @lru_cache(maxsize=512)
-def read_card(card: RealCard) -> CardReading:
-    """The reading of a card's text: by the grammar, or by its reviewed override when one applies."""
-    abilities = read_text(card.text).abilities
+def read_card(card: RealCard, cached: bool = False) -> CardReading:
+    """The reading of a card's text: by the grammar, or by its reviewed override when one applies.
+    With `cached`, the grammar's reading comes from the cache of readings when it holds one (a case
+    names a few cards; the whole card list is read without filling the cache)."""
+    abilities = (cached_read_text(card.text) if cached else _grammar_reading(card.text)).abilities
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)

@@ -22,10 +22,11 @@ __all__ = [
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
+
+from .cardreading import AbilityReading, Part, TextReadingResult
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -183,63 +184,6 @@ NOT_A_LINK: /(?!(?:in|from|for|until|to|that|who|which|and|or|then|of|with|when|
 %import common.WS
 %ignore WS
 """
-
-
-class Part(NamedTuple):
-    """One part read from a sentence: its kind, the words it was read from, and what it maps to.
-
-    `mapped` lists the vocabulary fields it sets, as (field, value) pairs; an unsupported part
-    has no mapping and says in `reason` why it is not modelled.
-    """
-
-    kind: str
-    text: str
-    mapped: tuple[tuple[str, str], ...]
-    reason: str
-
-    @property
-    def supported(self) -> bool:
-        """The part maps to the vocabulary."""
-        return not self.reason
-
-
-class AbilityReading(NamedTuple):
-    """One ability block of a card as read: its label, its vocabulary fields, and its parts."""
-
-    number: int
-    label: str
-    text: str
-    kind: str | None
-    duration_kind: str
-    duration_turns: int | str
-    paired: bool
-    on_return: bool
-    grants_ability: bool
-    cannot_be_negated: bool | str
-    target_zone: str | None
-    also_in_play: bool
-    targets_opponents_cards: bool
-    targets_own_cards: bool
-    targets_all_in_location: bool
-    parts: tuple[str, ...]
-    heals_only: tuple[str, ...]
-    target_types: tuple[str, ...]
-    target_brigade: str | None
-    min_targets: int | str
-    max_targets: int | str | None
-    pieces: tuple[Part, ...]
-
-    @property
-    def unsupported(self) -> tuple[Part, ...]:
-        """The parts of this ability that are not modelled."""
-        return tuple(p for p in self.pieces if not p.supported)
-
-
-class TextReadingResult(NamedTuple):
-    """A card text as read: its ability blocks."""
-
-    text: str
-    abilities: tuple[AbilityReading, ...]
 
 
 def normalise(text: str) -> str:

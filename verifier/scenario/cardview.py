@@ -6,8 +6,8 @@ __all__ = ["card_json", "render_card", "coverage_json", "render_coverage", "look
 
 from ..escaping import escape_text
 from ..vocabulary import display_value
+from .cardreading import AbilityReading
 from .cards import CATEGORIES, STATUSES, CardReading, RealCard, coverage, find_card, read_card, text_hash
-from .cardtext import AbilityReading
 
 
 def lookup(name: str) -> CardReading | list[str]:

@@ -18,8 +18,8 @@ from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from .cardreading import AbilityReading
 from .cards import RealCard, find_card, overrides, read_card
-from .cardtext import AbilityReading
 from .model import NEVER_LABEL, Ability, Attempt, Card, Claim, Expectation, Fact, Modifier, Question, Scenario, Step
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -301,7 +301,7 @@ class _CaseReader:
         if node is None:
             if real is None:
                 return out
-            reading = read_card(real)
+            reading = read_card(real, cached=True)
             self.blocks[card] = tuple(f"{a.number}{' (' + a.label + ')' if a.label else ''}: "
                                       f"{display_value(a.kind) if a.kind else 'nothing the model uses'}"
                                       for a in reading.abilities)

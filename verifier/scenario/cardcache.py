@@ -1,0 +1,74 @@
+"""A cache of card-text readings, so that checking a case that names a real card does not build the
+card grammar's parser for a text read before.
+
+Each reading is one JSON file (never code) under `cards/` of regcheck's cache folder (see
+`files.cache_dir`), keyed by a hash of regcheck's version, the grammar module's source and the
+text. A file that is missing, unreadable or not of the expected shape is ignored and rewritten.
+"""
+
+from __future__ import annotations
+
+__all__ = ["cached_read_text"]
+
+import contextlib
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..files import WriteError, cache_dir, write_file
+from .cardreading import AbilityReading, Part, TextReadingResult
+
+FORMAT = 1
+# the fields JSON gives back as lists (annotations are forward references: read their text)
+_TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "__forward_arg__", str(t)).startswith("tuple")}
+
+
+@cache
+def _grammar_key() -> str:
+    from .. import __version__
+
+    source = (Path(__file__).parent / "cardtext.py").read_bytes()
+    return hashlib.sha256(f"{FORMAT}:{__version__}:".encode() + source).hexdigest()
+
+
+def _path(folder: Path, text: str) -> Path:
+    key = hashlib.sha256(_grammar_key().encode() + b"\0" + text.encode("utf-8")).hexdigest()[:32]
+    return folder / "cards" / f"{key}.json"
+
+
+def _decode(data: Any, text: str) -> TextReadingResult:
+    if not isinstance(data, dict) or data.get("text") != text or not isinstance(data.get("abilities"), list):
+        raise ValueError("not a cached reading of this text")
+    abilities = []
+    for fields in data["abilities"]:
+        if not isinstance(fields, list) or len(fields) != len(AbilityReading._fields):
+            raise ValueError("not an ability reading")
+        values = dict(zip(AbilityReading._fields, fields, strict=True))
+        for name in _TUPLES:
+            values[name] = tuple(values[name])
+        values["pieces"] = tuple(Part(kind, piece_text, tuple((str(a), str(b)) for a, b in mapped), reason)
+                                 for kind, piece_text, mapped, reason in values["pieces"])
+        abilities.append(AbilityReading(**values))
+    return TextReadingResult(text, tuple(abilities))
+
+
+def cached_read_text(text: str) -> TextReadingResult:
+    """`read_text`, through the cache when there is one; the grammar's parser is loaded only when the
+    reading is not cached."""
+    folder = cache_dir()
+    path = _path(folder, text) if folder is not None else None
+    if path is not None:
+        try:
+            return _decode(json.loads(path.read_text("utf-8")), text)
+        except (OSError, ValueError, TypeError, KeyError):
+            pass
+    from .cardtext import read_text
+
+    reading = read_text(text)
+    if path is not None:
+        with contextlib.suppress(WriteError, OSError):  # a cache that cannot be written is only slower
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, json.dumps({"text": text, "abilities": [list(a) for a in reading.abilities]}))
+    return reading
