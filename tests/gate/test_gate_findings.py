@@ -136,3 +136,41 @@ def test_unknown_is_a_failure_even_when_expected(gate_repo: Path) -> None:
     report = run_gate(gate_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1), giving_up)
     assert [(p.check, p.case, p.question) for p in report.problems] == [("unknown", PROVISIONS, "legal")]
     assert "[unknown] " in render_gate(report) and "legal: the solver gave up: timeout after 10 s" in render_gate(report)
+
+
+NEGATED_IN_BATTLE_SCOPE = """\
+title: a set-aside negated in the Battle Phase
+players: [alice, bob]
+turns: 1
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities: [{kind: set aside, duration: 1 turn}]
+  isaiah: {type: Hero, brigade: Blue}
+  confusion:
+    type: EE
+    brigade: Black
+    owner: bob
+    abilities: [{kind: negate}]
+attempts:
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Preparation}
+  - {id: negates, negate: sets_aside, by: confusion, phase: Battle}
+phases: [Preparation, Battle]
+templates: [legal]
+"""
+
+
+def test_a_scopes_new_finding_fails_the_gate_until_accepted(gate: Gate, gate_repo: Path) -> None:
+    (gate_repo / "scopes").mkdir()
+    (gate_repo / "scopes" / "negated-in-battle.yaml").write_text(NEGATED_IN_BATTLE_SCOPE, "utf-8")
+    failed = gate(gate_repo)
+    assert failed.exit_code == 1
+    assert ("[consistency] scopes/negated-in-battle.yaml:1: new contradiction finding " in failed.output
+            and "(the rules contradict each other in scenarios of this scope; rules " in failed.output), failed.output
+    assert "scopes: 1 searched for findings" in failed.output
+
+    assert gate(gate_repo, "--accept-findings").exit_code == 0
+    [entry] = [e for e in _baseline(gate_repo) if e["case"] == "scopes/negated-in-battle.yaml"]
+    assert entry["verdict"] == "contradiction" and entry["question"] is None and "SA-5" in entry["rules"]
+    assert gate(gate_repo).exit_code == 0

@@ -200,11 +200,11 @@ def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
 
 
 def _finding_problem(finding: Finding, place: Place | None, previous: list[AcceptedFinding],
-                     related: tuple[tuple[Place, str], ...]) -> Problem:
+                     related: tuple[tuple[Place, str], ...], in_scope: bool) -> Problem:
     check = "consistency" if finding.verdict == Verdict.CONTRADICTION.value else "findings"
-    where = "in scenarios of this scope" if finding.case.startswith("scopes/") else "in this case"
+    where = "in scenarios of this scope" if in_scope else "in this case"
     what = (f"the rules contradict each other {where}" if finding.verdict == Verdict.CONTRADICTION.value
-            else f"the rules leave {finding.question} open {where}" if finding.case.startswith("scopes/")
+            else f"the rules leave {finding.question} open {where}" if in_scope
             else "the rules leave this open")
     was = [a for a in previous if (a.finding.case, a.finding.question, a.finding.verdict)
            == (finding.case, finding.question, finding.verdict)]
@@ -276,7 +276,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         if fingerprint not in accepted:
             shown = first_outcome.get(fingerprint)
             problems.append(_finding_problem(finding, shown.place if shown else Place(finding.case, 1), baseline,
-                                             shown.related if shown else ()))
+                                             shown.related if shown else (), fingerprint in from_scopes))
     for a in baseline:
         if a.finding.fingerprint not in found and a.finding.case not in unreadable:
             problems.append(Problem(
