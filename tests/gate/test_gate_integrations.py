@@ -16,7 +16,8 @@ def test_the_pre_commit_hook_runs_the_gate_on_rules_changes(repo_root: Path) -> 
     hook = next(h for h in hooks if h["id"] == "regcheck-gate")
     assert (hook["entry"], hook["language"], hook["pass_filenames"]) == ("regcheck gate", "python", False)
     files = re.compile(hook["files"])
-    for path in ("rules/set-aside.md", "encodings/core.yaml", "cases/heal/x.yaml", "rules.lock", "accepted-findings.yaml"):
+    for path in ("rules/set-aside.md", "encodings/core.yaml", "cases/heal/x.yaml", "scopes/heal.yaml", "rules.lock",
+                 "cards.lock", "accepted-findings.yaml"):
         assert files.search(path), path
     for path in ("verifier/cli.py", "tests/malformed/case-empty.yaml", "README.md", "rulesdoc/x.md"):
         assert not files.search(path), path
