@@ -13,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .escaping import escape_lines, escape_text
+from .explore.search import COUNT_CAP
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
 from .verdicts import (
@@ -315,7 +316,7 @@ def render_explore(report: ExploreReport) -> str:
     for s in report.scopes:
         r = s.result
         out.append(escape_text(f"{r.scope}: {r.title}"))
-        out.append(f"  {r.checked} of {r.scenarios} scenarios checked ({r.answered_in_full} answered in full) "
+        out.append(f"  {r.checked:,} of {r.scenarios_shown} scenarios checked ({r.answered_in_full} answered in full) "
                    f"in {r.seconds:.1f} s: {len(s.new)} new finding{'s' if len(s.new) != 1 else ''}, "
                    f"{len(s.accepted)} accepted")
         for f in s.new:
@@ -344,7 +345,8 @@ def explore_json(report: ExploreReport) -> dict[str, Any]:
         r = s.result
         notes = {id(f): a.note for f, a in s.accepted}
         scopes.append({
-            "scope": r.scope, "title": r.title, "scenarios": r.scenarios, "checked": r.checked,
+            "scope": r.scope, "title": r.title, "scenarios": r.scenarios, "scenarios_counted_in_full": r.scenarios <= COUNT_CAP,
+            "checked": r.checked,
             "answered_in_full": r.answered_in_full, "seconds": r.seconds, "complete": r.complete,
             "incomplete": list(r.incomplete), "unused_statements": list(r.unused),
             "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),

@@ -142,3 +142,17 @@ def test_unused_statements_are_those_no_scenario_reaches(rule_base: RuleBase, tm
     result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1, shrink=False))
     assert "MOD-1" in result.unused  # no modifier in the scope
     assert "SA-11" not in result.unused and "GLOSS-12" not in result.unused
+
+
+def test_a_scope_too_large_to_count_is_said_to_hold_more(rule_base: RuleBase, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier.explore import search
+
+    monkeypatch.setattr(search, "COUNT_CAP", 50)
+    path = tmp_path / "scope.yaml"
+    path.write_text(SET_ASIDE_AND_NEGATE.replace("turns: 2", "turns: 12").replace(
+        "phases: [Preparation, Battle]", "phases: [Upkeep, Preparation, Battle, Discard]"), "utf-8")
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1, max_scenarios=2))
+    assert result.checked == 2 and not result.complete
+    assert result.scenarios_shown == "more than 50"
+    assert result.incomplete[0].startswith("the scope holds more than 50 scenarios; only the first 2")

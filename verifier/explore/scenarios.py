@@ -50,9 +50,11 @@ def plans(scope: Scope) -> Iterator[Plan]:
         yield from _plans_of_size(scope, size)
 
 
-def count_plans(scope: Scope) -> int:
-    """How many scenarios the scope holds (counted without building them)."""
-    return sum(1 for size in range(scope.max_attempts + 1) for _ in _plans_of_size(scope, size))
+def count_plans(scope: Scope, cap: int | None = None) -> int:
+    """How many scenarios the scope holds (counted without building them); with `cap`, counting stops
+    past it and `cap + 1` means "more than `cap`"."""
+    every = (plan for size in range(scope.max_attempts + 1) for plan in _plans_of_size(scope, size))
+    return sum(1 for _ in itertools.islice(every, None if cap is None else cap + 1))
 
 
 def _plans_of_size(scope: Scope, size: int) -> Iterator[Plan]:

@@ -36,6 +36,7 @@ from .scope import Scope
 # (verdict, question symbol ("" for a contradiction, which holds for the whole scenario), rules involved)
 Key = tuple[str, str, tuple[str, ...]]
 DEFAULT_MAX_SCENARIOS = 20_000
+COUNT_CAP = 1_000_000  # a scope past this many scenarios is said to hold "more than" it
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class ExploreResult:
 
     scope: str
     title: str
-    scenarios: int  # in the scope
+    scenarios: int  # in the scope; past COUNT_CAP, COUNT_CAP + 1 ("more than" it: see `scenarios_shown`)
     checked: int  # looked at (all of them unless the search was cut short)
     answered_in_full: int  # scenarios answered by the full engine
     findings: tuple[ExploreFinding, ...]
@@ -83,6 +84,11 @@ class ExploreResult:
     @property
     def complete(self) -> bool:
         return not self.incomplete
+
+    @property
+    def scenarios_shown(self) -> str:
+        """How many scenarios the scope holds, as people read it."""
+        return f"more than {COUNT_CAP:,}" if self.scenarios > COUNT_CAP else f"{self.scenarios:,}"
 
 
 @dataclass(frozen=True)
@@ -156,9 +162,10 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     every = list(itertools.islice(plans(scope), options.max_scenarios + 1))
     total = len(every)
     if total > options.max_scenarios:
-        total = count_plans(scope)
+        total = count_plans(scope, COUNT_CAP)
         every = every[:options.max_scenarios]
-        incomplete.append(f"the scope holds {total} scenarios; only the first {options.max_scenarios} "
+        held = f"more than {COUNT_CAP:,}" if total > COUNT_CAP else f"{total:,}"
+        incomplete.append(f"the scope holds {held} scenarios; only the first {options.max_scenarios} "
                           "(the fewest attempts first) were checked (raise --max-scenarios)")
     groups: dict[Key, list[tuple[Plan, str]]] = {}
     used: set[str] = set()
