@@ -94,7 +94,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
     if any(r.rules for r in rulings) and not case_files and scope is None:
         raise UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
     scenarios: list[Scenario] = []
-    if scope is not None:
+    if scope is not None and any(r.rules for r in rulings):  # a scope measures a general rule's impact
         from .explore.scenarios import plans, scenario_of
         from .explore.search import describe
 

@@ -19,7 +19,7 @@ from verifier.rulesdoc import RulesDocument
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 from verifier.verdicts import CaseResult, Verdict
 
-from .helpers import CONTRADICTION, replace_in
+from .helpers import CONTRADICTION, NEGATED_IN_BATTLE_SCOPE, replace_in
 
 Gate = Callable[..., Result]
 UPKEEP = "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"
@@ -138,27 +138,6 @@ def test_unknown_is_a_failure_even_when_expected(gate_repo: Path) -> None:
     assert "[unknown] " in render_gate(report) and "legal: the solver gave up: timeout after 10 s" in render_gate(report)
 
 
-NEGATED_IN_BATTLE_SCOPE = """\
-title: a set-aside negated in the Battle Phase
-players: [alice, bob]
-turns: 1
-cards:
-  hezekiah:
-    type: Hero
-    brigade: Blue
-    abilities: [{kind: set aside, duration: 1 turn}]
-  isaiah: {type: Hero, brigade: Blue}
-  confusion:
-    type: EE
-    brigade: Black
-    owner: bob
-    abilities: [{kind: negate}]
-attempts:
-  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Preparation}
-  - {id: negates, negate: sets_aside, by: confusion, phase: Battle}
-phases: [Preparation, Battle]
-templates: [legal]
-"""
 
 
 def test_a_scopes_new_finding_fails_the_gate_until_accepted(gate: Gate, gate_repo: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from .helpers import CONTRADICTION, replace_in
+from .helpers import CONTRADICTION, NEGATED_IN_BATTLE_SCOPE, replace_in
 
 Gate = Callable[..., Result]
 SA_5 = "requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)"
@@ -77,27 +77,6 @@ def test_base_outside_a_git_repository_is_bad_input(gate: Gate, gate_repo: Path,
     assert "is not in a git repository" in result.stderr
 
 
-NEGATE_IN_BATTLE = """\
-title: a set-aside negated in the Battle Phase
-players: [alice, bob]
-turns: 1
-cards:
-  hezekiah:
-    type: Hero
-    brigade: Blue
-    abilities: [{kind: set aside, duration: 1 turn}]
-  isaiah: {type: Hero, brigade: Blue}
-  confusion:
-    type: EE
-    brigade: Black
-    owner: bob
-    abilities: [{kind: negate}]
-attempts:
-  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Preparation}
-  - {id: negates, negate: sets_aside, by: confusion, phase: Battle}
-phases: [Preparation, Battle]
-templates: [legal]
-"""
 
 
 def test_base_with_scope_lists_the_finding_an_encoding_change_introduces(gate: Gate, gate_repo: Path,
@@ -111,7 +90,7 @@ def test_base_with_scope_lists_the_finding_an_encoding_change_introduces(gate: G
     sa_5.write_text(original, encoding="utf-8")
     _git(gate_repo, "commit", "-q", "-a", "-m", "SA-5 encoded")
     scope = tmp_path / "negate-in-battle.yaml"
-    scope.write_text(NEGATE_IN_BATTLE, encoding="utf-8")
+    scope.write_text(NEGATED_IN_BATTLE_SCOPE, encoding="utf-8")
 
     result = gate(gate_repo, "--base", "HEAD~1", "--scope", scope)
     out = result.output
@@ -126,7 +105,7 @@ def test_base_with_scope_lists_the_finding_an_encoding_change_introduces(gate: G
 
 def test_scope_without_base_is_a_usage_error(gate: Gate, gate_repo: Path, tmp_path: Path) -> None:
     scope = tmp_path / "negate-in-battle.yaml"
-    scope.write_text(NEGATE_IN_BATTLE, encoding="utf-8")
+    scope.write_text(NEGATED_IN_BATTLE_SCOPE, encoding="utf-8")
     result = gate(gate_repo, "--scope", scope)
     assert result.exit_code == 2
     assert "--scope names the scopes to compare with --base" in result.output

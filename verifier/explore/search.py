@@ -228,7 +228,7 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
     turns, cards = scope.turns, tuple(c.name for c in sc.cards)
     if options.shrink:
         turns, cards, question = _shrink(scope, rules, options, key, plan, question, sc)
-    sc = scenario_of(scope, plan, rules, turns=turns, cards=cards)
+        sc = scenario_of(scope, plan, rules, turns=turns, cards=cards)
     q = next(q for q in sc.questions if q.name == question)
     rule_list = ", ".join(involved) or "none"
     what = ("the rules and facts admit no outcome" if verdict == Verdict.CONTRADICTION.value
