@@ -62,7 +62,8 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
     ),
     "phase": ("Draw", "Upkeep", "Preparation", "Battle", "Discard"),
     "ability_kind": (
-        "set_aside_effect", "return_effect", "negate_effect", "heal_effect", "discard_effect", "other_effect",
+        "set_aside_effect", "return_effect", "negate_effect", "heal_effect", "discard_effect", "affliction_effect",
+        "other_effect",
     ),
     "attempt_kind": (
         "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",
@@ -72,10 +73,12 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
     "modifier_scope": ("whole_ability", "ability_type", "excluded_type", "single_effect"),
     "modifier_effect": ("unnegatable", "other_modification"),
     "discard_cause": ("by_special_ability", "by_triggered_rule", "by_battle_resolution"),
-    "condition": ("poisoned_condition", "diseased_condition", "paralyzed_condition", "discarded_condition"),
+    "condition": ("poisoned_condition", "diseased_condition", "paralyzed_condition", "discarded_condition",
+                  "decreased_condition"),
     "effect_class": ("plain_effect", "adds_same_side", "adds_opposite_side", "side_battle_effect", "triggered_effect"),
     "battle_role": ("rescuing", "blocking", "attacking", "defending", "taunting", "no_role"),
-    "duration_kind": ("no_duration", "for_turns", "until_end_of_battle"),
+    "duration_kind": ("no_duration", "for_turns", "until_end_of_battle", "for_remainder_of_game", "until_event",
+                      "for_chosen_turns"),
     "brigade": (
         "Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White", "Black",
         "Brown", "Crimson", "Gray", "Orange", "Pale_Green",
@@ -126,7 +129,8 @@ _SYMBOLS = [
     Symbol("start_zone_of", I, ("card",), "player", "whose zone the card starts in"),
     Symbol("ability_kind", I, ("ability",), "ability_kind", "what the ability does"),
     Symbol("duration_kind", I, ("ability",), "duration_kind", "how the ability's duration is given"),
-    Symbol("duration_turns", I, ("ability",), "int", "the duration in turns"),
+    Symbol("duration_turns", I, ("ability",), "int", "the duration in turns (for a duration the player picks: the most)"),
+    Symbol("duration_min_turns", I, ("ability",), "int", "for a duration the player picks: the fewest turns"),
     Symbol("has_paired_ability", I, ("ability",), "bool", "a set-aside effect with a paired ongoing ability"),
     Symbol("has_on_return", I, ("ability",), "bool", "the paired ability has an on-return clause"),
     Symbol("on_return_grants_ability", I, ("ability",), "bool", "the on-return clause gives the card an ability"),
@@ -143,6 +147,13 @@ _SYMBOLS = [
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
     Symbol("has_part", I, ("ability", "part"), "bool", "the ability has an effect of this part"),
     Symbol("heals_only", I, ("ability", "condition"), "bool", "the heal ability's text names this condition as its requirement"),
+    Symbol("inflicts", I, ("ability", "condition"), "bool", "the affliction ability gives its targets this condition"),
+    Symbol("negates_kind", I, ("ability", "ability_kind"), "bool",
+           "while its card is in play, the ability negates every ability of this kind"),
+    Symbol("ends_duration", I, ("attempt", "attempt"), "bool",
+           "the second attempt is the event that ends the first one's 'until' duration"),
+    Symbol("stated_turns", I, ("attempt",), "int",
+           "the number of turns the case states for a duration the player picks (0: not stated)"),
     Symbol("start_poisoned", I, ("card",), "bool", "the card starts poisoned"),
     Symbol("start_diseased", I, ("card",), "bool", "the card starts diseased"),
     Symbol("start_paralyzed", I, ("card",), "bool", "the card starts paralyzed"),
@@ -200,6 +211,7 @@ _SYMBOLS = [
     Symbol("blocked", O, ("attempt",), "bool", "the battle counts as blocked when verified at step 6"),
     # choices: decisions the rules give a player
     Symbol("return_choice", C, ("attempt", "card"), "step", "when the controller chooses to return the card"),
+    Symbol("chosen_turns", C, ("attempt",), "int", "the number of turns the player picks for a duration the card leaves open"),
 ]
 
 SYMBOLS: dict[str, Symbol] = {s.name: s for s in _SYMBOLS}

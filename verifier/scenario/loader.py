@@ -51,18 +51,19 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
              "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
-                "parts", "class", "gained", "adds", "modifiers", "heals_only")
+                "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
-                "heal_effect": "heal_part", "discard_effect": "discard_part", "other_effect": "other_part"}
+                "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
+                "other_effect": "other_part"}
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
-                *ACTIONS)
+                "until", "duration", *ACTIONS)
 ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
-                 "other": "other_effect"}
+                 "afflict": "affliction_effect", "other": "other_effect"}
 
 
 def _name(node: YNode, what: str) -> str:
@@ -94,6 +95,17 @@ def _part(node: YNode) -> str:
     if text.removesuffix("_part") not in options:
         node.fail(f"unknown part '{text}'{did_you_mean(text, options)}; one of: {', '.join(options)}")
     return text.removesuffix("_part") + "_part"
+
+
+def describe_duration(a: Ability) -> str:
+    """How long an ability's effect lasts, in words."""
+    if a.duration_kind == "for_turns":
+        return f"lasts {a.duration_turns} turn(s)"
+    if a.duration_kind == "for_chosen_turns":
+        return (f"lasts up to {a.duration_turns} turn(s), as its player picks" if a.duration_turns >= 0
+                else f"lasts at least {a.duration_min_turns} turn(s), as its player picks")
+    return {"until_end_of_battle": "lasts until end of battle", "for_remainder_of_game": "lasts for the remainder of the game",
+            "until_event": "lasts until an event"}.get(a.duration_kind, "has no duration")
 
 
 def ordinal(n: int) -> str:
@@ -144,6 +156,7 @@ class _CaseReader:
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
+        self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -326,7 +339,7 @@ class _CaseReader:
             if kind_text not in ABILITY_KINDS:
                 kind_node.fail(f"unknown ability kind '{kind_text}'{did_you_mean(kind_text, ABILITY_KINDS)}; "
                                f"one of: {', '.join(ABILITY_KINDS)}")
-            dkind, turns = self.duration(item.get("duration"))
+            dkind, min_turns, turns = self.duration(item.get("duration"))
             tz_node = item.get("target_zone")
             target_zone = _member(tz_node, "zone", "target zone") if tz_node else None
             text_node = item.get("text")
@@ -351,7 +364,15 @@ class _CaseReader:
                 gained_order=_scalar(gained_node).integer("gained", 1, 100) if gained_node else 0,
                 adds=tuple(n for n, _ in _name_list(adds_node, "added character")) if adds_node else (),
                 heals_only=self.conditions_of(item.get("heals_only")),
+                duration_min_turns=min_turns,
+                inflicts=self.afflictions_of(item.get("inflicts")),
+                negates_kinds=self.kinds_negated(item.get("negates")),
             )
+            if ability.inflicts and kind != "affliction_effect":
+                item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
+            if kind == "affliction_effect" and not ability.inflicts:
+                item.fail("an affliction ability names what it inflicts: "
+                          "'inflicts: [poisoned, diseased, paralyzed or decreased]'")
             if ability.also_in_play and target_zone is None:
                 item.fail("'also_in_play' widens a named target_zone; give target_zone as well")
             self.modifiers_of(ability_id, item.get("modifiers"))
@@ -401,7 +422,7 @@ class _CaseReader:
             cbn = x_value(f"'cannot be negated if {cbn.replace('x is', 'X is')}'") >= threshold
         turns = a.duration_turns
         if turns == "x":
-            turns = x_value("'for X turns'")
+            turns = x_value("'for X turns'" if a.duration_kind == "for_turns" else "'for up to X turns'")
             if not 1 <= turns <= MAX_TURNS:
                 body.fail(f"{real.name} lasts X turns: x must be between 1 and {MAX_TURNS}")
         low = x_value("that it targets X cards") if a.min_targets == "x" else a.min_targets
@@ -412,7 +433,8 @@ class _CaseReader:
                        a.on_return, a.grants_ability, bool(cbn), a.target_zone, a.targets_opponents_cards,
                        a.targets_all_in_location, a.text, also_in_play=a.also_in_play, parts=a.parts,
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
-                       targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high)
+                       targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
+                       duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds)
 
     def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
         """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
@@ -471,32 +493,73 @@ class _CaseReader:
                           f"{mid} {'is' if a in m.granted_to else 'is not'} granted to {a}", item.loc)
         return out
 
-    def duration(self, node: YNode | None) -> tuple[str, int]:
+    def duration(self, node: YNode | None) -> tuple[str, int, int]:
+        """An ability's duration as (kind, fewest turns, turns); a duration the player picks has its bounds
+        (-1 turns: no upper bound)."""
         if node is None:
-            return "no_duration", 0
+            return "no_duration", 0, 0
         s = _scalar(node)
         if isinstance(s.value, int) and not isinstance(s.value, bool):
-            return "for_turns", s.integer("duration", 1, MAX_TURNS)
-        text = s.text("duration").strip().lower()
+            return "for_turns", 0, s.integer("duration", 1, MAX_TURNS)
+        text = s.text("duration").strip().lower().removeprefix("for ").strip()
         if text in ("none", "no duration"):
-            return "no_duration", 0
+            return "no_duration", 0, 0
         if text in ("until end of battle", "until the end of battle", "end of battle"):
-            return "until_end_of_battle", 0
-        m = re.fullmatch(r"(\d+) turns?", text)
+            return "until_end_of_battle", 0, 0
+        if text in ("the remainder of the game", "remainder of the game", "the rest of the game", "rest of the game"):
+            return "for_remainder_of_game", 0, 0
+        if text in ("until an event", "until event"):
+            return "until_event", 0, 0
+        m = re.fullmatch(r"(up to |at least )?(\d+) turns?", text)
         if m:
-            if not 1 <= int(m.group(1)) <= MAX_TURNS:
+            n = int(m.group(2))
+            if not 1 <= n <= MAX_TURNS:
                 s.fail(f"duration must be between 1 and {MAX_TURNS} turns")
-            return "for_turns", int(m.group(1))
-        s.fail(f"duration '{text}' is not understood: write 'N turns', 'until end of battle' or 'none'")
+            if m.group(1) == "up to ":
+                return "for_chosen_turns", 1, n
+            if m.group(1) == "at least ":
+                return "for_chosen_turns", n, -1
+            return "for_turns", 0, n
+        s.fail(f"duration '{text}' is not understood: write 'N turns', 'up to N turns', 'at least N turns', "
+               "'until end of battle', 'until an event', 'the remainder of the game' or 'none'")
+
+    def afflictions_of(self, node: YNode | None) -> tuple[str, ...]:
+        """The conditions an affliction ability inflicts, written `poisoned`, `diseased`, `paralyzed`, `decreased`."""
+        if node is None:
+            return ()
+        options = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
+                   "paralyzed": "paralyzed_condition", "decreased": "decreased_condition"}
+        out = []
+        for item in node if isinstance(node, YSeq) else [node]:
+            word = _scalar(item).text("condition").strip().lower()
+            if word not in options:
+                item.fail(f"unknown affliction '{word}'{did_you_mean(word, options)}; "
+                          "one of: poisoned, diseased, paralyzed, decreased")
+            out.append(options[word])
+        return tuple(sorted(set(out)))
+
+    def kinds_negated(self, node: YNode | None) -> tuple[str, ...]:
+        """The kinds of ability an ongoing negation negates while its card is in play (heal or afflict)."""
+        if node is None:
+            return ()
+        options = {"heal": "heal_effect", "restore abilities": "heal_effect", "afflict": "affliction_effect"}
+        out = []
+        for item in node if isinstance(node, YSeq) else [node]:
+            word = _scalar(item).text("kind").strip().lower().replace("_", " ")
+            if word not in options:
+                item.fail(f"an ongoing negation of '{word}' abilities is not modelled; "
+                          "it negates heal or afflict abilities")
+            out.append(options[word])
+        return tuple(sorted(set(out)))
 
     def ability_facts(self, a: Ability, loc: Location, from_text: bool) -> None:
         src = " (read from the card's text)" if from_text else ""
-        d = (f"lasts {a.duration_turns} turn(s)" if a.duration_kind == "for_turns"
-             else "lasts until end of battle" if a.duration_kind == "until_end_of_battle" else "has no duration")
+        d = describe_duration(a)
         facts = [
             ("ability_kind", a.kind, f"{a.id} is a {display_value(a.kind)}"),
             ("duration_kind", a.duration_kind, f"{a.id} {d}"),
             ("duration_turns", a.duration_turns, f"{a.id} {d}"),
+            ("duration_min_turns", a.duration_min_turns, f"{a.id} {d}"),
             ("has_paired_ability", a.paired, f"{a.id} {'has' if a.paired else 'has no'} paired ongoing ability"),
             ("has_on_return", a.on_return, f"{a.id} {'has' if a.on_return else 'has no'} on-return clause"),
             ("on_return_grants_ability", a.grants_ability,
@@ -530,6 +593,13 @@ class _CaseReader:
         for cond in VALUE_SETS["condition"]:
             self.fact("heals_only", (a.id, cond), cond in a.heals_only,
                       f"{a.id} {'requires' if cond in a.heals_only else 'does not require'} a target {display_value(cond)}", loc)
+        for cond in VALUE_SETS["condition"]:
+            self.fact("inflicts", (a.id, cond), cond in a.inflicts,
+                      f"{a.id} {'inflicts' if cond in a.inflicts else 'does not inflict'} {display_value(cond)}", loc)
+        for kind in VALUE_SETS["ability_kind"]:
+            self.fact("negates_kind", (a.id, kind), kind in a.negates_kinds,
+                      f"{a.id} {'negates' if kind in a.negates_kinds else 'does not negate'} every "
+                      f"{display_value(kind)} while its card is in play", loc)
         for part in VALUE_SETS["part"]:
             self.fact("has_part", (a.id, part), part in a.parts,
                       f"{a.id} {'has' if part in a.parts else 'has no'} {display_value(part)}", loc)
@@ -558,7 +628,7 @@ class _CaseReader:
                           f"an earlier entry")
             last = order
             raw.append((turn, PHASES.index(phase), item))
-        longest = max((a.duration_turns for a in abilities), default=0)
+        longest = max((max(a.duration_turns, a.duration_min_turns) for a in abilities), default=0)
         turns_node = self.root.get("turns")
         needed = last[0]
         turns = (_scalar(turns_node).integer("turns", 1, MAX_TURNS) if turns_node
@@ -582,7 +652,30 @@ class _CaseReader:
                                       f"turn {turn} {phase}, {attempt.id}"))
                     attempts.append(attempt)
                     cursor += 1
+        self.duration_events(attempts, abilities)
         return steps, attempts
+
+    def duration_events(self, attempts: list[Attempt], abilities: list[Ability]) -> None:
+        """Pin which attempt ends each 'until' duration ('until:' on the set-aside entry names a later attempt)."""
+        by_id = {a.id: a for a in attempts}
+        kinds = {a.id: a.duration_kind for a in abilities}
+        for x in attempts:
+            if x.until is not None:
+                node = self.until_nodes[x.id]
+                if x.until not in by_id or by_id[x.until].step <= x.step:
+                    later = [a.id for a in attempts if a.step > x.step]
+                    node.fail(f"no later attempt '{x.until}'{did_you_mean(x.until, later)}")
+                if kinds.get(x.ability or "") != "until_event":
+                    node.fail(f"'until' names the event that ends a duration 'until an event'; the ability "
+                              f"{x.ability} {describe_duration(next(a for a in abilities if a.id == x.ability))}"
+                              if x.ability else "'until' describes an attempt that uses an ability")
+            for y in attempts:
+                ends = x.until == y.id
+                self.fact("ends_duration", (x.id, y.id), ends,
+                          f"{y.id} {'is' if ends else 'is not'} the event that ends the duration of {x.id}"
+                          if ends or kinds.get(x.ability or "") == "until_event"
+                          else f"{y.id} ends no duration of {x.id}",
+                          self.until_nodes[x.id].loc if ends else x.loc, False)
 
     def attempt(self, item: YMap, step: int, active: str, players: tuple[str, ...],
                 cards: dict[str, Card], abilities: list[Ability], earlier: list[Attempt],
@@ -664,6 +757,9 @@ class _CaseReader:
             target = attempt_ref(main, "attempt to negate")
             if target.ability is None:
                 main.fail(f"attempt '{target.id}' uses no ability to negate")
+            if target.kind in ("negate_ability", "return_early"):
+                main.fail(f"negating the {display_value(target.kind).replace(' ability', '')} '{target.id}' is not "
+                          "modelled: what undoing it restores (GLOSS-12) is not encoded")
             negated = target.id
             by = item.require("by", "a negate attempt")
             card = card_ref(by, "card")
@@ -720,8 +816,32 @@ class _CaseReader:
             self.fact("targets", (aid, c), c in targets,
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",
                       (item.get("targets") or item.get(action) or item).loc, False)
+        stated = self.stated_turns(item, aid, ability, abilities)
+        until_node = item.get("until")
+        until = _name(until_node, "attempt") if until_node is not None else None
+        if until_node is not None:
+            self.until_nodes[aid] = until_node
+        self.until_nodes.setdefault(aid, item)
         return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
-                       cause if kind == "discard_card" else None)
+                       cause if kind == "discard_card" else None, stated, until)
+
+    def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
+        """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
+        node = item.get("duration")
+        used = next((a for a in abilities if a.id == ability), None)
+        if node is not None:
+            if used is None or used.duration_kind != "for_chosen_turns":
+                node.fail("'duration' on a timeline entry is the number of turns the player picks for an ability "
+                          "whose duration is 'up to N turns' or 'at least N turns'"
+                          + (f"; {used.id} {describe_duration(used)}" if used else ""))
+            high = used.duration_turns if used.duration_turns >= 0 else MAX_TURNS
+            turns = _scalar(node).integer("duration", used.duration_min_turns, high)
+        else:
+            turns = 0
+        self.fact("stated_turns", (aid,), turns,
+                  f"{aid} is stated to last {turns} turn(s)" if turns else f"{aid} states no number of turns",
+                  (node or item).loc, False)
+        return turns
 
     # -- questions -------------------------------------------------------------------------
     def questions(self, constants: dict[str, str], rules: RuleBase) -> list[Question]:

@@ -68,6 +68,9 @@ class Ability(NamedTuple):
     targets_own_cards: bool = False
     min_targets: int = 0
     max_targets: int = -1
+    duration_min_turns: int = 0
+    inflicts: tuple[str, ...] = ()
+    negates_kinds: tuple[str, ...] = ()
 
     def fits(self, card: Card) -> bool:
         """The card is of the type and brigade the ability names for its targets (any card when none is named)."""
@@ -120,6 +123,8 @@ class Attempt(NamedTuple):
     targets: tuple[str, ...]
     loc: Location
     discard_cause: str | None = None
+    stated_turns: int = 0
+    until: str | None = None
 
 
 class Question(NamedTuple):

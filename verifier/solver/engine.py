@@ -410,9 +410,9 @@ class _Case:
             return self.result(q, Verdict.UNKNOWN, reason=f"an ambiguity witness breaks {broken} (reference evaluator)")
         differs = [r for r in one if first[r] != second[r]]
         never = len(self.sc.steps)
-        # a step-valued choice left at `never` is one the player did not make within the timeline
+        # a step-valued choice left at `never`, or a number left at 0, is one the player did not make
         choice_text = tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()
-                            if not (c.type == "step" and v == never))
+                            if not (c.type == "step" and v == never) and not (c.type == "int" and v == 0))
         w1 = Witness(self.show_value(q, v1), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
         w2 = Witness(self.show_value(q, v2), choice_text,
