@@ -54,6 +54,9 @@ class AbilityReading(NamedTuple):
     min_targets: int | str
     max_targets: int | str | None
     pieces: tuple[Part, ...]
+    duration_min_turns: int = 0
+    inflicts: tuple[str, ...] = ()
+    negates_kinds: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

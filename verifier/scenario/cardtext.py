@@ -63,7 +63,7 @@ TAIL: "instead"
 PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
-?body: set_aside | heal | restore | healed | negate | discard | cost_effect
+?body: set_aside | heal | restore | healed | negate_kinds | negate | discard | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
      | protect | interrupted_only | grant_cannot
@@ -140,7 +140,13 @@ SICK: "poisoned" | "diseased" | "poison" | "disease" | "paralyzed"
 restore: "restore" target "to" "full" "abilities"
 healed: target ("is" | "are") "healed" words?
 
+// afflictions -----------------------------------------------------------------------------
+afflict: AFFLICT target location? duration?
+AFFLICT: "poison" | "disease" | "paralyze"
+
 // other effects --------------------------------------------------------------------------
+negate_kinds.2: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
+NEGATED_KIND: "heal" | "resurrect"
 negate: "negate" words
 discard: "discard" words
 cost_effect: "discard" "this" "card" "to" words
@@ -166,7 +172,7 @@ returns_with.2: words "returns" "with" words
 on_turn_returns: "on" "turn" count ","? words "returns" words?
 while_aside: "while" ("that" words ("is" | "are"))? WHILE_ASIDE ","? words
 WHILE_ASIDE: "set aside" | "set-aside"
-immune_while_aside: words "while" WHILE_ASIDE
+immune_while_aside: words "while" (words ("is" | "are"))? WHILE_ASIDE
 gains_ability: words "gains" "the"? "ability" words
 gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
 each_upkeep: "each" "upkeep" ","? words
@@ -278,6 +284,9 @@ class _Block:
     def __init__(self) -> None:
         self.kind: str | None = None
         self.duration: tuple[str, int | str] = ("no_duration", 0)
+        self.min_turns = 0
+        self.inflicts: set[str] = set()
+        self.negates: set[str] = set()
         self.paired = False
         self.on_return = False
         self.grants = False
@@ -433,13 +442,24 @@ def _duration(block: _Block, tree: Tree) -> None:
         block.duration = ("until_end_of_battle", 0)
         block.add("duration", text, (("duration", "until end of battle"),))
     elif kind == "up_to_turns":
-        block.add("duration", text, reason="a duration the player picks up to a bound is not modelled")
+        n = _count(tree)
+        block.duration, block.min_turns = ("for_chosen_turns", n), 1
+        block.add("duration", text, (("duration", f"up to {n} turns, as the player picks"),))
     elif kind == "at_least_turns":
-        block.add("duration", text, reason="a duration of at least some turns is not modelled")
+        n = _count(tree)
+        block.duration, block.min_turns = ("for_chosen_turns", -1), n  # type: ignore[assignment]
+        block.add("duration", text, (("duration", f"at least {n} turns, as the player picks"),))
+        if not isinstance(n, int):
+            block.add("duration", text, reason="'at least X turns' is not modelled")
     elif kind == "remainder":
-        block.add("duration", text, reason="a duration for the remainder of the game is not modelled")
+        block.duration = ("for_remainder_of_game", 0)
+        block.add("duration", text, (("duration", "for the remainder of the game"),))
+    elif re.match(r"until (?:the )?(?:end|beginning|start) of\b", text) or text in ("until end of turn", "until end of phase"):
+        block.add("duration", text, reason="a duration until a point of the turn other than the end of battle "
+                                            "is not modelled")
     else:
-        block.add("duration", text, reason="a duration until an event is not modelled")
+        block.duration = ("until_event", 0)
+        block.add("duration", text, (("duration", "until an event (the case names the attempt with 'until:')"),))
 
 
 # An on-return clause whose subject is the returning card itself.
@@ -447,9 +467,11 @@ _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
                              r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
 
 _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
-                 "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect"}
+                 "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
+                 "afflict": "affliction_effect", "negate_kinds": "negate_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
-            "negate": "negate_part", "discard": "discard_part"}
+            "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part"}
+_AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
 def _sentence(block: _Block, sentence: str) -> None:
@@ -489,7 +511,22 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.add(name, text, (("kind", _EFFECT_KINDS[name]),),
                           reason=f"what the {name} applies to ('{text}') is not checked by the model")
                 return
-            block.add(name, sentence, (("kind", _EFFECT_KINDS[name]),))
+            if name == "negate_kinds":
+                kinds = {str(t) for t in body.children if isinstance(t, Token) and t.type == "NEGATED_KIND"}
+                mapped_kinds: list[tuple[str, str]] = [("kind", "negate_effect")]
+                if "heal" in kinds:
+                    block.negates.add("heal_effect")
+                    mapped_kinds.append(("negates_kind", "heal effect, while its card is in play"))
+                if "resurrect" in kinds:
+                    mapped_kinds.append(("inert", "the model has no resurrect ability: no ability of a case is one"))
+                block.add(name, sentence, tuple(mapped_kinds))
+                return
+            block.add(name, sentence, (("kind", _EFFECT_KINDS[name]),) + (
+                (("heal", 'HEAL-24: "restore abilities" means "heal"'),) if name == "restore" else ()))
+            if name == "afflict":
+                verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
+                block.inflicts.add(_AFFLICTIONS[verb])
+                block.add("affliction", verb, (("inflicts", _AFFLICTIONS[verb].replace("_condition", "")),))
             target = _find(body, "target")
             if name == "healed":
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")
@@ -512,8 +549,6 @@ def _sentence(block: _Block, sentence: str) -> None:
             if inc is not None:
                 block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
                                                               "an increase is no condition it tracks"),))
-            if name == "restore":
-                block.add("restore", text, reason="restoring abilities to full is not the model's heal")
             return
         # a second effect in the same block
         block.add(name, text, ((("part", _PART_OF[name])),),
@@ -608,7 +643,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         _sentence(block, sentence)
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
-    if block.duration[0] == "for_turns" and block.kind != "set_aside_effect":
+    if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":
         block.add("duration", "", reason="a duration on an effect that is not a set-aside is not modelled")
     return AbilityReading(
         number=number, label=label, text=text, kind=block.kind,
@@ -621,6 +656,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_types=block.types, target_brigade=block.brigade,
         min_targets=block.min_targets, max_targets=block.max_targets,
         pieces=tuple(block.pieces),
+        duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
+        inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
     )
 
 

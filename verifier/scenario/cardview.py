@@ -19,13 +19,14 @@ def lookup(name: str) -> CardReading | list[str]:
 
 
 def _ability_json(a: AbilityReading) -> dict[str, object]:
-    turns = a.duration_turns if a.duration_kind == "for_turns" else None
+    turns = a.duration_turns if a.duration_kind in ("for_turns", "for_chosen_turns") else None
     return {
         "number": a.number,
         "label": a.label or None,
         "text": a.text,
         "kind": a.kind,
-        "duration": {"kind": a.duration_kind, "turns": turns},
+        "duration": {"kind": a.duration_kind, "turns": turns,
+                     "min_turns": a.duration_min_turns if a.duration_kind == "for_chosen_turns" else None},
         "paired": a.paired,
         "on_return": a.on_return,
         "grants_ability": a.grants_ability,
@@ -39,6 +40,8 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "cannot_be_negated": a.cannot_be_negated,
         "parts": list(a.parts),
         "heals_only": list(a.heals_only),
+        "inflicts": list(a.inflicts),
+        "negates_kinds": list(a.negates_kinds),
         "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
                  for p in a.pieces],
     }
@@ -60,7 +63,10 @@ def card_json(r: CardReading) -> dict[str, object]:
 def _describe(a: AbilityReading) -> list[str]:
     if a.kind is None:
         return ["no effect the model uses: not an ability of the case"]
-    duration = f"{a.duration_turns} turn(s)" if a.duration_kind == "for_turns" else display_value(a.duration_kind)
+    duration = (f"{a.duration_turns} turn(s)" if a.duration_kind == "for_turns"
+                else (f"up to {a.duration_turns} turn(s), as the player picks" if a.duration_turns != -1
+                      else f"at least {a.duration_min_turns} turn(s), as the player picks")
+                if a.duration_kind == "for_chosen_turns" else display_value(a.duration_kind))
     cbn = a.cannot_be_negated if isinstance(a.cannot_be_negated, str) else display_value(a.cannot_be_negated)
     high = "any number" if a.max_targets is None else a.max_targets
     count = f"exactly {high}" if high == a.min_targets else f"{a.min_targets} to {high}"
@@ -83,6 +89,10 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append(f"parts: {', '.join(display_value(p) for p in a.parts)}")
     if a.heals_only:
         fields.append(f"heals only: {', '.join(display_value(c) for c in a.heals_only)}")
+    if a.inflicts:
+        fields.append(f"inflicts: {', '.join(display_value(c) for c in a.inflicts)}")
+    if a.negates_kinds:
+        fields.append(f"negates, while its card is in play: {', '.join(display_value(k) for k in a.negates_kinds)}")
     return fields
 
 
