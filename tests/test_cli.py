@@ -179,6 +179,62 @@ def test_check_json_contradiction_core(cli: Cli, repo_root: Path, write_case: Ca
     assert all(s["id"] and s["text"] for c in rules for s in c["statements"])
 
 
+def test_check_json_contradiction_resolutions(cli: Cli, repo_root: Path, write_case: Callable[..., Path],
+                                              tiny_contradiction_text: str, provisions_text: str) -> None:
+    contra = write_case(tiny_contradiction_text, "contra.yaml")
+    good = write_case(provisions_text, "good.yaml")
+    result = cli("check", "--root", repo_root, "--format", "json", contra, good)
+    assert result.exit_code == 0, result.output
+    first, *others = json.loads(result.stdout)["results"]
+    assert first["verdict"] == "contradiction"
+    ways = first["resolutions"]
+    assert ways[0] == {"kind": "interpretation", "interpretation": "SA-5-I1", "statements": [], "rules": ["SA-5"],
+                       "verified": True, "verdict": "determined", "value": "yes", "reason": None}
+    corrections = [w for w in ways[1:] if w["kind"] == "correction"]
+    assert len(corrections) == len(ways) - 1 and corrections
+    assert all(w["statements"] and w["rules"] and w["interpretation"] is None and w["verdict"] for w in corrections)
+    assert first["resolutions_note"] is None or "stopped" in first["resolutions_note"]
+    same = {(w["verdict"], w["value"]) for w in ways}
+    assert first["same_under_every_resolution"] == ("determined = yes" if same == {("determined", "yes")} else None)
+    # only a contradiction has resolutions
+    assert others and all("resolutions" not in r for r in others)
+
+
+def test_check_text_contradiction_resolutions(cli: Cli, repo_root: Path) -> None:
+    path = repo_root / "cases" / "set-aside" / "darkness-negated-in-battle.yaml"
+    result = cli("check", "--root", repo_root, path)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "    - interpretation SA-5-I1, in place of SA-5" in lines
+    assert "    - correction set: leave out SA-5 (rules SA-5)" in lines
+    # each question's answer under each resolution, the one the conflict hides included
+    assert "    resolved by SA-5-I1: determined = yes" in lines
+    assert "    resolved by SA-5-I1: determined = turn 1 Battle, negate_darkness" in lines
+    assert "    resolved by leaving out SA-5: determined = turn 1 Battle, negate_darkness" in lines
+    assert lines.index("  ok   joshua_returns_at: contradiction") < lines.index(
+        "    resolved by SA-5-I1: determined = turn 1 Battle, negate_darkness")
+
+
+def test_check_text_same_under_every_resolution(cli: Cli, repo_root: Path) -> None:
+    path = repo_root / "cases" / "set-aside" / "hero-set-aside-negated-in-same-preparation-phase.yaml"
+    result = cli("check", "--root", repo_root, "--format", "json", path)
+    by_question = {r["question"]: r for r in json.loads(result.stdout)["results"]}
+    text = cli("check", "--root", repo_root, path).stdout
+    for name, r in by_question.items():
+        answers = {(w["verdict"], w["value"]) for w in r["resolutions"]}
+        if len(answers) == 1:
+            ((verdict, value),) = answers
+            shown = verdict + (f" = {value}" if value is not None else "")
+            assert r["same_under_every_resolution"] == shown
+            block = text.split(f"  ok   {name}: contradiction\n", 1)[1].split("\n  ok   ", 1)[0].splitlines()
+            assert f"    the same under every resolution ({len(r['resolutions'])}): {shown}" in block
+            assert not [line for line in block if line.startswith("    resolved by ")]
+        else:
+            assert r["same_under_every_resolution"] is None
+    assert any(r["same_under_every_resolution"] for r in by_question.values())
+    assert any(r["same_under_every_resolution"] is None for r in by_question.values())
+
+
 def test_check_json_choice_dependent(cli: Cli, repo_root: Path, write_case: Callable[..., Path]) -> None:
     text = """\
     players: [alice, bob]

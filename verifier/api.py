@@ -65,14 +65,16 @@ def load(repo: Repository, case: Path) -> Scenario:
 
 def answer(repo: Repository, scenario: Scenario, timeout_ms: int = DEFAULT_TIMEOUT_MS,
            memory_mb: int | None = None) -> CaseResult:
-    """Every question's verdict for a scenario already read."""
-    return check_scenario(scenario, repo.rules, repo.document, timeout_ms, memory_mb)
+    """Every question's verdict for a scenario already read (a contradiction with its ways out)."""
+    return check_scenario(scenario, repo.rules, repo.document, timeout_ms, memory_mb, resolve=True)
 
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
           memory_mb: int | None = None, jobs: int | None = None,
           show_defaults: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
-    """Each case file's result (with its defaults as text when asked), or its input error, in order."""
+    """Each case file's result (with its defaults as text when asked), or its input error, in order.
+    A contradiction comes with its ways out: the interpretation rules and minimal correction sets
+    that make the case consistent, and every question's answer under each."""
     yield from run_cases(CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults), files, jobs)
 
 

@@ -21,6 +21,7 @@ from .verdicts import (
     CoreItem,
     Explanation,
     QuestionResult,
+    Resolution,
     RulingCheck,
     RulingResult,
     RulingVerdict,
@@ -76,6 +77,44 @@ def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False)
     return lines
 
 
+def _resolutions(ways: tuple[Resolution, ...], note: str) -> list[str]:
+    """The ways out of a contradiction: interpretations that resolve it, then minimal correction sets."""
+    if not ways:
+        return ["    resolutions: none found"] + ([f"    note: {note}"] if note else [])
+    lines = ["    resolutions (each re-checked: consistent once taken; a correction set is also minimal):"]
+    for w in ways:
+        unchecked = "" if w.verified else " (NOT re-checked)"
+        if w.interpretation:
+            lines.append(f"    - interpretation {w.interpretation}, in place of {', '.join(w.rules)}{unchecked}")
+        else:
+            lines.append(f"    - correction set: leave out {' + '.join(w.statements)} "
+                         f"(rules {', '.join(w.rules)}){unchecked}")
+    if note:
+        lines.append(f"    note: {note}")
+    return lines
+
+
+def same_under_every_resolution(r: QuestionResult) -> str | None:
+    """The question's answer when every resolution of its contradiction gives the same one, else None."""
+    answers = {a.answer for w in r.resolutions if (a := w.answer_to(r.question)) is not None}
+    return answers.pop() if len(answers) == 1 and all(w.answer_to(r.question) for w in r.resolutions) else None
+
+
+def _resolved_answers(r: QuestionResult) -> list[str]:
+    """The question's answer under each resolution of its contradiction."""
+    if not r.resolutions:
+        return []
+    same = same_under_every_resolution(r)
+    if same is not None and len(r.resolutions) > 1:
+        return [f"    the same under every resolution ({len(r.resolutions)}): {same}"]
+    lines = []
+    for w in r.resolutions:
+        a = w.answer_to(r.question)
+        if a is not None:
+            lines.append(f"    resolved by {w.name}: {a.answer}")
+    return lines
+
+
 def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
     """One question's verdict and expectation; with `evidence`, also what backs the verdict."""
     mark = "ok  " if r.ok else "FAIL"
@@ -84,7 +123,7 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
         status = "matches" if r.ok else "does NOT match"
         lines.append(f"    expected {r.expected_answer}: {status}")
     if not evidence:
-        return lines
+        return [escape_text(line) for line in lines + _resolved_answers(r)]
     if r.verdict is Verdict.CHOICE_DEPENDENT:
         for w in r.witnesses:
             chosen = ", ".join(f"{n} = {v}" for n, v in w.choices) or "no choices"
@@ -95,10 +134,13 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
         lines += _side_by_side(*r.witnesses)
     elif r.verdict is Verdict.CONTRADICTION:
         lines += _core(r.core, r.core_verified)
+        if r.resolutions or r.resolutions_note:
+            lines += _resolutions(r.resolutions, r.resolutions_note)
     if r.rules_involved and r.verdict is not Verdict.DETERMINED:
         lines.append(f"    rules involved: {', '.join(r.rules_involved)}")
     if r.reason:
         lines.append(f"    note: {r.reason}")
+    lines += _resolved_answers(r)
     return [escape_text(line) for line in lines]
 
 
@@ -112,7 +154,7 @@ def render_case(case: CaseResult) -> str:
 
 
 def _question_json(r: QuestionResult) -> dict[str, Any]:
-    return {
+    out = {
         "case": r.case,
         "question": r.question,
         "verdict": r.verdict.value,
@@ -128,6 +170,19 @@ def _question_json(r: QuestionResult) -> dict[str, Any]:
         "rules_involved": list(r.rules_involved),
         "reason": r.reason or None,
     }
+    if r.verdict is Verdict.CONTRADICTION:
+        out["resolutions"] = [_resolution_json(w, r.question) for w in r.resolutions]
+        out["resolutions_note"] = r.resolutions_note or None
+        out["same_under_every_resolution"] = same_under_every_resolution(r)
+    return out
+
+
+def _resolution_json(w: Resolution, question: str) -> dict[str, Any]:
+    a = w.answer_to(question)
+    return {"kind": w.kind, "interpretation": w.interpretation, "statements": list(w.statements),
+            "rules": list(w.rules), "verified": w.verified,
+            "verdict": a.verdict.value if a else None, "value": a.value if a else None,
+            "reason": (a.reason or None) if a else None}
 
 
 def core_json(items: tuple[CoreItem, ...]) -> list[dict[str, Any]]:
@@ -143,9 +198,11 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
     for i, e in enumerate(explanations):
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
-        lines += render_question(r, evidence=not contradiction_again)
-        if contradiction_again:
-            lines.append("    the same conflicting set as above: no outcome satisfies the rules in this scenario")
+        question = render_question(r, evidence=not contradiction_again)
+        if contradiction_again:  # after the verdict and expectation, before the answers under each resolution
+            at = 2 if r.expected_answer is not None else 1
+            question[at:at] = ["    the same conflicting set as above: no outcome satisfies the rules in this scenario"]
+        lines += question
         d = e.derivation
         if d is not None:
             if d.steps:

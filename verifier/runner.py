@@ -51,12 +51,13 @@ class CaseTask:
     timeout_ms: int
     memory_mb: int | None
     show_defaults: bool
+    resolve: bool = True  # a contradiction comes with its ways out (see `check_scenario`)
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
         try:
             scenario = load_case(path, self.rules)
-            result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
+            result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
         except InputError as err:
             loc = err.location
             return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Verdict", "CoreItem", "Witness", "QuestionResult", "CaseResult", "Derivation", "Explanation",
+__all__ = ["Verdict", "CoreItem", "Witness", "Answer", "Resolution", "QuestionResult", "CaseResult", "Derivation", "Explanation",
            "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening"]
 
 from dataclasses import dataclass
@@ -50,8 +50,54 @@ class Witness:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """A question's verdict and value in a scenario changed to resolve a contradiction."""
+
+    question: str
+    verdict: Verdict
+    value: str | None
+    reason: str = ""
+
+    @property
+    def answer(self) -> str:
+        """The verdict with its value, as one line: 'determined = yes', 'ambiguous'."""
+        return self.verdict.value + (f" = {self.value}" if self.value is not None else "")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One way out of a contradiction, with every question's answer once it is taken.
+
+    `kind` is "correction" (a minimal correction set: the rules citing `statements` are left out,
+    which are `rules`, and the case is consistent) or "interpretation" (the interpretation rule
+    `interpretation` is turned on in place of `rules`, and the case is consistent). `verified`:
+    re-checked as consistent (and, for a correction set, as minimal: leaving out any smaller part
+    of it leaves the conflict).
+    """
+
+    kind: str
+    statements: tuple[str, ...]
+    rules: tuple[str, ...]
+    interpretation: str | None
+    verified: bool
+    answers: tuple[Answer, ...]
+
+    @property
+    def name(self) -> str:
+        """How the report names it: 'SA-5-I1', or 'leaving out SA-5 + GLOSS-12'."""
+        return self.interpretation or "leaving out " + " + ".join(self.statements)
+
+    def answer_to(self, question: str) -> Answer | None:
+        return next((a for a in self.answers if a.question == question), None)
+
+
+@dataclass(frozen=True)
 class QuestionResult:
-    """The verdict on one question, with its evidence and whether it met the expectation."""
+    """The verdict on one question, with its evidence and whether it met the expectation.
+
+    A contradiction checked with its ways out has `resolutions` (the same for every question of the
+    case; each holds every question's answer) and `resolutions_note` when their search stopped short.
+    """
 
     case: str
     title: str
@@ -66,6 +112,8 @@ class QuestionResult:
     core_verified: bool = False
     rules_involved: tuple[str, ...] = ()
     reason: str = ""
+    resolutions: tuple[Resolution, ...] = ()
+    resolutions_note: str = ""
 
     @property
     def answer(self) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import pytest
 
@@ -382,3 +384,156 @@ def test_facts_are_reported_with_their_defaults(make_case: Callable[..., Scenari
     assert "owner(elijah)" in defaults
     assert "card_type(elijah)" not in defaults
     assert all(isinstance(f, Fact) for f in sc.facts)
+
+
+# -- ways out of a contradiction -------------------------------------------------------------------
+
+
+def _droppable(sc: Scenario, rules: RuleBase) -> list[str]:
+    """The statements a correction set may leave out: cited by a rule with an instance in the scenario,
+    and not a core principle."""
+    cited = {sid for t in ground(sc, rules).tracked if isinstance(t.origin, RuleInstance)
+             for sid in t.origin.rule.cites}
+    return sorted(sid for sid in cited if not sid.startswith("CORE-"))
+
+
+def _consistent_without(sc: Scenario, rules: RuleBase) -> Callable[[Iterable[str]], bool]:
+    """An independent check of a correction set: one rule instance per literal (as a conflicting set is
+    found), every instance of a rule citing a left-out statement not assumed."""
+    g = ground(sc, rules)
+    session = Session(g, 10_000, tracked=True)
+
+    def check(statements: Iterable[str]) -> bool:
+        out = set(statements)
+        kept = [t.name for t in g.tracked
+                if not (isinstance(t.origin, RuleInstance) and out & set(t.origin.rule.cites))]
+        status = session.check(kept).status
+        assert status in (SAT, UNSAT)
+        return status == SAT
+
+    return check
+
+
+def _minimal_correction_sets(sc: Scenario, rules: RuleBase, largest: int) -> set[frozenset[str]]:
+    """Every minimal correction set of at most `largest` statements, by trying every such set."""
+    consistent = _consistent_without(sc, rules)
+    found: set[frozenset[str]] = set()
+    for size in range(1, largest + 1):
+        for chosen in itertools.combinations(_droppable(sc, rules), size):
+            picked = frozenset(chosen)
+            if not any(f <= picked for f in found) and consistent(picked):
+                found.add(picked)
+    return found
+
+
+def _left_out(rules: RuleBase, statements: Iterable[str]) -> RuleBase:
+    out = set(statements)
+    return rules._replace(rules=tuple(r for r in rules.rules if not out & set(r.cites)))
+
+
+def _answers(result: CaseResult) -> dict[str, tuple[Verdict, str | None]]:
+    return {r.question: (r.verdict, r.value) for r in result.results}
+
+
+def test_a_contradiction_keeps_its_verdict_and_gains_resolutions(make_case: Callable[..., Scenario],
+                                                                 rule_base: RuleBase, rules_doc: RulesDocument,
+                                                                 tiny_contradiction_text: str) -> None:
+    sc = make_case(tiny_contradiction_text)
+    plain = check_scenario(sc, rule_base, rules_doc)
+    resolved = check_scenario(sc, rule_base, rules_doc, resolve=True)
+    assert all(not r.resolutions and not r.resolutions_note for r in plain.results)
+    for before, after in zip(plain.results, resolved.results, strict=True):
+        assert (after.verdict, after.value, after.ok, after.core) == (before.verdict, before.value, before.ok, before.core)
+        assert after.verdict is Verdict.CONTRADICTION and after.resolutions
+
+
+def test_every_correction_set_is_minimal_and_consistent(make_case: Callable[..., Scenario], rule_base: RuleBase,
+                                                        rules_doc: RulesDocument, tiny_contradiction_text: str) -> None:
+    sc = make_case(tiny_contradiction_text)
+    (r,) = check_scenario(sc, rule_base, rules_doc, resolve=True).results
+    consistent = _consistent_without(sc, rule_base)
+    grounded = {t.origin.rule.id: set(t.origin.rule.cites) for t in ground(sc, rule_base).tracked
+                if isinstance(t.origin, RuleInstance)}
+    corrections = [w for w in r.resolutions if w.kind == "correction"]
+    assert corrections
+    for w in corrections:
+        assert w.verified and w.statements and w.interpretation is None
+        assert not any(sid.startswith("CORE-") for sid in w.statements)
+        assert consistent(w.statements)
+        for sid in w.statements:  # minimal: without less of it the conflict holds
+            assert not consistent(set(w.statements) - {sid})
+        # the rules it leaves out are those with an instance in the scenario that cite it
+        assert set(w.rules) == {rule for rule, cites in grounded.items() if cites & set(w.statements)}
+
+
+def test_correction_sets_are_the_smallest_first(make_case: Callable[..., Scenario], rule_base: RuleBase,
+                                                 rules_doc: RulesDocument, tiny_contradiction_text: str) -> None:
+    sc = make_case(tiny_contradiction_text)
+    (r,) = check_scenario(sc, rule_base, rules_doc, resolve=True).results
+    reported = {frozenset(w.statements) for w in r.resolutions if w.kind == "correction"}
+    largest = max(len(f) for f in reported)
+    every = _minimal_correction_sets(sc, rule_base, largest)
+    assert reported <= every
+    # none smaller than the largest reported is left out, whether or not the search stopped at its limit
+    assert {f for f in every if len(f) < largest} <= reported
+    if not r.resolutions_note:
+        assert reported == every
+
+
+@pytest.mark.parametrize(("case", "largest"), [
+    ("modifiers/modifier-excluding-one-type-of-an-ability-with-other-effects.yaml", 3),
+    ("modifiers/discard-modifier-targeting-negate-and-discard-ability-as-a-whole.yaml", 2),
+])
+def test_every_correction_set_is_found(repo_root: Path, rule_base: RuleBase, rules_doc: RulesDocument,
+                                       case: str, largest: int) -> None:
+    sc = load_case(repo_root / "cases" / case, rule_base)
+    result = check_scenario(sc, rule_base, rules_doc, resolve=True)
+    r = result.results[0]
+    assert r.verdict is Verdict.CONTRADICTION and not r.resolutions_note
+    reported = {frozenset(w.statements) for w in r.resolutions if w.kind == "correction"}
+    # every set of at most `largest` statements tried
+    assert {f for f in reported if len(f) <= largest} == _minimal_correction_sets(sc, rule_base, largest)
+
+
+def test_answers_under_a_correction_set_are_those_of_the_case_without_its_rules(
+        make_case: Callable[..., Scenario], rule_base: RuleBase, rules_doc: RulesDocument,
+        tiny_contradiction_text: str) -> None:
+    sc = make_case(tiny_contradiction_text.replace("questions:\n", "questions:\n  back: return_step(zap, joshua)\n"))
+    result = check_scenario(sc, rule_base, rules_doc, resolve=True)
+    for w in result.results[0].resolutions:
+        if w.kind != "correction":
+            continue
+        # the case grounded afresh without the rules, answered in full (witnesses and all)
+        expected = _answers(check_scenario(sc, _left_out(rule_base, w.statements), rules_doc))
+        assert {a.question: (a.verdict, a.value) for a in w.answers} == expected
+        assert all(r.resolutions == result.results[0].resolutions for r in result.results)
+
+
+def test_an_interpretation_resolves_darkness_negated_in_battle(repo_root: Path, rule_base: RuleBase,
+                                                              rules_doc: RulesDocument) -> None:
+    folder = repo_root / "cases" / "set-aside"
+    sc = load_case(folder / "darkness-negated-in-battle.yaml", rule_base)
+    interpreted = load_case(folder / "darkness-negated-in-battle-interpreted.yaml", rule_base)
+    result = check_scenario(sc, rule_base, rules_doc, resolve=True)
+    for r in result.results:
+        assert r.verdict is Verdict.CONTRADICTION and r.ok
+        (w,) = [w for w in r.resolutions if w.kind == "interpretation"]
+        assert (w.interpretation, w.rules, w.statements, w.verified) == ("SA-5-I1", ("SA-5",), (), True)
+        # the interpreted case file states what the rules decide under SA-5-I1
+        expected = next(e for e in interpreted.expectations if e.question == r.question)
+        answer = w.answer_to(r.question)
+        assert answer is not None
+        assert (answer.verdict.value, answer.value) == (expected.verdict, expected.value)
+    # leaving out SA-5 itself is one of the correction sets
+    assert ("SA-5",) in [w.statements for w in result.results[0].resolutions if w.kind == "correction"]
+
+
+def test_an_interpretation_that_replaces_no_rule_of_the_conflict_is_not_tried(
+        repo_root: Path, rule_base: RuleBase, rules_doc: RulesDocument) -> None:
+    sc = load_case(repo_root / "cases" / "modifiers" / "modifier-excluding-one-type-of-an-ability-with-other-effects.yaml",
+                   rule_base)
+    (r, *_) = check_scenario(sc, rule_base, rules_doc, resolve=True).results
+    assert not [w for w in r.resolutions if w.kind == "interpretation"]
+    # and indeed it would not resolve the case
+    with_it = check_scenario(sc._replace(interpretations=("SA-5-I1",)), rule_base, rules_doc)
+    assert all(x.verdict is Verdict.CONTRADICTION for x in with_it.results)

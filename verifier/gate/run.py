@@ -121,7 +121,8 @@ def check_folder(options: GateOptions) -> CaseChecker:
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
         from ..runner import CaseInputError, CaseTask, run_cases
 
-        task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False)
+        # the gate fails or passes on the verdicts alone: a contradiction's ways out are not worked out
+        task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False)
         for outcome in run_cases(task, files, options.jobs):
             yield outcome if isinstance(outcome, str) else str(outcome) if isinstance(outcome, CaseInputError) \
                 else outcome[0]

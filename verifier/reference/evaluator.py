@@ -25,7 +25,7 @@ __all__ = ["Reference", "Instance", "Key", "Value", "UNDECIDED", "plain_key"]
 import bisect
 import itertools
 from array import array
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import EncodingError, Location
@@ -306,9 +306,12 @@ class Reference:
                 raise bad[i]
         return [self._label(i) for i in sorted(bad)]
 
-    def first_failure(self, assignment: Mapping[Key, Value]) -> str | None:
-        """The label of the first rule instance that does not hold under `assignment`, if any."""
-        bad = self._failing(assignment, 1)
+    def first_failure(self, assignment: Mapping[Key, Value], leave_out: Collection[str] = ()) -> str | None:
+        """The label of the first rule instance that does not hold under `assignment`, if any,
+        among the instances of rules not named in `leave_out`."""
+        bad = self._failing(assignment, None if leave_out else 1)
+        if leave_out:
+            bad = {i: v for i, v in bad.items() if self._rules[self._locate(i)[0]].id not in leave_out}
         if not bad:
             return None
         first = min(bad)

@@ -7,6 +7,11 @@ choices, can give q two values; choice-dependent otherwise. Cores are minimised 
 witnesses, and the first model behind every answer, are re-checked against the rules by the
 solver and by the plain-Python reference evaluator before they are reported; one that fails
 turns the verdict into `unknown`.
+
+A contradiction can also be worked out of (`resolve`): its minimal correction sets (sets of
+statements whose rules, left out, leave the case consistent, found by hitting every conflict
+found so far with as few statements as possible) and the interpretation rules that make it
+consistent, each with every question's answer once it is taken.
 """
 
 from __future__ import annotations
@@ -15,18 +20,22 @@ __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenari
            "RULING_SECTION"]
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from functools import cached_property
+from itertools import combinations
 
-from ..errors import SolverError
+from ..errors import Location, SolverError
 from ..language.encoding import RuleBase
 from ..reference import Key, Reference, plain_key
-from ..rulesdoc import RulesDocument, Statement
+from ..rulesdoc import RulesDocument, Statement, statement_order
 from ..scenario.model import Claim, Fact, Question, Scenario
 from ..verdicts import (
+    Answer,
     CaseResult,
     CoreItem,
     Derivation,
     QuestionResult,
+    Resolution,
     RulingCheck,
     RulingVerdict,
     Screening,
@@ -42,6 +51,7 @@ from .grounding import (
     SymbolRef,
     Term,
     Tracked,
+    copied,
     ground,
     mentioned,
     second_copy,
@@ -53,6 +63,15 @@ DEFAULT_TIMEOUT_MS = 10_000
 RULING_SECTION = "ruling"  # the section of the rules a ruling file proposes
 CLAIM = "claim"  # the symbol of a ruling's claimed answer, as a fact
 MAX_CHOICE_VALUES = 12
+# The search for a contradiction's correction sets stops at the first of these limits.
+MAX_CORRECTIONS = 6  # correction sets found
+MAX_CORRECTION_CHECKS = 60  # solver checks spent looking for them
+MAX_HITTING_SETS = 100_000  # sets of statements tried, in all, when choosing which to check next
+# Statements held fixed in a correction set: the game principles the REG takes for granted
+# (rules/core.md). A correction set leaves out statements of the REG entries and the glossary.
+FIXED_STATEMENTS = "CORE-"
+_NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}), which are held fixed, "
+                  "and the case's facts conflict on their own")
 
 
 class _Case:
@@ -62,6 +81,11 @@ class _Case:
         self.rules = rules
         self.doc = doc
         self.limit_hit = ""
+        self.left_out: tuple[str, ...] = ()  # rules whose instances are not in force, though grounded
+        self.witnesses = True  # an open question's verdict comes with its witnesses, re-checked
+        self.first_status = ""  # the first check's status (sat, unsat, unknown), once run
+        self.model_checked = False  # the model behind the answers passed the reference evaluator
+        self.core_names: list[str] = []  # the last conflict found, by assertion name
         try:
             self.g: Grounding = ground(scenario, rules)
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
@@ -151,7 +175,7 @@ class _Case:
         keys, names = self.plain_keys, self.g.names
         plain = {keys[r]: (names[r.type][v] if r.type in names and isinstance(v, int) and 0 <= v < len(names[r.type])
                            else self.g.decode(r.type, v)) for r, v in values.items()}
-        return self.reference.first_failure(plain)
+        return self.reference.first_failure(plain, self.left_out)
 
     @cached_property
     def plain_keys(self) -> dict[SymbolRef, Key]:
@@ -163,10 +187,12 @@ class _Case:
         return Reference(self.sc, self.rules)
 
     # -- verdicts ----------------------------------------------------------------------
-    def run(self) -> CaseResult:
+    def run(self, resolve: bool = False) -> CaseResult:
+        """Every question's verdict; with `resolve`, a contradiction comes with its ways out."""
         if self.limit_hit:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=self.limit_hit))
         first = self.session.check(self.all)
+        self.first_status = first.status
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
@@ -174,14 +200,17 @@ class _Case:
             if conflict is None:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
             described, verified, why = conflict
+            ways, note = self.resolutions(self.core_names) if resolve else ((), "")
             return self.finish(lambda q: self.result(q, Verdict.CONTRADICTION, core=described,
-                                                     core_verified=verified, reason=why))
+                                                     core_verified=verified, reason=why,
+                                                     resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
         model = self.session.read(self.model_names)
         broken = self.refuted({r: model[r.smt] for r in self.model_refs})
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
+        self.model_checked = True
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
@@ -251,7 +280,113 @@ class _Case:
                           [b for b in self.g.background if mentioned(b) <= used], items,
                           derived={n: t for n, t in self.g.derived.items() if n in used})
         core, verified, why = self.minimise(Session(small, *self.limits, tracked=True), first_core, list(extra))
+        self.core_names = core
         return tuple(self.describe(n) for n in core), verified, why
+
+    # -- ways out of a contradiction ---------------------------------------------------------
+    def resolutions(self, core: list[str]) -> tuple[tuple[Resolution, ...], str]:
+        """The ways out of the conflict `core` (assertion names): the interpretation rules that make the
+        case consistent, then its minimal correction sets, smallest first; with a note when the search
+        for them stopped short or found none."""
+        ways: list[Resolution] = []
+        notes: list[str] = []
+        for rule in self.rules.rules:
+            if not rule.interpretation or rule.id in self.sc.interpretations:
+                continue
+            # the conflict holds on if the interpretation replaces none of its rules
+            if not any(isinstance(o := self.by_name[n].origin, RuleInstance) and o.rule.id in rule.replaces
+                       for n in core):
+                continue
+            taken = _Case(self.sc._replace(interpretations=self.sc.interpretations + (rule.id,)), self.rules,
+                          self.doc, *self.limits)
+            taken.witnesses = False  # the answers under a resolution are verdicts and values only
+            result = taken.run()
+            if taken.first_status == UNSAT:
+                continue
+            if not taken.model_checked:
+                notes.append(f"whether {rule.id} resolves it is unknown: "
+                             f"{result.results[0].reason if result.results else taken.limit_hit}")
+                continue
+            ways.append(Resolution("interpretation", (), rule.replaces, rule.id, True, _answers(result)))
+        found, note = self.corrections(core)
+        if note:
+            notes.append(note)
+        ways += [self.correction(statements) for statements in found]
+        return tuple(ways), "; ".join(notes)
+
+    @cached_property
+    def statements_solver(self) -> _Statements:
+        return _Statements(self)
+
+    def corrections(self, core: list[str]) -> tuple[list[tuple[str, ...]], str]:
+        """The minimal correction sets over the statements the conflict's rules cite, smallest first,
+        and a note when the search stopped at a limit or none exists.
+
+        Each round takes the smallest set of statements that meets every conflict found so far (and
+        holds no correction set already found) and checks the case without it: consistent, it is a
+        correction set, minimal since any smaller part misses a conflict; otherwise the new conflict
+        (which it misses) joins the others. Every minimal correction set meets every conflict, so when
+        no such set is left, all were found.
+        """
+        first = frozenset(sid for n in core if isinstance(o := self.by_name[n].origin, RuleInstance)
+                          for sid in o.rule.cites if not sid.startswith(FIXED_STATEMENTS))
+        if not first:
+            return [], _NO_CORRECTION
+        solver = self.statements_solver
+        conflicts = [first]
+        found: list[frozenset[str]] = []
+
+        def listed() -> list[tuple[str, ...]]:
+            return sorted((_in_order(f) for f in found), key=lambda f: (len(f), [statement_order(s) for s in f]))
+
+        for _ in range(MAX_CORRECTION_CHECKS):
+            candidate = _smallest_hitting_set(conflicts, found)
+            if candidate is None:
+                return listed(), ""
+            if not candidate:
+                return listed(), f"the search for correction sets stopped after trying {MAX_HITTING_SETS:,} sets of statements"
+            if len(found) == MAX_CORRECTIONS:
+                return listed(), f"the search for correction sets stopped at {MAX_CORRECTIONS}; more may exist"
+            check = solver.session.check(solver.without(candidate))
+            if check.status == SAT:
+                found.append(candidate)
+                self.answers_without(candidate)  # while the solver is warm from this very check
+            elif check.status == UNSAT:
+                again = solver.statements(solver.session.core())
+                if not again:
+                    return [], _NO_CORRECTION
+                conflicts.append(again)
+            else:
+                return listed(), f"the search for correction sets stopped: {check.reason}"
+        if _smallest_hitting_set(conflicts, found) is None:  # the last check found the last one
+            return listed(), ""
+        return listed(), f"the search for correction sets stopped after {MAX_CORRECTION_CHECKS} solver checks; more may exist"
+
+    def correction(self, statements: tuple[str, ...]) -> Resolution:
+        """A correction set re-checked (minimal: without any smaller part of it the conflict holds; and
+        consistent without it, the model re-checked by the reference evaluator), with every question's
+        answer once the rules citing it are left out."""
+        solver = self.statements_solver
+        # without none of it is the case as it stands, already found conflicting
+        minimal = all(solver.session.check(solver.without(rest)).status == UNSAT
+                      for sid in statements if (rest := [t for t in statements if t != sid]))
+        rules, checked, answers = self.answers_without(statements)
+        return Resolution("correction", statements, rules, None, minimal and checked, answers)
+
+    def answers_without(self, statements: Collection[str]) -> tuple[tuple[str, ...], bool, tuple[Answer, ...]]:
+        """The rules citing `statements` (with an instance in the scenario), and every question's
+        answer once they are left out, with whether the model behind the answers re-checked."""
+        solver = self.statements_solver
+        left_out = set(statements)
+        rules = tuple(r.id for r in self.rules.active_rules(self.sc.interpretations)
+                      if left_out & set(r.cites) and r.id in solver.grounded)
+        # correction sets that leave out the same rules give the same answers
+        if rules not in solver.answers:
+            view = _Without(self, statements, rules)
+            result = view.run()
+            solver.answers[rules] = view.model_checked, _answers(result)
+        checked, answers = solver.answers[rules]
+        return rules, checked, answers
 
     def claimed(self, claim: Claim) -> str:
         """An SMT-LIB term saying a question has the value a ruling claims."""
@@ -391,8 +526,8 @@ class _Case:
         if split.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=split.reason)
         if split.status == SAT:
-            return self.ambiguous(q, parts, parts2)
-        return self.choice_dependent(q, parts)
+            return self.ambiguous(q, parts, parts2) if self.witnesses else self.result(q, Verdict.AMBIGUOUS)
+        return self.choice_dependent(q, parts) if self.witnesses else self.result(q, Verdict.CHOICE_DEPENDENT)
 
     def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...]) -> QuestionResult:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
@@ -491,7 +626,8 @@ class _Case:
 
     def result(self, q: Question, verdict: Verdict, value: str | None = None, *,
                witnesses: tuple[Witness, ...] = (), core: tuple[CoreItem, ...] = (),
-               core_verified: bool = False, rules: tuple[str, ...] = (), reason: str = "") -> QuestionResult:
+               core_verified: bool = False, rules: tuple[str, ...] = (), reason: str = "",
+               resolutions: tuple[Resolution, ...] = (), resolutions_note: str = "") -> QuestionResult:
         exp = next((e for e in self.sc.expectations if e.question == q.name), None)
         if exp is None:
             ok = verdict not in (Verdict.CONTRADICTION, Verdict.UNKNOWN)
@@ -501,13 +637,16 @@ class _Case:
                   and (exp.value is None or exp.value == value))
         return QuestionResult(self.sc.path, self.sc.title, q.name, verdict, value,
                               exp.verdict if exp else None, exp.value if exp else None, ok,
-                              witnesses, core, core_verified, rules, reason)
+                              witnesses, core, core_verified, rules, reason, resolutions, resolutions_note)
 
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
-                   timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> CaseResult:
-    """Every question's verdict for one scenario (with a ruling's claims, when it has any)."""
-    return _Case(scenario, rules, doc, timeout_ms, memory_mb).run()
+                   timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None,
+                   resolve: bool = False) -> CaseResult:
+    """Every question's verdict for one scenario (with a ruling's claims, when it has any). With
+    `resolve`, a contradiction comes with the ways out of it: the interpretation rules and minimal
+    correction sets that make the scenario consistent, with every question's answer under each."""
+    return _Case(scenario, rules, doc, timeout_ms, memory_mb).run(resolve)
 
 
 def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
@@ -527,9 +666,10 @@ def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAU
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                      questions: tuple[str, ...], timeout_ms: int = DEFAULT_TIMEOUT_MS,
                      memory_mb: int | None = None) -> tuple[CaseResult, dict[str, Derivation]]:
-    """The scenario's verdicts, and for each determined question among `questions` what forces it."""
+    """The scenario's verdicts (a contradiction with its ways out), and for each determined question
+    among `questions` what forces it."""
     case = _Case(scenario, rules, doc, timeout_ms, memory_mb)
-    result = case.run()
+    result = case.run(resolve=True)
     derivations = {q.name: case.derivation(q, r) for q, r in zip(scenario.questions, result.results)
                    if q.name in questions and r.verdict is Verdict.DETERMINED}
     return result, derivations
@@ -550,3 +690,119 @@ def check_ruling(scenario: Scenario, rules: RuleBase, with_ruling: RuleBase,
                     for b, a in zip(before.results, after.results) if b.answer != a.answer)
     return RulingCheck(check.case, check.verdict, changes, check.core, check.core_verified,
                        check.rules_conflict_already, check.reason)
+
+
+class _Statements:
+    """A contradictory case's rules and facts in one solver, with a literal per statement (of those
+    not held fixed) that every rule instance citing it is asserted behind: assuming the literals of
+    all but some statements leaves out every rule citing those."""
+
+    def __init__(self, case: _Case) -> None:
+        g = case.g
+        self.grounded = frozenset(t.origin.rule.id for t in g.tracked if isinstance(t.origin, RuleInstance))
+        background = list(g.background)
+        facts: list[str] = []
+        guarded: dict[str, list[str]] = {}  # statement -> the bodies behind its literal
+        for t in g.tracked:
+            if not isinstance(t.origin, RuleInstance):
+                facts.append(t.body)
+                continue
+            cited = sorted({sid for sid in t.origin.rule.cites if not sid.startswith(FIXED_STATEMENTS)},
+                           key=statement_order)
+            if not cited:
+                background.append(t.body)  # a rule held fixed: the second copy renames it with the background
+                continue
+            # behind the first statement's literal, and the others' within it
+            others = " ".join(smt_symbol(f"t:{sid}") for sid in cited[1:])
+            guarded.setdefault(cited[0], []).append(f"(=> (and {others}) {t.body})" if others else t.body)
+            for sid in cited[1:]:
+                guarded.setdefault(sid, [])
+        where = Location(case.sc.path, 0)
+        self.literal = {sid: smt_symbol(f"t:{sid}") for sid in sorted(guarded, key=statement_order)}
+        held = [Tracked(lit, f"(and true {' '.join(guarded[sid])})", Fact("statement", (sid,), True, f"{sid} holds", where))
+                for sid, lit in self.literal.items()]
+        self.statement_of = {lit: sid for sid, lit in self.literal.items()}
+        # containers of its own: the second copy of the outcomes, when a question needs it, is added to them
+        self.g = replace(g, constants=dict(g.constants), background=background, tracked=held,
+                         questions=dict(g.questions), derived=dict(g.derived), question_terms=dict(g.question_terms),
+                         shared=dict(g.shared), numbers=dict(g.numbers))
+        self.session = Session(self.g, *case.limits, tracked=True)
+        self.session.extend(facts)  # not in the background, which the second copy renames: facts are inputs
+        self.has_copy = False
+        # every question's answer with some rules left out, and whether the model behind them re-checked
+        self.answers: dict[tuple[str, ...], tuple[bool, tuple[Answer, ...]]] = {}
+
+    def without(self, statements: Collection[str]) -> list[str]:
+        """The literals to assume to leave out the rules citing `statements`."""
+        return [lit for sid, lit in self.literal.items() if sid not in statements]
+
+    def statements(self, core: Collection[str]) -> frozenset[str]:
+        """The statements whose literals are in an unsatisfiable check's core."""
+        return frozenset(self.statement_of[n] for n in core if n in self.statement_of)
+
+    def load_copy(self) -> None:
+        if not self.has_copy:
+            # the copy of what is behind a statement's literal goes behind the same literal
+            self.session.extend(second_copy(self.g) + [f"(=> {t.name} {copied(t.body)})" for t in self.g.tracked])
+            self.has_copy = True
+
+
+class _Without(_Case):
+    """A contradictory case with the rules citing some statements left out: the case's statements
+    solver, with only the other statements assumed. An open question's answer is its verdict alone."""
+
+    def __init__(self, base: _Case, statements: Collection[str], rules: tuple[str, ...]) -> None:
+        self.base = base
+        self.solver = base.statements_solver
+        self.sc = base.sc
+        self.rules = base.rules
+        self.doc = base.doc
+        self.limit_hit = ""
+        self.left_out = rules
+        self.witnesses = False
+        self.first_status = ""
+        self.model_checked = False
+        self.core_names = []
+        self.g = self.solver.g
+        self.session = self.solver.session
+        self.limits = base.limits
+        self.all = self.solver.without(statements)
+        self.by_name = {}
+        self.has_copy = False
+
+    def _load_copy(self, always: bool = False) -> bool:
+        if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
+            return False
+        self.solver.load_copy()
+        return True
+
+    @property
+    def reference(self) -> Reference:
+        return self.base.reference  # one grounding in Python serves every way out
+
+
+def _answers(result: CaseResult) -> tuple[Answer, ...]:
+    return tuple(Answer(r.question, r.verdict, r.value, r.reason) for r in result.results)
+
+
+def _in_order(statements: Collection[str]) -> tuple[str, ...]:
+    return tuple(sorted(statements, key=statement_order))
+
+
+def _smallest_hitting_set(conflicts: list[frozenset[str]], found: list[frozenset[str]]) -> frozenset[str] | None:
+    """The first smallest set of statements that meets every conflict and holds no set of `found`
+    (statements in their document order); None when there is none, and the empty set when
+    MAX_HITTING_SETS sets were tried without deciding."""
+    # a statement that is a correction set on its own is in no other
+    alone = {s for f in found if len(f) == 1 for s in f}
+    candidates = _in_order(set().union(*conflicts) - alone)
+    tried = 0
+    for size in range(1, len(candidates) + 1):
+        for chosen in combinations(candidates, size):
+            tried += 1
+            if tried > MAX_HITTING_SETS:
+                return frozenset()
+            picked = frozenset(chosen)
+            if all(picked & c for c in conflicts) and not any(f <= picked for f in found):
+                return picked
+    return None

@@ -971,6 +971,11 @@ _FIRST_COPY = re.compile(r"\|(o|od|q):")
 _SECOND_COPY = {"o": "|o2:", "od": "|o2d:", "q": "|q2:"}
 
 
+def copied(text: str) -> str:
+    """SMT-LIB text over the first copy of the outcomes, renamed to the second copy (see `second_copy`)."""
+    return _FIRST_COPY.sub(lambda m: _SECOND_COPY[m.group(1)], text)
+
+
 def second_copy(g: Grounding) -> list[str]:
     """A second copy of every rule over fresh outcome constants (inputs and choices shared).
 
@@ -979,8 +984,7 @@ def second_copy(g: Grounding) -> list[str]:
     constants, shared terms, background and question terms (named `@2:<question>`) to `g`, and
     returns the copy's rule bodies to assert untracked.
     """
-    def rename(text: str) -> str:
-        return _FIRST_COPY.sub(lambda m: _SECOND_COPY[m.group(1)], text)
+    rename = copied
 
     for name, ref in list(g.constants.items()):
         if name.startswith("|o:"):
