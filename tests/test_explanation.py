@@ -27,7 +27,7 @@ def test_a_determined_value_is_derived_from_a_minimal_forcing_set(make_case: Cal
                                                                   rules_doc: RulesDocument) -> None:
     scenario = make_case(provisions_text)
     [e] = explain_case(scenario, rule_base, rules_doc, "returns_at", 10_000, None)  # type: ignore[arg-type]
-    assert e.result.verdict is Verdict.DETERMINED and e.result.value == "turn 3 Preparation"
+    assert e.result.verdict is Verdict.DETERMINED and e.result.value == "turn 3 Preparation (alice)"
     assert e.derivation is not None and e.derivation.verified and e.derivation.reason == ""
     rules = {item.label.split("[")[0] for item in e.derivation.steps if item.kind == "rule"}
     # the duration (SA-6), counted in the Upkeeps (GLOSS-2), returns the Hero (SA-6c)
@@ -73,11 +73,11 @@ def test_cli_explain_text(cli: Cli, assert_no_crash: Check, repo_root: Path, wri
     assert_no_crash(result)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "  ok   returns_at: determined = turn 3 Preparation\n" in out
+    assert "  ok   returns_at: determined = turn 3 Preparation (alice)\n" in out
     assert "re-checked: forcing and minimal" in out
     assert "    given the scenario's facts:\n" in out
     assert "        SA-6: When the set-aside effect gives a duration" in out
-    assert out.rstrip().endswith("therefore returns_at = turn 3 Preparation")
+    assert out.rstrip().endswith("therefore returns_at = turn 3 Preparation (alice)")
     assert out.index("given the scenario's facts") < out.index("and the rules:")
 
 
