@@ -54,8 +54,8 @@ def test_check_ok(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path)
     out = result.stdout
     assert out.startswith(f"{good}: Provisions sets a Hero aside for 2 turns\n")
     assert "  ok   legal: determined = yes\n" in out
-    assert "  ok   returns_at: determined = turn 3 Preparation\n" in out
-    assert "    expected determined = turn 3 Preparation: matches\n" in out
+    assert "  ok   returns_at: determined = turn 3 Preparation (alice)\n" in out
+    assert "    expected determined = turn 3 Preparation (alice): matches\n" in out
     assert out.rstrip().endswith("1 cases, 2 questions: 2 ok, 0 not ok")
     assert result.stderr == ""
 
@@ -64,8 +64,8 @@ def test_check_unmet_expectation_exits_1(cli: Cli, assert_no_crash: Check, repo_
     result = cli("check", "--root", repo_root, wrong)
     assert_no_crash(result)
     assert result.exit_code == 1
-    assert "  FAIL returns_at: determined = turn 3 Preparation\n" in result.stdout
-    assert "    expected determined = turn 2 Preparation: does NOT match\n" in result.stdout
+    assert "  FAIL returns_at: determined = turn 3 Preparation (alice)\n" in result.stdout
+    assert "    expected determined = turn 2 Preparation (bob): does NOT match\n" in result.stdout
     assert result.stdout.rstrip().endswith("1 cases, 2 questions: 1 ok, 1 not ok")
 
 
@@ -87,7 +87,7 @@ def test_expected_contradiction_exits_0(cli: Cli, assert_no_crash: Check, repo_r
     assert_no_crash(result)
     assert result.exit_code == 0
     assert "  ok   zap_legal: contradiction\n" in result.stdout
-    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw, undo]" in result.stdout
+    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw (alice), undo]" in result.stdout
 
 
 def test_bad_input_exits_2(cli: Cli, assert_no_crash: Check, repo_root: Path, write_case: Callable[..., Path]) -> None:
@@ -160,7 +160,7 @@ def test_check_json(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Pat
         str(good), "legal", "determined", "yes", "determined", True)
     last = data["results"][-1]
     assert (last["question"], last["value"], last["expected_value"], last["ok"]) == (
-        "returns_at", "turn 3 Preparation", "turn 2 Preparation", False)
+        "returns_at", "turn 3 Preparation (alice)", "turn 2 Preparation (bob)", False)
     assert data["summary"]["cases"] == 2 and data["summary"]["questions"] == 4 and data["summary"]["failed"] == 1
 
 
@@ -254,7 +254,7 @@ def test_check_json_choice_dependent(cli: Cli, repo_root: Path, write_case: Call
     (item,) = json.loads(result.stdout)["results"]
     assert (item["verdict"], item["value"], item["ok"]) == ("choice-dependent", None, True)
     values = [w["value"] for w in item["witnesses"]]
-    assert {"turn 2 Preparation", "turn 3 Preparation"} <= set(values)
+    assert {"turn 2 Preparation (bob)", "turn 3 Preparation (alice)"} <= set(values)
     for w in item["witnesses"]:
         assert isinstance(w["choices"], dict) and w["choices"]
     assert "SA-5" in item["rules_involved"]

@@ -55,7 +55,7 @@ def test_defaults_listing_is_the_same_across_hash_seeds() -> None:
 def test_explanations_are_the_same_across_hash_seeds() -> None:
     case = "cases/set-aside/provisions-returns-after-two-turns.yaml"
     first = regcheck("21", "explain", case, "--question", "returns_at")
-    assert "therefore returns_at = turn 3 Preparation" in first
+    assert "therefore returns_at = turn 3 Preparation (alice)" in first
     assert regcheck("8080", "explain", case, "--question", "returns_at") == first
 
 

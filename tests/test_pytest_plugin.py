@@ -54,8 +54,8 @@ def test_failures_show_the_verdict_the_expectation_and_input_errors(small_reposi
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
     assert "2 failed, 13 passed" in out, out  # 7 questions in each of the two readable cases
-    assert "FAIL returns_at: determined = turn 3 Preparation" in out
-    assert "expected determined = turn 2 Preparation: does NOT match" in out
+    assert "FAIL returns_at: determined = turn 3 Preparation (alice)" in out
+    assert "expected determined = turn 2 Preparation (bob): does NOT match" in out
     assert "cannot read the case: cases/unreadable.yaml:6:5: unknown field 'brigades'" in out
     assert "Traceback" not in out and "INTERNALERROR" not in out
 

@@ -64,7 +64,7 @@ def test_a_general_rule_narrows_the_upkeep_ambiguity(repo_root: Path, rule_base:
     check = check_ruling(scenario, rule_base, ruling.rule_base(rule_base), rules_doc, False)
     assert check.verdict is RulingVerdict.NARROWS
     assert {(c.question, c.before, c.after) for c in check.changes} == {
-        ("returns_at", "ambiguous", "determined = turn 3 Preparation"),
+        ("returns_at", "ambiguous", "determined = turn 3 Preparation (alice)"),
         ("in_territory_at_turn_2_battle", "ambiguous", "determined = no"),
     }
 
@@ -76,7 +76,7 @@ def test_a_claim_that_picks_one_outcome_of_an_ambiguity_narrows(write_case: Call
     path = write_case("ruling: RUL-UPKEEP-2\n" + text, "claim.yaml")
     check = _check_own(path, rule_base, rules_doc)
     assert check.verdict is RulingVerdict.NARROWS
-    assert ("returns_at", "ambiguous", "determined = turn 2 Preparation") in {
+    assert ("returns_at", "ambiguous", "determined = turn 2 Preparation (bob)") in {
         (c.question, c.before, c.after) for c in check.changes}
 
 
@@ -116,7 +116,7 @@ def test_cli_ruling_verdicts_and_exit_codes(cli: Cli, assert_no_crash: Check, re
     assert "  verdict: entailed (the rules already imply it: it is redundant)\n" in out
     assert "  verdict: narrows (consistent with the rules, and it settles something they leave open)\n" in out
     assert "  impact on 1 cases: narrows 1\n" in out
-    assert "    returns_at: ambiguous -> determined = turn 3 Preparation\n" in out
+    assert "    returns_at: ambiguous -> determined = turn 3 Preparation (alice)\n" in out
 
     result = cli("ruling", "--root", repo_root, "--format", "json",
                  repo_root / "rulings/healed-hero-goes-back-to-the-battle.yaml")

@@ -176,16 +176,18 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
 @main.command()
 @click.argument("case", type=click.Path(dir_okay=False, exists=True))
 @click.option("--question", "-q", default=None, help="Explain only this question (by its name in the case).")
+@click.option("--brief", is_flag=True, help="Of a determined value, show only the rules that decide it and the facts they read.")
 @format_option
 @root_option
 @timeout_option
 @memory_option
-def explain(case: str, question: str | None, fmt: str, root: str | None, timeout: float, memory: int | None) -> None:
+def explain(case: str, question: str | None, brief: bool, fmt: str, root: str | None, timeout: float,
+            memory: int | None) -> None:
     """Explain why the rules answer CASE's questions as they do.
 
-    A determined value is shown with a minimal set of rule instances and facts that force it;
-    an ambiguous one with its two outcomes and the statements that would have to say more; a
-    contradiction with the conflict.
+    A determined value is shown with a minimal set of rule instances and facts that force it, the
+    rules that decide it first and inertia last; an ambiguous one with its two outcomes and the
+    statements that would have to say more; a contradiction with the conflict.
     """
     try:
         scenario, explanations = api.explain(api.open_repository(_repository(root)), Path(case), question,
@@ -196,7 +198,7 @@ def explain(case: str, question: str | None, fmt: str, root: str | None, timeout
     if fmt == "json":
         click.echo(json.dumps(explanations_json(scenario.path, explanations), indent=2))
     else:
-        click.echo(render_explanations(scenario.path, scenario.title, explanations))
+        click.echo(render_explanations(scenario.path, scenario.title, explanations, brief))
     _exit(EXIT_OK if all(e.result.ok for e in explanations) else EXIT_FINDING)
 
 

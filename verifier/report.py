@@ -9,6 +9,7 @@ __all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleSta
            "render_explanations", "explanations_json", "core_json", "render_ruling", "ruling_json",
            "render_explore", "explore_json"]
 
+import textwrap
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -17,10 +18,15 @@ from .explore.search import COUNT_CAP
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
 from .verdicts import (
+    INERTIA_RANK,
     CaseResult,
     CoreItem,
     Explanation,
+    Fold,
     QuestionResult,
+    RankedFact,
+    RankedRule,
+    Ranking,
     Resolution,
     RulingCheck,
     RulingResult,
@@ -192,12 +198,114 @@ def core_json(items: tuple[CoreItem, ...]) -> list[dict[str, Any]]:
             for c in items]
 
 
-def render_explanations(case: str, title: str, explanations: tuple[Explanation, ...]) -> str:
-    """Each question's verdict and why: a derivation, two outcomes side by side, or the conflict."""
+class _Shown:
+    """What an explanation has already printed in full: statements quoted, facts listed."""
+
+    def __init__(self) -> None:
+        self.statements: set[str] = set()
+        self.facts: set[tuple[str, str]] = set()
+
+
+def _ranked_rule(r: RankedRule, shown: _Shown) -> list[str]:
+    """One rule of a ranked derivation: its instance, or its instances folded into runs of steps,
+    and the statements it cites (the text of each only the first time)."""
+    first = r.instances[0]
+    tag = " (interpretation)" if first.interpretation else " (proposed by the ruling)" if first.kind == "ruling" else ""
+    again = [sid for sid, _ in first.statements if sid in shown.statements]
+    where = first.location + (f"; {', '.join(again)} quoted above" if again else "")
+    if len(r.instances) == 1:
+        lines = [f"    - {first.label}{tag}: {first.text}  ({where})"]
+    else:
+        folds = "; ".join(f"[{_fold_text(f)}]" if f.runs else f.instances[0].label[len(r.rule):] for f in r.folds)
+        lines = [f"    - {r.rule}{tag} x{len(r.instances)}: {folds}  ({where})", f"        e.g. {first.text}"]
+    lines += [f"        {sid}: {text}" for sid, text in first.statements if sid not in shown.statements]
+    shown.statements.update(sid for sid, _ in first.statements)
+    return lines
+
+
+def _fold_text(f: Fold) -> str:
+    runs = "; ".join(a if a == b else f"{a} to {b}" for a, b in f.runs)
+    return ", ".join([f"{k}={v}" for k, v in f.binding] + [f"{f.step}={runs}"])
+
+
+def _rank_heading(rank: int, question: str) -> str:
+    if rank == 1:
+        return f"    deciding it (they read what {question} asks, directly or through inertia):"
+    return f"    {rank - 1} rule{'s' if rank > 2 else ''} further from {question}:"
+
+
+def _facts(facts: tuple[RankedFact, ...], shown: _Shown) -> list[str]:
+    """Facts listed the first time in full; those listed for an earlier question by name only."""
+    new = [f for f in facts if (f.facts[0].text, f.facts[0].location) not in shown.facts]
+    old = [f for f in facts if (f.facts[0].text, f.facts[0].location) in shown.facts]
+    shown.facts.update((f.facts[0].text, f.facts[0].location) for f in new)
+    lines = ["    given the scenario's facts:"] if facts else []
+    lines += [f"    - {f.facts[0].text}  ({f.facts[0].location})" for f in new]
+    if old:
+        names = ", ".join(i.label for f in old for i in f.facts)
+        lines += textwrap.wrap(f"and, as listed above: {names}", width=110, initial_indent="    - ",
+                               subsequent_indent="      ", break_on_hyphens=False)
+    return lines
+
+
+def _ranked_derivation(ranking: Ranking, question: str, verified: bool, shown: _Shown) -> list[str]:
+    """A derivation ranked: the rules that decide the question first, then those further away, the
+    facts (each text once), and inertia last, folded into runs of steps."""
+    rules = sum(len(r.instances) for r in ranking.rules)
+    facts = sum(len(f.facts) for f in ranking.facts)
+    check = "re-checked: forcing and minimal" if verified else "NOT re-checked as minimal"
+    lines = [f"    forced by ({rules} rule instances, {facts} facts; {check}), the most direct first:"]
+    rank = None
+    for r in ranking.rules:
+        if r.rank == INERTIA_RANK:
+            continue
+        if r.rank != rank:
+            rank = r.rank
+            lines.append(_rank_heading(r.rank, question))
+        lines += _ranked_rule(r, shown)
+    lines += _facts(ranking.facts, shown)
+    inertia = [r for r in ranking.rules if r.rank == INERTIA_RANK]
+    if inertia:
+        lines.append("    and inertia (where cards start, and that they stay there unless moved):")
+        for r in inertia:
+            lines += _ranked_rule(r, shown)
+    return lines
+
+
+def _brief(ranking: Ranking, shown: _Shown) -> list[str]:
+    """The rules that decide a question, and the facts they read (those already shown above by
+    reference only)."""
+    names = ", ".join(r.rule + (f" x{len(r.instances)}" if len(r.instances) > 1 else "") for r in ranking.deciding)
+    rest = sum(len(r.instances) for r in ranking.rules if r.rank != 1)
+    used = [f for f in ranking.facts if f.rank == 1]
+    new = [f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts]
+    shown.facts.update((f.facts[0].text, f.facts[0].location) for f in used)
+    old = len(used) - len(new)
+    line = f"    decided by {names or 'no rule'}"
+    if old and not new:
+        line += ", from facts above"
+    lines = [line + (f" (and {rest} more rule instances)" if rest else "")]
+    if new:
+        words = "given " + "; ".join(new) + ("; and facts above" if old else "")
+        lines += textwrap.wrap(words, width=110, initial_indent="    ", subsequent_indent="      ",
+                               break_on_hyphens=False)
+    return lines
+
+
+def render_explanations(case: str, title: str, explanations: tuple[Explanation, ...], brief: bool = False) -> str:
+    """Each question's verdict and why: a derivation (ranked, the rules that decide it first), two
+    outcomes side by side, or the conflict. A statement's text and a fact are printed in full once,
+    and referred to after that. `brief` keeps, of a derivation, only the rules that decide the
+    question and the facts they read."""
     lines = [f"{case}: {title}"]
+    shown = _Shown()
     for i, e in enumerate(explanations):
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
+        if brief and e.ranking is not None:
+            lines += render_question(r, evidence=False)[:1 if r.ok else 2]
+            lines += _brief(e.ranking, shown)
+            continue
         question = render_question(r, evidence=not contradiction_again)
         if contradiction_again:  # after the verdict and expectation, before the answers under each resolution
             at = 2 if r.expected_answer is not None else 1
@@ -207,14 +315,27 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         if d is not None:
             if d.steps:
                 lines.append("    why: these rules and facts together allow no other value")
-                lines += _core(d.steps, d.verified, derivation=True)
+                lines += (_ranked_derivation(e.ranking, r.question, d.verified, shown) if e.ranking is not None
+                          else _core(d.steps, d.verified, derivation=True))
                 lines.append(f"    therefore {r.question} = {r.value}")
             if d.reason:
                 lines.append(f"    note: {d.reason}")
         if e.statements:
             lines.append("    statements that would have to say more (cited by the rules involved):")
             lines += [f"      {sid}: {text}" for sid, text in e.statements]
+    if brief and any(e.ranking is not None for e in explanations):
+        lines.append("(rules further from each question, inertia and the other facts: regcheck explain without --brief)")
     return escape_lines("\n".join(lines))
+
+
+def _ranking_json(ranking: Ranking) -> dict[str, Any]:
+    return {"rules": [{"rule": r.rule, "rank": r.rank, "instances": [i.label for i in r.instances],
+                       "folds": [{"binding": dict(f.binding), "step": f.step or None,
+                                  "runs": [list(run) for run in f.runs],
+                                  "instances": [i.label for i in f.instances]} for f in r.folds]}
+                      for r in ranking.rules],
+            "facts": [{"rank": f.rank, "text": f.facts[0].text, "location": f.facts[0].location,
+                       "facts": [i.label for i in f.facts]} for f in ranking.facts]}
 
 
 def explanations_json(case: str, explanations: tuple[Explanation, ...]) -> dict[str, Any]:
@@ -223,7 +344,8 @@ def explanations_json(case: str, explanations: tuple[Explanation, ...]) -> dict[
         item = _question_json(e.result)
         item["derivation"] = None if e.derivation is None else {
             "steps": core_json(e.derivation.steps), "verified": e.derivation.verified,
-            "reason": e.derivation.reason or None}
+            "reason": e.derivation.reason or None,
+            "ranking": _ranking_json(e.ranking) if e.ranking is not None else None}
         item["statements_to_say_more"] = [{"id": s, "text": t} for s, t in e.statements]
         out.append(item)
     return {"case": case, "explanations": out}

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 __all__ = ["Verdict", "CoreItem", "Witness", "Answer", "Resolution", "QuestionResult", "CaseResult", "Derivation", "Explanation",
+           "Fold", "RankedRule", "RankedFact", "Ranking", "INERTIA_RANK",
            "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening"]
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class Verdict(StrEnum):
@@ -38,6 +40,8 @@ class CoreItem:
     location: str
     statements: tuple[tuple[str, str], ...] = ()
     interpretation: bool = False
+    rule: str = ""  # the rule's ID, for a rule instance
+    binding: tuple[tuple[str, str], ...] = ()  # its variables and their values, as the label shows them
 
 
 @dataclass(frozen=True)
@@ -154,18 +158,73 @@ class CaseResult:
 
 @dataclass(frozen=True)
 class Derivation:
-    """What forces a determined value: a minimal set of rule instances and facts, re-checked."""
+    """What forces a determined value: a minimal set of rule instances and facts, re-checked.
+
+    `reads` holds, for each of `steps`, the outcomes and inputs it reads (`zone(elijah, turn 1
+    Upkeep (alice))`); `asks` those the question reads.
+    """
 
     steps: tuple[CoreItem, ...]
     verified: bool
     reason: str = ""
+    reads: tuple[tuple[str, ...], ...] = ()
+    asks: tuple[str, ...] = ()
+
+
+INERTIA_RANK = 0  # the rank of inertia in a Ranking: listed after every other rule
+
+
+class Fold(NamedTuple):
+    """Instances of one rule that differ only in one step variable, as runs of consecutive steps;
+    an instance with no step variable (or more than one) is a fold of its own, with no runs."""
+
+    binding: tuple[tuple[str, str], ...]  # the other variables (all of them when there are no runs)
+    step: str  # the step variable, "" for an instance of its own
+    runs: tuple[tuple[str, str], ...]  # the first and last step of each run
+    instances: tuple[CoreItem, ...]
+
+
+@dataclass(frozen=True)
+class RankedRule:
+    """One rule's instances in a derivation, and how directly they bear on the question: rank 1 when
+    an instance reads what the question asks (directly or through inertia), 2 when it reads what a
+    rank-1 instance reads, and so on; 0 for inertia."""
+
+    rule: str
+    rank: int
+    instances: tuple[CoreItem, ...]
+    folds: tuple[Fold, ...]
+
+
+@dataclass(frozen=True)
+class RankedFact:
+    """Facts of a derivation that read the same (one text, one place), with the best rank among the
+    rules that read what they pin (0 when only inertia does)."""
+
+    facts: tuple[CoreItem, ...]
+    rank: int
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A derivation's rules, the most direct first and inertia last, and its facts, each text once.
+    Every rule instance and fact of the derivation is in exactly one place."""
+
+    rules: tuple[RankedRule, ...]
+    facts: tuple[RankedFact, ...]
+
+    @property
+    def deciding(self) -> tuple[RankedRule, ...]:
+        """The rules of rank 1: those that decide the question."""
+        return tuple(r for r in self.rules if r.rank == 1)
 
 
 @dataclass(frozen=True)
 class Explanation:
     """One question's verdict with what backs it.
 
-    `derivation` is set for a determined value. `statements` are, for an ambiguous or
+    `derivation` is set for a determined value, and `ranking` orders its rules and facts when it
+    has any. `statements` are, for an ambiguous or
     choice-dependent question, the rules-document statements cited by the rules that bear
     on it (one of them would have to say more to settle it).
     """
@@ -173,6 +232,7 @@ class Explanation:
     result: QuestionResult
     derivation: Derivation | None
     statements: tuple[tuple[str, str], ...] = ()
+    ranking: Ranking | None = None
 
 
 @dataclass(frozen=True)

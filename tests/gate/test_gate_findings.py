@@ -104,9 +104,9 @@ def test_an_unmet_expectation_fails_with_its_evidence(gate: Gate, gate_repo: Pat
     assert failed.exit_code == 1
     line = next(i for i, x in enumerate((gate_repo / PROVISIONS).read_text("utf-8").splitlines(), 1)
                 if x.startswith("  returns_at:"))
-    assert (f"[regressions] {PROVISIONS}:{line}: returns_at: expected determined = turn 2 Preparation, "
-            "got determined = turn 3 Preparation") in failed.output
-    assert "expected determined = turn 2 Preparation: does NOT match" in failed.output
+    assert (f"[regressions] {PROVISIONS}:{line}: returns_at: expected determined = turn 2 Preparation (bob), "
+            "got determined = turn 3 Preparation (alice)") in failed.output
+    assert "expected determined = turn 2 Preparation (bob): does NOT match" in failed.output
 
 
 def test_an_unreadable_case_is_bad_input_and_reported(gate: Gate, gate_repo: Path, repo_root: Path) -> None:

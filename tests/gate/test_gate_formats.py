@@ -79,7 +79,8 @@ def test_junit_has_what_ci_systems_read(report: Callable[[str], str]) -> None:
     by_name = {(s.get("name"), c.get("name")): c for s in suites for c in s.findall("testcase")}
     regression = by_name[(PROVISIONS, "returns_at")].find("failure")
     assert regression is not None and regression.get("type") == "regressions"
-    assert regression.get("message") == "expected determined = turn 2 Preparation, got determined = turn 3 Preparation"
+    assert regression.get("message") == ("expected determined = turn 2 Preparation (bob), "
+                                         "got determined = turn 3 Preparation (alice)")
     assert by_name[(PROVISIONS, "legal")].find("failure") is None
     new = by_name[("cases/another-contradiction.yaml", "zap_legal")].find("failure")
     assert new is not None and new.get("type") == "consistency"

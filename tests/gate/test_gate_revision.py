@@ -49,7 +49,7 @@ def test_base_lists_every_answer_that_changed(gate: Gate, two_commits: Path) -> 
     lines = section.splitlines()[1:]
     assert f"  {CONTRADICTION}::zap_legal: contradiction -> determined = yes" in lines, out
     assert "  cases/provisions-again.yaml: new case" in lines
-    assert "  cases/provisions-again.yaml::returns_at: (not asked) -> determined = turn 3 Preparation" in lines
+    assert "  cases/provisions-again.yaml::returns_at: (not asked) -> determined = turn 3 Preparation (alice)" in lines
     assert not any("upkeep-set-aside" in line for line in lines), "unchanged answers are not listed"
     # the contradiction was an accepted finding: now that it is gone, the gate says so
     assert result.exit_code == 1

@@ -167,7 +167,7 @@ def test_interpretations_replace_the_rules_they_resolve(make_case: Callable[...,
 
 def test_labels_name_steps_as_the_timeline_does(provisions: tuple[Scenario, Reference]) -> None:
     _, ref = provisions
-    assert "CORE-2[c=elijah, s=turn 1 Preparation, play]" in [ref.label(i) for i in ref.instances]
+    assert "CORE-2[c=elijah, s=turn 1 Preparation (alice), play]" in [ref.label(i) for i in ref.instances]
 
 
 def test_residuals_agree_with_the_evaluator(provisions: tuple[Scenario, Reference], rule_base: RuleBase) -> None:

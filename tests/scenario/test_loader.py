@@ -38,8 +38,8 @@ def test_minimal_case(make_case: Callable[..., Scenario]) -> None:
     (q,) = sc.questions
     assert (q.name, q.type, q.text) == ("where", "zone", "zone(elijah, 0)")
     # no timeline and no durations: turn 1 plus one more, each with its five phase beginnings
-    assert [s.label for s in sc.steps][:6] == ["turn 1 Draw", "turn 1 Upkeep", "turn 1 Preparation", "turn 1 Battle",
-                                              "turn 1 Discard", "turn 2 Draw"]
+    assert [s.label for s in sc.steps][:6] == ["turn 1 Draw (alice)", "turn 1 Upkeep (alice)", "turn 1 Preparation (alice)",
+                                              "turn 1 Battle (alice)", "turn 1 Discard (alice)", "turn 2 Draw (bob)"]
     assert len(sc.steps) == 10 and all(s.phase_start for s in sc.steps)
     assert sc.step_label(10) == NEVER_LABEL and sc.step_label(-1) == NEVER_LABEL
 
@@ -51,9 +51,9 @@ def test_timeline_layout(make_case: Callable[..., Scenario], provisions_text: st
     # turns: the last turn of the timeline (2) plus the longest duration (2), plus one
     assert max(s.turn for s in sc.steps) == 5
     labels = [s.label for s in sc.steps]
-    assert labels[:6] == ["turn 1 Draw", "turn 1 Upkeep", "turn 1 Preparation", "turn 1 Preparation, play_provisions",
-                          "turn 1 Battle", "turn 1 Discard"]
-    assert "turn 2 Battle, enter_battle_2" in labels and "turn 2 Battle, end_battle_3" in labels
+    assert labels[:6] == ["turn 1 Draw (alice)", "turn 1 Upkeep (alice)", "turn 1 Preparation (alice)",
+                          "turn 1 Preparation (alice), play_provisions", "turn 1 Battle (alice)", "turn 1 Discard (alice)"]
+    assert "turn 2 Battle (bob), enter_battle_2" in labels and "turn 2 Battle (bob), end_battle_3" in labels
     assert [s.position for s in sc.steps] == list(range(len(sc.steps)))
     assert {s.active_player for s in sc.steps if s.turn == 2} == {"bob"}
     assert {s.active_player for s in sc.steps if s.turn == 3} == {"alice"}
@@ -171,7 +171,12 @@ def test_expected_values_are_normalised(make_case: Callable[..., Scenario], give
         ("legal(play_provisions)", "yes", "yes"),
         ("legal(play_provisions)", "true", "yes"),
         ("legal(play_provisions)", "No", "no"),
-        ("return_step(play_provisions, elijah)", "turn 3 preparation", "turn 3 Preparation"),
+        ("return_step(play_provisions, elijah)", "turn 3 preparation", "turn 3 Preparation (alice)"),
+        ("return_step(play_provisions, elijah)", "turn 3 Preparation (alice)", "turn 3 Preparation (alice)"),
+        ("return_step(play_provisions, elijah)", "'turn 1 Preparation, play_provisions'",
+         "turn 1 Preparation (alice), play_provisions"),
+        ("return_step(play_provisions, elijah)", "'turn 1 Preparation (Alice), play provisions'",
+         "turn 1 Preparation (alice), play_provisions"),
         ("return_step(play_provisions, elijah)", "never", "never"),
         ("zone_of(elijah, 0)", "Alice", "alice"),
         ("card_of(play_provisions)", "provisions", "provisions"),
@@ -185,6 +190,16 @@ def test_expected_value_of_each_type(make_case: Callable[..., Scenario], provisi
     text += f"questions:\n  q: {question}\nexpect:\n  q: {{verdict: determined, value: {value}}}\n"
     (e,) = make_case(text).expectations
     assert e.value == stored
+
+
+def test_a_step_value_naming_the_wrong_player_is_refused(make_case: Callable[..., Scenario],
+                                                         provisions_text: str) -> None:
+    text = provisions_text.split("questions:")[0]
+    text += "questions:\n  q: return_step(play_provisions, elijah)\n"
+    text += "expect:\n  q: {verdict: determined, value: turn 2 Preparation (alice)}\n"
+    with pytest.raises(InputError, match=r"'turn 2 Preparation \(alice\)' names the wrong player: turn 2 is "
+                                         r"bob's turn \(write 'turn 2 Preparation \(bob\)', or leave the player out\)"):
+        make_case(text)
 
 
 def test_interpretations(make_case: Callable[..., Scenario]) -> None:

@@ -95,9 +95,9 @@ def test_determined(run: Callable[..., CaseResult], provisions_text: str) -> Non
     r = by_question(result)
     assert [q for q in r] == ["legal", "returns_at"]
     assert (r["legal"].verdict, r["legal"].value, r["legal"].ok) == (Verdict.DETERMINED, "yes", True)
-    assert (r["returns_at"].verdict, r["returns_at"].value) == (Verdict.DETERMINED, "turn 3 Preparation")
+    assert (r["returns_at"].verdict, r["returns_at"].value) == (Verdict.DETERMINED, "turn 3 Preparation (alice)")
     assert r["returns_at"].expected == "determined"
-    assert r["returns_at"].expected_value == "turn 3 Preparation"
+    assert r["returns_at"].expected_value == "turn 3 Preparation (alice)"
     assert r["returns_at"].ok
     assert not r["returns_at"].witnesses and not r["returns_at"].core
 
@@ -130,7 +130,7 @@ def test_expectation_is_compared(run: Callable[..., CaseResult], provisions_text
 def test_wrong_value_keeps_the_expected_value(run: Callable[..., CaseResult], provisions_text: str) -> None:
     text = provisions_text.replace("value: turn 3 Preparation", "value: turn 4 Preparation")
     r = by_question(run(text))["returns_at"]
-    assert (r.value, r.expected_value, r.ok) == ("turn 3 Preparation", "turn 4 Preparation", False)
+    assert (r.value, r.expected_value, r.ok) == ("turn 3 Preparation (alice)", "turn 4 Preparation (bob)", False)
 
 
 # -- choice-dependent -------------------------------------------------------------------------
@@ -144,8 +144,8 @@ def test_choice_dependent(run: Callable[..., CaseResult]) -> None:
     values = [w.value for w in q.witnesses]
     assert len(values) >= 2 and len(set(values)) == len(values)
     # SA-5: a chosen return happens in a Preparation Phase (or not within the timeline)
-    assert set(values) <= {"turn 2 Preparation", "turn 3 Preparation", "never"}
-    assert "turn 2 Preparation" in values and "turn 3 Preparation" in values
+    assert set(values) <= {"turn 2 Preparation (bob)", "turn 3 Preparation (alice)", "never"}
+    assert "turn 2 Preparation (bob)" in values and "turn 3 Preparation (alice)" in values
     # each value comes with the choice that leads to it, and different values with different choices
     choice_sets = [w.choices for w in q.witnesses]
     assert all(choice_sets)
@@ -163,7 +163,7 @@ def test_ambiguous(run: Callable[..., CaseResult]) -> None:
     q = by_question(run(UPKEEP))["returns_at"]
     assert q.verdict is Verdict.AMBIGUOUS and q.ok
     one, two = q.witnesses
-    assert {one.value, two.value} == {"turn 2 Preparation", "turn 3 Preparation"}
+    assert {one.value, two.value} == {"turn 2 Preparation (bob)", "turn 3 Preparation (alice)"}
     # the same choices, two outcomes: trimmed to what differs, which includes the reason
     assert one.choices == two.choices
     assert [n for n, _ in one.outcomes] == [n for n, _ in two.outcomes]
@@ -202,7 +202,7 @@ def test_core_names_rules_and_case_lines(contradiction: tuple[Scenario, CaseResu
     assert rules and facts
     labels = {c.label for c in rules}
     # the two rules in conflict: SA-5 (returns only in a Preparation Phase) and the negate's early return
-    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw, undo]" in labels
+    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw (alice), undo]" in labels
     assert any(lbl.startswith("SA-6d[x=zap, c=joshua") for lbl in labels)
     statements = rules_doc.by_id()
     for c in rules:

@@ -219,8 +219,8 @@ def test_instance_labels(base: tuple[Scenario, Grounding]) -> None:
     assert inst.sentence == inst.rule.says.format(x="play_provisions", c="elijah")
     assert "elijah" in inst.sentence and "{" not in inst.sentence
     # steps are shown by their labels on the timeline
-    assert "CORE-2[c=elijah, s=turn 1 Upkeep]" in found
-    assert "CORE-2[c=moses, s=turn 1 Battle, attack]" in found
+    assert "CORE-2[c=elijah, s=turn 1 Upkeep (alice)]" in found
+    assert "CORE-2[c=moses, s=turn 1 Battle (alice), attack]" in found
 
 
 def test_label_without_variables(rule_base: RuleBase) -> None:

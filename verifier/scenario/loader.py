@@ -20,7 +20,20 @@ from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cardreading import AbilityReading
 from .cards import RealCard, find_card, overrides, read_card
-from .model import NEVER_LABEL, Ability, Attempt, Card, Claim, Expectation, Fact, Modifier, Question, Scenario, Step
+from .model import (
+    NEVER_LABEL,
+    Ability,
+    Attempt,
+    Card,
+    Claim,
+    Expectation,
+    Fact,
+    Modifier,
+    Question,
+    Scenario,
+    Step,
+    step_label,
+)
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 PHASES = VALUE_SETS["phase"]
@@ -643,13 +656,13 @@ class _CaseReader:
         for turn in range(1, turns + 1):
             active = players[(turn - 1) % len(players)]
             for p, phase in enumerate(PHASES):
-                steps.append(Step(len(steps), turn, phase, True, active, f"turn {turn} {phase}"))
+                steps.append(Step(len(steps), turn, phase, True, active, step_label(turn, phase, active)))
                 while cursor < len(raw) and raw[cursor][:2] == (turn, p):
                     item = raw[cursor][2]
                     attempt = self.attempt(item, len(steps), active, players, card_names, abilities,
                                            attempts, ids)
                     steps.append(Step(len(steps), turn, phase, False, active,
-                                      f"turn {turn} {phase}, {attempt.id}"))
+                                      step_label(turn, phase, active, attempt.id)))
                     attempts.append(attempt)
                     cursor += 1
         self.duration_events(attempts, abilities)
@@ -936,12 +949,16 @@ class _CaseReader:
             return self.expected_sequence(node, abilities)
         s = _scalar(node)
         options: list[str]
+        aliases: dict[str, str] = {}
         if qtype == "bool":
             if isinstance(s.value, bool):
                 return display_value(s.value)
             options = ["yes", "no"]
         elif qtype == "step":
             options = [st.label for st in steps] + [NEVER_LABEL]
+            # a step may be written without its active player, as labels were before they named it
+            at = {a.step: a.id for a in attempts}
+            aliases = {step_label(st.turn, st.phase, None, at.get(st.position)): st.label for st in steps}
         elif qtype in ("int", "turn"):
             return str(s.integer("value", -1_000_000, 1_000_000))
         elif qtype in VALUE_SETS:
@@ -959,6 +976,13 @@ class _CaseReader:
         for option in options:
             if norm(option) == norm(given):
                 return option
+        for alias, option in aliases.items():
+            if norm(alias) == norm(given):
+                return option
+            if norm(alias) == norm(re.sub(r"\s*\([^)]*\)", "", given, count=1)):
+                step = next(st for st in steps if st.label == option)
+                s.fail(f"'{given}' names the wrong player: turn {step.turn} is {step.active_player}'s turn "
+                       f"(write '{option}', or leave the player out)")
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Claim", "Scenario",
-    "NEVER_LABEL",
+    "NEVER_LABEL", "step_label",
 ]
 
 from typing import NamedTuple
@@ -30,8 +30,16 @@ class Fact(NamedTuple):
         return f"{self.symbol}({', '.join(self.args)})"
 
 
+def step_label(turn: int, phase: str, active_player: str | None, attempt: str | None = None) -> str:
+    """A step as people read it: 'turn 2 Preparation (bob)', or 'turn 2 Preparation (bob), bring_back'
+    for an attempt within the phase; without `active_player`, the shorter form a case may still write."""
+    whose = f" ({active_player})" if active_player is not None else ""
+    return f"turn {turn} {phase}{whose}" + (f", {attempt}" if attempt is not None else "")
+
+
 class Step(NamedTuple):
-    """A point of the timeline: the beginning of a phase, or one attempt within it."""
+    """A point of the timeline: the beginning of a phase, or one attempt within it, in the turn of
+    `active_player`; `label` names all three."""
 
     position: int
     turn: int

@@ -139,7 +139,8 @@ class _Case:
             cited = tuple((sid, self.statements[sid].text if sid in self.statements else "(not in the rules document)")
                           for sid in origin.rule.cites)
             return CoreItem("ruling" if origin.rule.section == RULING_SECTION else "rule", origin.label,
-                            origin.sentence, str(origin.rule.loc), cited, origin.rule.interpretation)
+                            origin.sentence, str(origin.rule.loc), cited, origin.rule.interpretation,
+                            origin.rule.id, origin.binding)
         assert isinstance(origin, Fact)
         text = origin.text + (" (default)" if origin.default else "")
         return CoreItem("fact", origin.name, text, str(origin.loc))
@@ -433,7 +434,18 @@ class _Case:
         if found is None:
             return Derivation((), False, "the value did not re-check as forced")
         core, verified, why = found
-        return Derivation(core, verified, why)
+        return Derivation(core, verified, why, tuple(self.reads(self.by_label[c.label].mentions) for c in core),
+                          self.reads(mentioned(self.g.question_terms[q.name])))
+
+    @cached_property
+    def by_label(self) -> dict[str, Tracked]:
+        """Each rule instance and fact by the label its description gives it."""
+        return {t.origin.label if isinstance(t.origin, RuleInstance) else t.origin.name: t for t in self.g.tracked}
+
+    def reads(self, names: frozenset[str]) -> tuple[str, ...]:
+        """The outcomes and inputs that SMT-LIB constants stand for, with the shared terms among them
+        expanded, as people read them."""
+        return tuple(sorted(self.show_ref(self.g.constants[n]) for n in self.g.closure(names) if n in self.g.constants))
 
     def proposed(self, t: Tracked) -> bool:
         """Whether an assertion comes from a ruling: an instance of a rule it proposes, or a claim."""
