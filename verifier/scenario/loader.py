@@ -38,7 +38,8 @@ DEFAULTS = {
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
-    "ability targets": "any card, any number of them (a real card's text names its own)",
+    "ability targets": "any card, any number of them (a real card's text names its own; "
+                       "target_type and targets_own name them for an ability written by hand)",
     "attempt player": "the permanent controller of the card used; for entering battle, the active player",
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
@@ -51,7 +52,8 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
              "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
-                "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates")
+                "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
+                "target_type", "targets_own")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -367,6 +369,8 @@ class _CaseReader:
                 duration_min_turns=min_turns,
                 inflicts=self.afflictions_of(item.get("inflicts")),
                 negates_kinds=self.kinds_negated(item.get("negates")),
+                target_types=self.target_types(item.get("target_type")),
+                targets_own_cards=_flag(item, "targets_own", False),
             )
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
@@ -435,6 +439,13 @@ class _CaseReader:
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds)
+
+    def target_types(self, node: YNode | None) -> tuple[str, ...]:
+        """The card types an ability written by hand names for its targets ("a Hero", "an Evil Character")."""
+        if node is None:
+            return ()
+        items = list(node) if isinstance(node, YSeq) else [node]
+        return tuple(sorted({_member(item, "card_type", "target type") for item in items}))
 
     def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
         """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
