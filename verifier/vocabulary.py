@@ -169,6 +169,8 @@ _SYMBOLS = [
     Symbol("written_order", I, ("ability",), "int", "the ability's place among those written on its card"),
     Symbol("gained_order", I, ("ability",), "int", "the order in which the ability was gained (0: printed)"),
     Symbol("adds", I, ("ability", "card"), "bool", "the ability adds the character to the battle"),
+    Symbol("triggered_by_entry", I, ("ability", "card"), "bool",
+           "the ability's trigger names the character entering battle (\"when a Hero enters battle\")"),
     Symbol("add_order", I, ("ability", "card"), "int", "the character's place among those the ability adds"),
     Symbol("entry_role", I, ("attempt",), "battle_role", "the status of the characters played into battle"),
     Symbol("opposing_role", I, ("attempt",), "battle_role", "the status of the other side of that battle"),
