@@ -193,6 +193,7 @@ _SYMBOLS = [
     Symbol("premature", O, ("attempt", "card"), "bool", "the card returned before its specified duration"),
     Symbol("paired_active", O, ("attempt", "step"), "bool", "the paired ability is active after the step"),
     Symbol("paired_ends", O, ("attempt",), "step", "the step at which the paired ability ends"),
+    Symbol("paired_targets", O, ("attempt", "card"), "bool", "the paired ability of the set-aside targets the card"),
     Symbol("on_return_fires", O, ("attempt",), "bool", "the on-return clause triggers and is carried out"),
     Symbol("has_gained_ability", O, ("card", "step"), "bool", "the card has an ability gained from being set aside"),
     Symbol("gained_ability_negatable", O, ("card", "step"), "bool", "the gained ability can be negated"),
