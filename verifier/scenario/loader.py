@@ -253,6 +253,12 @@ class _CaseReader:
                 real_node.fail(f"no card named {quoted(title)} in the card list{hint}"
                                + (f" ({differ})" if differ else ""))
             real = found
+            if real.later_identity:
+                for key, what in (("type", "type"), ("brigade", "brigade")):
+                    if body.get(key) is None:
+                        real_node.fail(f"{quoted(real.identity or title)} is the second identity of {quoted(real.name)}: "
+                                       f"the card list gives the {what} of the card as it enters play, not of "
+                                       f"{quoted(real.identity or title)}; state its '{key}'")
         type_node = body.get("type")
         if type_node is not None:
             ctype = _member(type_node, "card_type", "card type")
