@@ -57,6 +57,12 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
         out["class"] = klass
         if klass.startswith("adds") and names:
             out["adds"] = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2, unique=True))
+            if draw(st.integers(1, 3)) == 1:
+                out["target_type"] = draw(st.sampled_from(CHARACTERS))
+            if draw(st.integers(1, 3)) == 1:
+                out["targets_own"] = True
+    if klass == "triggered_effect" and draw(st.booleans()):
+        out["when_enters_battle"] = draw(st.sampled_from(CHARACTERS))
     if kind == "heal" and draw(st.booleans()):
         out["heals_only"] = draw(st.lists(st.sampled_from(("poisoned", "diseased", "paralyzed", "being discarded")),
                                           min_size=1, max_size=2, unique=True))

@@ -52,6 +52,22 @@ def test_close_names_are_suggested() -> None:
     assert find_card("Zzzzzzzzzzzzzzzzz") == []
 
 
+def test_a_card_with_two_identities_is_found_by_either() -> None:
+    saul = card("Saul")
+    assert (saul.name, saul.identity, saul.later_identity, saul.type) == ("Saul/Paul", "Saul", False, "Evil_Character")
+    paul = card("Paul (Saul/Paul)")
+    assert (paul.name, paul.identity, paul.later_identity) == ("Saul/Paul", "Paul", True)
+    assert card("Saul/Paul").identity is None
+    # "Paul" is also the name of another card's printing: both are offered, never one picked
+    assert find_card("Paul") == ["Paul (Promo)", "Paul (Saul/Paul)"]
+    # an identity followed by its card's set, as printings are named
+    assert card("David, Heart After God (LoC)").name == "David, Heart After God / David, the Contrite (LoC)"
+    assert find_card("David, Heart After God") == ["David, Heart After God (LoC Plus)", "David, Heart After God (LoC)"]
+    # a slash inside the set name is not two identities
+    assert cards_module.identities_of("Denarius (I/J+)") == ()
+    assert cards_module.identities_of("Adam, the Exile / Adam (Man) (LoC)") == ("Adam, the Exile", "Adam (Man)")
+
+
 def test_brigades_are_vocabulary_members() -> None:
     for name in ("Provisions", "Passover", "Darkness (FoM)"):
         assert set(card(name).brigades) <= set(VALUE_SETS["brigade"])

@@ -119,6 +119,44 @@ questions:""")
     assert next(c for c in sc.cards if c.name == "watchman").abilities == ("watchman_a1", "watchman_a2", "watchman_a3")
 
 
+def test_ability_names_its_targets(make_case: Callable[..., Scenario]) -> None:
+    text = MINIMAL.replace("questions:", """\
+  samson:
+    type: Hero
+    abilities:
+      - kind: other
+        class: adds_same_side
+        target_type: [evil character, GE]
+        targets_own: true
+        adds: [elijah]
+      - kind: other
+questions:""")
+    sc = make_case(text)
+    named, plain = sc.abilities
+    assert (named.target_types, named.targets_own_cards) == (("Evil_Character", "GE"), True)
+    assert (plain.target_types, plain.targets_own_cards) == ((), False)
+    fits = {f.args: f.value for f in sc.facts if f.symbol == "fits_description"}
+    assert (fits[("samson_a1", "elijah")], fits[("samson_a2", "elijah")]) == (False, True)
+    with pytest.raises(CaseError, match="unknown target type 'Angel'"):
+        make_case(text.replace("[evil character, GE]", "Angel"))
+
+
+def test_ability_triggered_by_an_entry_into_battle(make_case: Callable[..., Scenario]) -> None:
+    text = MINIMAL.replace("questions:", """\
+  gilgal:
+    type: Site
+    abilities:
+      - kind: other
+        when_enters_battle: Hero
+questions:""")
+    (ability,) = make_case(text).abilities
+    assert (ability.effect_class, ability.entry_trigger) == ("triggered_effect", ("Hero",))
+    facts = {f.args: f.value for f in make_case(text).facts if f.symbol == "triggered_by_entry"}
+    assert facts == {("gilgal_a1", "elijah"): True, ("gilgal_a1", "gilgal"): False}
+    with pytest.raises(CaseError, match="an ability with 'when_enters_battle' has a triggered effect"):
+        make_case(text.replace("when_enters_battle: Hero", "when_enters_battle: Hero\n        class: adds_same_side"))
+
+
 def test_every_input_is_pinned(make_case: Callable[..., Scenario], provisions_text: str) -> None:
     sc = make_case(provisions_text)
     pinned = {(f.symbol, f.args) for f in sc.facts}

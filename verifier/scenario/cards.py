@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 __all__ = [
-    "RealCard", "find_card", "all_cards", "CardReading", "Override", "read_card", "overrides", "override_problems",
-    "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage",
+    "RealCard", "find_card", "identities_of", "all_cards", "CardReading", "Override", "read_card", "overrides",
+    "override_problems", "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage",
 ]
 
 import hashlib
@@ -33,6 +33,13 @@ class RealCard(NamedTuple):
     territory_class: bool
     identifier: str
     text: str
+    identity: str | None = None  # the name it was looked up by, when that is one of its identities
+
+    @property
+    def later_identity(self) -> bool:
+        """Looked up by an identity other than the first: the card list's type and brigade are the card's as it
+        enters play, not necessarily this identity's."""
+        return self.identity is not None and self.identity != identities_of(self.name)[0]
 
 
 @lru_cache(maxsize=1)
@@ -68,17 +75,58 @@ def _card(row: list[str]) -> RealCard:
     return RealCard(name, TYPES.get(ctype), tuple(sorted(found)), "Territory" in klass, identifier, text)
 
 
+_SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")
+
+
+def identities_of(name: str) -> tuple[str, ...]:
+    """The identities of a card printed with two (or more) names, "Saul/Paul" or "A / B (set)"; else ()."""
+    m = _SET_SUFFIX.match(name)
+    base = m.group("base") if m else name
+    if "/" not in base:
+        return ()
+    return tuple(part.strip() for part in base.split("/") if part.strip())
+
+
+@lru_cache(maxsize=1)
+def _by_identity() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each identity (alone, and followed by the card's set) with the cards and identities it names."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for name in _names():
+        m = _SET_SUFFIX.match(name)
+        suffix = (m.group("suffix") or "") if m else ""
+        for identity in identities_of(name):
+            for key in dict.fromkeys((identity, identity + suffix, f"{identity} ({name})")):
+                index.setdefault(key, []).append((name, identity))
+    return {k: tuple(v) for k, v in index.items()}
+
+
 def find_card(name: str) -> RealCard | list[str]:
-    """The card called `name` (exactly, or the single printing `name (set)`), or close names."""
+    """The card called `name` (exactly, or the single printing `name (set)`), or close names.
+
+    A card printed with two identities ("Saul/Paul") is also found by either of them ("Paul"), or,
+    where that name is also another card's, by the identity followed by the card in parentheses
+    ("Paul (Saul/Paul)").
+    """
     row = _row(name) if name and "\t" not in name and "\n" not in name else None
     if row is not None:
         return _card(row)
     names = _names()
     printings = [n for n in names if n.startswith(name + " (")]
-    if len(printings) == 1:
-        return _card(_row(printings[0]))  # type: ignore[arg-type]
-    if printings:
-        return sorted(printings)
+    holders = _by_identity().get(name, ()) if name else ()
+    if len(printings) + len(holders) == 1:
+        if printings:
+            return _card(_row(printings[0]))  # type: ignore[arg-type]
+        full, identity = holders[0]
+        return _card(_row(full))._replace(identity=identity)  # type: ignore[arg-type]
+    if printings or holders:
+        index = _by_identity()
+
+        def shortest(full: str, identity: str) -> str:
+            m = _SET_SUFFIX.match(full)
+            with_set = identity + ((m.group("suffix") or "") if m else "")
+            return with_set if with_set != name and len(index.get(with_set, ())) == 1 else f"{identity} ({full})"
+
+        return sorted(printings) + sorted(shortest(full, identity) for full, identity in holders)
     import difflib
 
     return difflib.get_close_matches(name, names, n=3, cutoff=0.6)

@@ -51,7 +51,8 @@ DEFAULTS = {
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
-    "ability targets": "any card, any number of them (a real card's text names its own)",
+    "ability targets": "any card, any number of them (a real card's text names its own; "
+                       "target_type and targets_own name them for an ability written by hand)",
     "attempt player": "the permanent controller of the card used; for entering battle, the active player",
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
@@ -64,7 +65,8 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
              "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
-                "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates")
+                "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
+                "target_type", "targets_own", "when_enters_battle")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -264,6 +266,12 @@ class _CaseReader:
                 real_node.fail(f"no card named {quoted(title)} in the card list{hint}"
                                + (f" ({differ})" if differ else ""))
             real = found
+            if real.later_identity:
+                for key, what in (("type", "type"), ("brigade", "brigade")):
+                    if body.get(key) is None:
+                        real_node.fail(f"{quoted(real.identity or title)} is the second identity of {quoted(real.name)}: "
+                                       f"the card list gives the {what} of the card as it enters play, not of "
+                                       f"{quoted(real.identity or title)}; state its '{key}'")
         type_node = body.get("type")
         if type_node is not None:
             ctype = _member(type_node, "card_type", "card type")
@@ -362,6 +370,12 @@ class _CaseReader:
             parts = (tuple(sorted({_part(p) for p in (parts_node if isinstance(parts_node, YSeq) else [parts_node])}))
                      if parts_node is not None else (DEFAULT_PART[kind],))
             class_node = item.get("class")
+            trigger_node = item.get("when_enters_battle")
+            trigger_types = self.target_types(trigger_node, "character type")
+            if trigger_node is not None and class_node is not None and _member(
+                    class_node, "effect_class", "ability class") != "triggered_effect":
+                class_node.fail("an ability with 'when_enters_battle' has a triggered effect: leave out 'class' "
+                                "or write 'class: triggered_effect'")
             gained_node = item.get("gained")
             adds_node = item.get("adds")
             ability_id = f"{card}_a{i}"
@@ -373,13 +387,17 @@ class _CaseReader:
                 _scalar(text_node).text("text") if text_node else "",
                 also_in_play=_flag(item, "also_in_play", False),
                 parts=parts,
-                effect_class=_member(class_node, "effect_class", "ability class") if class_node else "plain_effect",
+                effect_class=(_member(class_node, "effect_class", "ability class") if class_node
+                              else "triggered_effect" if trigger_node is not None else "plain_effect"),
                 gained_order=_scalar(gained_node).integer("gained", 1, 100) if gained_node else 0,
                 adds=tuple(n for n, _ in _name_list(adds_node, "added character")) if adds_node else (),
                 heals_only=self.conditions_of(item.get("heals_only")),
                 duration_min_turns=min_turns,
                 inflicts=self.afflictions_of(item.get("inflicts")),
                 negates_kinds=self.kinds_negated(item.get("negates")),
+                target_types=self.target_types(item.get("target_type")),
+                targets_own_cards=_flag(item, "targets_own", False),
+                entry_trigger=trigger_types,
             )
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
@@ -448,6 +466,13 @@ class _CaseReader:
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds)
+
+    def target_types(self, node: YNode | None, what: str = "target type") -> tuple[str, ...]:
+        """Card types an ability written by hand names: for its targets ("a Hero"), or for its trigger."""
+        if node is None:
+            return ()
+        items = list(node) if isinstance(node, YSeq) else [node]
+        return tuple(sorted({_member(item, "card_type", what) for item in items}))
 
     def conditions_of(self, node: YNode | None) -> tuple[str, ...]:
         """Conditions a heal's text requires of its target, written `poisoned` or `being discarded`."""
@@ -1074,6 +1099,10 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         f"{a.id} {'adds' if order else 'does not add'} {c.name} to the battle", reader.locate(a.card))
             reader.fact("add_order", (a.id, c.name), order,
                         f"{a.id} adds {c.name} {ordinal(order)}" if order else f"{a.id} does not add {c.name}",
+                        reader.locate(a.card))
+            triggered = c.type in a.entry_trigger
+            reader.fact("triggered_by_entry", (a.id, c.name), triggered,
+                        f"{a.id} {'is' if triggered else 'is not'} triggered by {c.name} entering battle",
                         reader.locate(a.card))
             fits = a.fits(c)
             reader.fact("fits_description", (a.id, c.name), fits,

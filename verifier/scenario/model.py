@@ -79,6 +79,7 @@ class Ability(NamedTuple):
     duration_min_turns: int = 0
     inflicts: tuple[str, ...] = ()
     negates_kinds: tuple[str, ...] = ()
+    entry_trigger: tuple[str, ...] = ()  # the character types whose entry into battle triggers it
 
     def fits(self, card: Card) -> bool:
         """The card is of the type and brigade the ability names for its targets (any card when none is named)."""
