@@ -30,6 +30,7 @@ from .store import RunIdentity, open_store
 from .template import DEFAULT_TEMPLATE, SweepTemplate, combination_key, combination_name, scope_text, template_fingerprint
 
 MAX_SIZE = 3
+CONNECT_SECONDS = 10  # how long a sweep waits for the Dask scheduler to answer
 
 
 @dataclass(frozen=True)
@@ -154,9 +155,9 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
     except ImportError:
         raise UsageError("--scheduler needs Dask distributed: pip install 'regcheck[sweep]'") from None
     try:
-        client = Client(address, timeout=30)
+        client = Client(address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError) as err:
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+        raise UsageError(f"cannot reach the Dask scheduler at {address} within {CONNECT_SECONDS} s: {err}") from None
     try:
         threads = max(sum(client.nthreads().values()), 1)
         position_of: dict[Any, int] = {}
