@@ -492,7 +492,7 @@ def sweep() -> None:
 @click.option("--pairs", "size", flag_value=2, default=True, help="Combinations of two cards (the default).")
 @click.option("--triples", "size", flag_value=3, help="Combinations of three cards.")
 @click.option("--turns", type=click.IntRange(1, 12), default=2, show_default=True, help="Turns of each scope.")
-@click.option("--phases", default="Preparation,Battle", show_default=True, help="Phases attempts may be made in.")
+@click.option("--phases", default="Preparation", show_default=True, help="Phases attempts may be made in.")
 @click.option("--attempts", "attempt_kinds", default="play,discard", show_default=True,
               help="Attempt kinds of each scope: play, battle, discard, negate.")
 @click.option("--per-phase", type=click.IntRange(1, 8), default=2, show_default=True,

@@ -28,7 +28,7 @@ def _cards(*names: str):  # type: ignore[no-untyped-def]
 
 
 def test_the_characters_carry_what_the_cards_need() -> None:
-    template = SweepTemplate(attempts=("play", "battle", "discard", "negate"), max_attempts=4)
+    template = SweepTemplate(phases=("Preparation", "Battle"), attempts=("play", "battle", "discard", "negate"), max_attempts=4)
     doc = yaml.safe_load(scope_text(_cards("Authority of Christ (GoC)", "Balm of Gilead (B)"), template))
     cards = doc["cards"]
     assert cards["hero"]["poisoned"] is True  # a heal is combined

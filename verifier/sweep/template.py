@@ -44,7 +44,7 @@ class SweepTemplate:
     """The shape of every scope of a sweep (see the module's description)."""
 
     turns: int = 2
-    phases: tuple[str, ...] = ("Preparation", "Battle")
+    phases: tuple[str, ...] = ("Preparation",)
     attempts: tuple[str, ...] = ("play", "discard")
     per_phase: int = 2
     max_attempts: int = 2
