@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sweep_helpers import SMALL_DECK, SMALL_TEMPLATE
 
 from verifier import api
 from verifier.sweep import SweepOptions
+
+from .sweep_helpers import SMALL_DECK, SMALL_TEMPLATE
 
 
 @pytest.fixture(scope="session")

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sweep_helpers import SMALL_OPTIONS
 
 from verifier.sweep.store import read_store
+
+from .sweep_helpers import SMALL_OPTIONS
 
 pytest.importorskip("distributed")
 

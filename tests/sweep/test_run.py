@@ -14,9 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import Result
-from sweep_helpers import SMALL_OPTIONS
 
 from verifier.sweep.store import read_store
+
+from .sweep_helpers import SMALL_OPTIONS
 
 Cli = Callable[..., Result]
 
