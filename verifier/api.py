@@ -12,8 +12,8 @@ Bad input raises an `InputError` (file, line, message); every error is a `Regche
 from __future__ import annotations
 
 __all__ = [
-    "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate",
-    "ExploreReport", "ScopeReport", "ExploreOptions", "DEFAULT_MAX_SCENARIOS",
+    "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
+    "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
 ]
 
 import functools
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .explanation import explain_case
-from .explore import ExploreFinding, ExploreOptions, ExploreResult, explore_scope, load_scope
+from .explore import ExploreFinding, ExploreOptions, ExploreResult, ScopeText, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
 from .files import display_path
 from .language.cache import cached_rule_base
@@ -37,9 +37,10 @@ from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
 
-if TYPE_CHECKING:  # the gate is read only by the commands that use it
+if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
     from .gate.model import AcceptedFinding, Finding
+    from .sweep import CardPool, SweepOptions, SweepProgress, SweepReport, SweepSummary
 
 
 @dataclass(frozen=True)
@@ -152,14 +153,15 @@ def finding_of(f: ExploreFinding) -> Finding:
     return Finding(f.scope, f.symbol or None, f.verdict, f.rules)
 
 
-def explore(repo: Repository, scopes: Sequence[Path], options: ExploreOptions | None = None,
+def explore(repo: Repository, scopes: Sequence[Path | ScopeText], options: ExploreOptions | None = None,
             progress: Callable[[str, int, int], None] | None = None) -> ExploreReport:
-    """Search every scenario of each scope for contradictions and ambiguities; findings listed in the
-    repository's accepted-findings file are told apart from new ones."""
+    """Search every scenario of each scope (a file, or a scope's text) for contradictions and ambiguities;
+    findings listed in the repository's accepted-findings file are told apart from new ones."""
     from .gate.findings import FINDINGS_FILE, read_baseline
 
     options = options or ExploreOptions()
-    loaded = [load_scope(p, repo.rules, _shown(repo, p)) for p in scopes]  # every scope's errors before any search
+    # every scope's errors before any search
+    loaded = [load_scope(p, repo.rules, p.name if isinstance(p, ScopeText) else _shown(repo, p)) for p in scopes]
     baseline = {a.finding.fingerprint: a for a in read_baseline(repo.root / FINDINGS_FILE, repo.root)}
     out = []
     for scope in loaded:
@@ -187,3 +189,23 @@ def gate(root: Path, options: GateOptions) -> GateReport:
 
     return run_gate(root, options)
 
+
+
+def sweep(repo: Repository, database: Path, options: SweepOptions, categories: Sequence[str] = ("set-aside", "heal"),
+          deck: Path | None = None, progress: Callable[[SweepProgress], None] | None = None) -> tuple[CardPool, SweepSummary]:
+    """Search every combination of the modelled cards of `categories` (of the bundled card list, or of a
+    deck list) with `explore`, one small scope per combination, writing each result to the SQLite
+    `database` as it arrives; run again, it continues where it stopped. Returns the cards (used and left
+    out) and what this run did."""
+    from .sweep import read_deck, run_sweep, select_cards
+
+    names = [e.name for e in read_deck(deck)] if deck is not None else None
+    pool = select_cards(categories, names)
+    return pool, run_sweep(repo.root, pool, database, options, progress)
+
+
+def sweep_report(database: Path) -> SweepReport:
+    """A sweep's results database read for a report: its findings grouped by the statements involved."""
+    from .sweep import sweep_report as read_report
+
+    return read_report(database)

@@ -7,7 +7,7 @@ custom tags. Nothing in a file is ever executed.
 
 from __future__ import annotations
 
-__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "did_you_mean", "display_path", "plain"]
+__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "load_yaml_text", "did_you_mean", "display_path", "plain"]
 
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -273,6 +273,11 @@ def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tu
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise error("file is not valid UTF-8", Location(shown, line)) from None
+    return load_yaml_text(text, error, shown)
+
+
+def load_yaml_text(text: str, error: ErrorFactory, shown: str) -> tuple[YNode, str]:
+    """Read one YAML document from `text`, named `shown` in messages; returns the node tree and the text."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

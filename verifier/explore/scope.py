@@ -18,17 +18,18 @@ case (see `scenarios`), so whatever a case may not say, a scope may not either.
 
 from __future__ import annotations
 
-__all__ = ["Candidate", "Scope", "load_scope", "SCOPE_KEYS"]
+__all__ = ["Candidate", "Scope", "ScopeText", "load_scope", "SCOPE_KEYS"]
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import CaseError
 from ..language.encoding import RuleBase
 from ..scenario.loader import ACTIONS, CASE_KEYS, read_questions, scenario_from_tree
 from ..scenario.model import Question, Scenario
 from ..vocabulary import SYMBOLS, VALUE_SETS, SymbolKind
-from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml, load_yaml_text
 
 SCOPE_KEYS = ("attempts", "phases", "per_phase", "max_attempts", "templates")
 PHASES = VALUE_SETS["phase"]
@@ -36,6 +37,13 @@ OUTCOME_SYMBOLS = tuple(s.name for s in SYMBOLS.values() if s.kind is SymbolKind
 MAX_CANDIDATES = 40
 # timeline entries that refer to an earlier attempt (the one negated, the set-aside whose return is chosen)
 REFERENCES = ("negate", "choose_return")
+
+
+class ScopeText(NamedTuple):
+    """A scope written in memory rather than read from a file: its name in messages and findings, and its text."""
+
+    name: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -91,10 +99,14 @@ def _names(node: YNode, what: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def load_scope(path: Path, rules: RuleBase, display: str | None = None) -> Scope:
-    """Read and validate a scope file; every error names the file and line (exit 2 in the CLI)."""
-    shown = display or str(path)
-    root, text = load_yaml(path, CaseError, shown)
+def load_scope(path: Path | ScopeText, rules: RuleBase, display: str | None = None) -> Scope:
+    """Read and validate a scope file (or a scope's text); every error names the file and line (exit 2 in the CLI)."""
+    if isinstance(path, ScopeText):
+        shown = display or path.name
+        root, text = load_yaml_text(path.text, CaseError, shown)
+    else:
+        shown = display or str(path)
+        root, text = load_yaml(path, CaseError, shown)
     if not isinstance(root, YMap):
         root.fail("a scope must be a mapping with players, cards, turns and attempts")
     allowed = tuple(k for k in CASE_KEYS if k != "expect") + SCOPE_KEYS

@@ -1,0 +1,208 @@
+"""The report of a sweep's results database: findings grouped by the statements involved, each with the
+combinations of cards that show it and its smallest witness case; the combinations that failed, were
+left unknown or are still pending; the cards left out. As text, JSON, SARIF 2.1.0 or JUnit XML.
+
+Findings are grouped as `explore` groups them within one scope: by verdict, question symbol and
+rules involved, an ambiguity going with the smallest set of rules of the same symbol that its own
+contains. Within a group, the witness shown is the smallest (fewest attempts, then fewest cards).
+"""
+
+from __future__ import annotations
+
+__all__ = ["SweepFinding", "SweepReport", "sweep_report", "render_sweep", "sweep_json", "sweep_sarif", "sweep_junit"]
+
+import hashlib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from .. import __version__
+from ..escaping import escape_text
+from ..explore.search import _cause
+from ..rulesdoc import statement_order
+from .store import STATUSES, Row, read_store
+
+Key = tuple[str, str, tuple[str, ...]]
+
+
+class SweepFinding(NamedTuple):
+    """One finding of a sweep: its cause, the combinations that show it, and its smallest witness."""
+
+    verdict: str
+    symbol: str
+    rules: tuple[str, ...]
+    combinations: tuple[str, ...]
+    scenarios: int  # scenarios showing it, over every combination
+    witness_combination: str
+    witness: dict[str, Any]  # question, attempts, turns, cards, case
+
+
+class SweepReport(NamedTuple):
+    """A results database read and grouped."""
+
+    database: str
+    run: dict[str, Any]
+    counts: dict[str, int]
+    findings: tuple[SweepFinding, ...]
+    rows: tuple[Row, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Every combination was searched in full and none shows a finding."""
+        return not self.findings and self.counts["done"] == len(self.rows)
+
+
+def sweep_report(database: Path) -> SweepReport:
+    """Read a results database and group its findings."""
+    run, rows = read_store(database)
+    counts = dict.fromkeys(STATUSES, 0)
+    for r in rows:
+        counts[r.status] += 1
+    shown: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
+    for r in rows:
+        for f in r.findings:
+            shown.setdefault((f["verdict"], f["symbol"], tuple(f["rules"])), []).append((r, f))
+    groups: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
+    for key, found in shown.items():
+        groups.setdefault(_cause(key, shown), []).extend(found)
+    findings = []
+    for (verdict, symbol, rules), found in groups.items():
+        row, first = min(found, key=lambda rf: (len(rf[1]["attempts"]), len(rf[1]["cards"]), rf[0].position))
+        combos = tuple(dict.fromkeys(r.key for r, _ in sorted(found, key=lambda rf: rf[0].position)))
+        findings.append(SweepFinding(verdict, symbol, rules, combos, sum(f["scenarios"] for _, f in found), row.key,
+                                     {k: first[k] for k in ("question", "attempts", "turns", "cards", "case")}))
+    findings.sort(key=lambda f: (f.verdict, f.symbol, [statement_order(r) for r in f.rules]))
+    return SweepReport(str(database), run, counts, tuple(findings), tuple(rows))
+
+
+def _cause_text(f: SweepFinding) -> str:
+    what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
+    return f"{what}; rules involved: {', '.join(f.rules) or 'none'}"
+
+
+def render_sweep(report: SweepReport) -> str:
+    """The report for people."""
+    run, c = report.run, report.counts
+    template = run["template"]
+    lines = [f"{escape_text(report.database)}: {len(report.rows)} combinations of {template['size']} cards: "
+             + ", ".join(f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")),
+             f"  rule base {run['rules_fingerprint']}, cards {run['cards_fingerprint']}, "
+             f"template {run['template_fingerprint']} (turns {template['turns']}, phases {', '.join(template['phases'])}, "
+             f"attempts {', '.join(template['attempts'])}, {template['per_phase']} per phase, "
+             f"at most {template['max_attempts']})",
+             f"  cards combined: {len(run['cards'])}; left out: {len(run['skipped'])}"]
+    lines.append(f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}, by the statements involved:")
+    for f in report.findings:
+        lines.append(f"  {_cause_text(f)}")
+        more = f" and {len(f.combinations) - 5} more" if len(f.combinations) > 5 else ""
+        lines.append(f"    in {len(f.combinations)} combination{'s' if len(f.combinations) != 1 else ''} "
+                     f"({f.scenarios} scenarios): {escape_text('; '.join(f.combinations[:5]))}{more}")
+        w = f.witness
+        lines.append(f"    witness ({escape_text(f.witness_combination)}): {escape_text(w['question'])}, "
+                     f"after {escape_text(', '.join(w['attempts']) or 'no attempts')}")
+        lines += [f"      {escape_text(line)}" for line in w["case"].rstrip("\n").split("\n")]
+    for status in ("failed", "unknown"):
+        rows = [r for r in report.rows if r.status == status]
+        if rows:
+            lines.append(f"{status}:")
+            lines += [f"  {escape_text(r.key)}: {escape_text(r.error)}" for r in rows]
+    if run["skipped"]:
+        lines.append("cards left out:")
+        lines += [f"  {escape_text(s['name'])}: {escape_text(s['reason'])}" for s in run["skipped"]]
+    return "\n".join(lines)
+
+
+def sweep_json(report: SweepReport) -> dict[str, Any]:
+    """The report for programs."""
+    return {
+        "database": report.database,
+        "run": report.run,
+        "summary": {**report.counts, "combinations": len(report.rows), "findings": len(report.findings)},
+        "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
+                      "combinations": list(f.combinations), "scenarios": f.scenarios,
+                      "witness": {"combination": f.witness_combination, **f.witness}} for f in report.findings],
+        "combinations": [{"key": r.key, "cards": list(r.cards), "status": r.status, "scenarios": r.scenarios,
+                          "findings": len(r.findings), "error": r.error or None, "seconds": r.seconds,
+                          "cpu_seconds": r.cpu_seconds}
+                         for r in report.rows],
+    }
+
+
+def _fingerprint(*parts: object) -> str:
+    return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:16]
+
+
+SARIF_RULES = {
+    "sweep-contradiction": "the rules admit no outcome for a combination of real cards",
+    "sweep-ambiguous": "two outcomes that share every input and choice answer a question differently",
+    "sweep-failed": "a combination could not be searched",
+    "sweep-unknown": "a combination's search was cut short or a check gave up",
+}
+
+
+def sweep_sarif(report: SweepReport) -> dict[str, Any]:
+    """The report as a SARIF 2.1.0 log: a result per finding (with its combinations and witness), and one per
+    combination that failed or was left unknown. A sweep has no source line to point at: the results carry
+    the database as their location."""
+    ids = list(SARIF_RULES)
+    where = [{"physicalLocation": {"artifactLocation": {"uri": Path(report.database).name}}}]
+    results: list[dict[str, Any]] = []
+    for f in report.findings:
+        rule = f"sweep-{f.verdict}"
+        results.append({
+            "ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule), "level": "error",
+            "message": {"text": f"{_cause_text(f)}; in {len(f.combinations)} combinations, first "
+                                f"{f.witness_combination}; witness: {f.witness['question']}"},
+            "locations": where,
+            "partialFingerprints": {"regcheckSweepFinding/v1": _fingerprint(f.verdict, f.symbol, *f.rules)},
+            "properties": {"combinations": list(f.combinations), "witness": f.witness["case"]},
+        })
+    for r in report.rows:
+        if r.status in ("failed", "unknown"):
+            rule = f"sweep-{r.status}"
+            results.append({"ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule),
+                            "level": "error" if r.status == "failed" else "warning",
+                            "message": {"text": f"{r.key}: {r.error}"}, "locations": where})
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "regcheck", "version": __version__,
+                                "rules": [{"id": f"regcheck/{r}", "name": r, "shortDescription": {"text": SARIF_RULES[r]}}
+                                          for r in ids]}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def sweep_junit(report: SweepReport) -> str:
+    """The report as JUnit XML: a test case per combination, failing when it shows a finding, an error when it
+    failed or was left unknown, skipped while pending."""
+    root = ET.Element("testsuites", name="regcheck sweep")
+    suite = ET.SubElement(root, "testsuite", name=f"sweep {Path(report.database).name}")
+    by_combination: dict[str, list[SweepFinding]] = {}
+    for f in report.findings:
+        for key in f.combinations:
+            by_combination.setdefault(key, []).append(f)
+    failures = errors = skipped = 0
+    for r in report.rows:
+        case = ET.SubElement(suite, "testcase", classname="sweep", name=r.key, time=str(r.seconds or 0))
+        found = by_combination.get(r.key, [])
+        if found:
+            failures += 1
+            ET.SubElement(case, "failure", message=f"{len(found)} finding(s)", type="finding").text = \
+                "\n".join(_cause_text(f) for f in found)
+        elif r.status in ("failed", "unknown"):
+            errors += 1
+            ET.SubElement(case, "error", message=r.error or r.status, type=r.status)
+        elif r.status == "pending":
+            skipped += 1
+            ET.SubElement(case, "skipped", message="not searched yet")
+    for element in (suite, root):
+        element.set("tests", str(len(report.rows)))
+        element.set("failures", str(failures))
+        element.set("errors", str(errors))
+    suite.set("skipped", str(skipped))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
