@@ -85,10 +85,11 @@ def explain(repo: Repository, case: Path, question: str | None = None, timeout_m
 
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),
            timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
-           scope: Path | None = None) -> tuple[list[RulingResult], list[str]]:
+           scope: Path | None = None, progress: Callable[[str, int, int], None] | None = None
+           ) -> tuple[list[RulingResult], list[str]]:
     """Proposed rulings checked against the rule base: on their own scenario, on `case_files` (for a
     ruling that proposes rules), and on every scenario of `scope` when one is given. Also returns the
-    messages of case files that could not be read."""
+    messages of case files that could not be read; `progress` is told how far each ruling's check got."""
     doc = repo.document()
     rulings = [load_ruling(f, repo.rules, doc) for f in files]
     if any(r.rules for r in rulings) and not case_files and scope is None:
@@ -108,12 +109,17 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
         task = RulingTask(repo.rules, with_ruling, lambda: doc, timeout_ms, memory_mb)
         own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
         impact: list[RulingCheck] = []
-        for outcome in (run_cases(task, case_files, jobs) if r.rules else ()):
+        total = (len(case_files) + len(scenarios)) if r.rules else 0
+        for done, outcome in enumerate(run_cases(task, case_files, jobs) if r.rules else (), 1):
+            if progress is not None:
+                progress(r.id, done, total)
             if isinstance(outcome, str):
                 errors.append(outcome)
             else:
                 impact.append(outcome)
-        for sc in scenarios if r.rules else ():
+        for done, sc in enumerate(scenarios if r.rules else (), len(case_files) + 1):
+            if progress is not None:
+                progress(r.id, done, total)
             impact.append(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
@@ -179,9 +185,10 @@ def _shown(repo: Repository, path: Path) -> str:
         return display_path(path)
 
 
-def gate(root: Path, options: GateOptions) -> GateReport:
-    """Every check of the CI gate on the rules repository at `root`."""
+def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], None] | None = None) -> GateReport:
+    """Every check of the CI gate on the rules repository at `root`; `progress` is told what is being checked
+    (cases, each scope) and how far it got."""
     from .gate import run_gate
 
-    return run_gate(root, options)
+    return run_gate(root, options, progress=progress)
 

@@ -115,6 +115,8 @@ def _end_with_parent(parent: int) -> None:
             pass
     if os.getppid() != parent:
         os._exit(1)
+    # Ctrl-C reaches every process of the terminal's group: the parent alone answers it (exit 130).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None) -> Iterator[T]:
@@ -137,9 +139,13 @@ def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None) -> I
         return
     _forked_task = task
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_end_with_parent, initargs=(os.getpid(),))
+        try:
             yield from pool.map(_run_forked, files)  # type: ignore[misc]
+        finally:
+            # a caller that stops early (check -x) waits only for the files being checked now
+            pool.shutdown(wait=True, cancel_futures=True)
     finally:
         _forked_task = None
 
