@@ -88,7 +88,8 @@ def updated_text(text: str, answers: Sequence[Answer]) -> str:
             edits.append((close, close, (", " if expect.value else "") + ", ".join(new)))
         elif isinstance(expect, yaml.MappingNode) and expect.value:
             indent = " " * int(expect.value[0][0].start_mark.column)
-            at = _end(expect.value[-1][1])
+            end = _end(expect.value[-1][1])
+            at = text.find("\n", end) if "\n" in text[end:] else len(text)  # after a comment on the same line
             edits.append((at, at, "".join(f"\n{indent}{line}" for line in new)))
         elif expect_key is not None and expect is not None:  # `expect:` with nothing, or `expect: {}`
             edits.append((int(expect_key.end_mark.index), _end(expect), ":" + "".join(f"\n  {line}" for line in new)))

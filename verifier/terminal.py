@@ -80,6 +80,7 @@ class SelectionError(ValueError):
 
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
+_QUESTION_WORD = re.compile(r"[a-z0-9_]+")
 
 
 class Selection:
@@ -151,8 +152,10 @@ class Selection:
             word = str(node[1])
             if word in text:
                 return True
-            # A word may match across '::' or in a question's name not known yet.
-            return None if path_only is not None else False
+            if path_only is None:
+                return False
+            # Not in the path: it may yet match across '::', or in a question's name (letters, digits, _).
+            return None if ":" in word or _QUESTION_WORD.fullmatch(word) else False
         if kind == "not":
             inner = self._eval(node[1], text, path_only)  # type: ignore[arg-type]
             return None if inner is None else not inner
