@@ -160,9 +160,12 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=N
               help="Also write the results as JUnit XML to this file.")
 @click.option("--sarif-file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write the results as SARIF 2.1.0 to this file.")
+@click.option("--strict", is_flag=True,
+              help="Refuse a case whose defaults may change its meaning (a card left to the first player that "
+                   "another uses, a blocker with no player), instead of warning.")
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
           show_defaults: bool, jobs: int | None, select: str | None, exitfirst: bool, quiet: int, verbose: int,
-          update_expect: bool, junit_file: str | None, sarif_file: str | None) -> None:
+          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
     from dataclasses import replace
 
@@ -197,6 +200,8 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     stopped = False
     for done, outcome in enumerate(api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults), 1):
         progress(done, len(files))
+        if not isinstance(outcome, CaseInputError) and outcome[0].warnings:
+            outcome = _warn(outcome[0], strict, progress) or outcome
         if isinstance(outcome, CaseInputError):
             progress.done()
             click.echo(f"error: {outcome}", err=True)
@@ -254,6 +259,17 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     if errors:
         _exit(EXIT_INPUT)
     _exit(EXIT_FINDING if failed else EXIT_OK)
+
+
+def _warn(result: CaseResult, strict: bool, progress: Progress) -> CaseInputError | None:
+    """Show a case's warnings on standard error; with --strict, the case is refused (at its first warning)."""
+    progress.done()
+    if strict:
+        file, line, column, message = result.warnings[0]
+        return CaseInputError(file, line, column, f"{message} (--strict)")
+    for file, line, column, message in result.warnings:
+        click.echo(escape_text(f"warning: {file}:{line}:{column}: {message}"), err=True)
+    return None
 
 
 def _update_expectations(repo: api.Repository, results: list[CaseResult],

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +19,7 @@ from .errors import InputError, RegcheckError
 from .files import display_path
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
+from .scenario.defaultcheck import default_warnings
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import check_ruling, check_scenario
@@ -57,6 +58,10 @@ class CaseTask:
         try:
             scenario = load_case(path, self.rules)
             result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb)
+            warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
+                             for w in default_warnings(scenario))
+            if warnings:
+                result = replace(result, warnings=warnings)
         except InputError as err:
             loc = err.location
             return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
