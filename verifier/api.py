@@ -13,7 +13,7 @@ from __future__ import annotations
 
 __all__ = [
     "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate",
-    "ExploreReport", "ScopeReport", "ExploreOptions", "DEFAULT_MAX_SCENARIOS",
+    "ExploreReport", "ScopeReport", "ExploreOptions", "DEFAULT_MAX_SCENARIOS", "CaseReport", "report_cases",
 ]
 
 import functools
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from .errors import InputError, RegcheckError, UsageError
 from .explanation import explain_case
 from .explore import ExploreFinding, ExploreOptions, ExploreResult, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
@@ -35,6 +35,7 @@ from .runner import CaseInputError, CaseTask, RulingTask, run_cases
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
+from .timeline import Timeline, timeline_of, timeline_scenario
 from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
 
 if TYPE_CHECKING:  # the gate is read only by the commands that use it
@@ -81,6 +82,44 @@ def explain(repo: Repository, case: Path, question: str | None = None, timeout_m
     """Why the rules answer a case's questions (or the one named) as they do."""
     scenario = load_case(case, repo.rules)
     return scenario, explain_case(scenario, repo.rules, repo.document(), question, timeout_ms, memory_mb)
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """A case as the HTML report shows it: its answers, why each is so, and its timeline."""
+
+    result: CaseResult
+    explanations: tuple[Explanation, ...]
+    timeline: Timeline
+
+
+@dataclass(frozen=True)
+class _ReportTask:
+    rules: RuleBase
+    doc: Callable[[], RulesDocument]
+    timeout_ms: int
+    memory_mb: int | None
+
+    def __call__(self, path: Path) -> CaseReport | CaseInputError:
+        try:
+            scenario = load_case(path, self.rules)
+            explanations = explain_case(scenario, self.rules, self.doc(), None, self.timeout_ms, self.memory_mb)
+            result = CaseResult(scenario.path, scenario.title, scenario.note, tuple(e.result for e in explanations))
+            pictured = check_scenario(timeline_scenario(scenario, self.rules), self.rules, self.doc, self.timeout_ms,
+                                      self.memory_mb)
+            return CaseReport(result, explanations, timeline_of(scenario, pictured))
+        except InputError as err:
+            loc = err.location
+            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
+                                  loc.column or None if loc else None, err.message)
+        except RegcheckError as err:
+            return CaseInputError(display_path(path), None, None, str(err))
+
+
+def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 memory_mb: int | None = None, jobs: int | None = None) -> Iterator[CaseReport | CaseInputError]:
+    """Each case file's answers, explanations and timeline (or its input error), in order."""
+    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb), files, jobs)
 
 
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),

@@ -261,6 +261,16 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     _exit(EXIT_FINDING if failed else EXIT_OK)
 
 
+def _locked_card_counts(repository: Path) -> dict[str, int]:
+    """The card counts cards.lock records (none when it is missing or unreadable)."""
+    from .gate.cardlock import CARDS_LOCK_FILE, read_cards_lock
+
+    try:
+        return {category: count for category, (count, _) in read_cards_lock(repository / CARDS_LOCK_FILE).items()}
+    except (RegcheckError, OSError):
+        return {}
+
+
 def _warn(result: CaseResult, strict: bool, progress: Progress) -> CaseInputError | None:
     """Show a case's warnings on standard error; with --strict, the case is refused (at its first warning)."""
     progress.done()
@@ -518,6 +528,60 @@ def defaults() -> None:
     """Show the defaults the case loader applies to what a case leaves unsaid."""
     for key, value in DEFAULTS.items():
         click.echo(f"{key}: {value}")
+
+
+@main.command()
+@click.option("--html", "html_dir", required=True, type=click.Path(file_okay=False),
+              help="Write the report as a static site (plain HTML files) into this folder.")
+@click.argument("paths", nargs=-1)
+@root_option
+@timeout_option
+@memory_option
+@jobs_option
+@click.option("--coverage", "with_coverage", is_flag=True,
+              help="Count the card coverage afresh (reads every card of the card list: a minute or more); "
+                   "without it the report shows the counts recorded in cards.lock.")
+def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: float, memory: int | None,
+           jobs: int | None, with_coverage: bool) -> None:
+    """Write a report of the case files in PATHS (default: the repository's cases/) as a static site: a summary,
+    the rules document with each statement's status, a page per case with its verdicts, explanations and
+    timeline picture, the contradictions, the accepted findings and the card coverage."""
+    from .gate.findings import FINDINGS_FILE, read_baseline
+    from .htmlreport import Site, write_site
+    from .scenario.cardview import coverage_json
+
+    repository = _repository(root)
+    files = collect_cases(paths or ((os.path.relpath(repository / "cases"),) if (repository / "cases").is_dir() else ()))
+    if not files:
+        raise click.UsageError("no case files (*.yaml) found in the given paths")
+    progress = Progress("report")
+    try:
+        repo = api.open_repository(repository)
+        doc = repo.document()
+        reports: list[api.CaseReport] = []
+        errors: list[CaseInputError] = []
+        for done, outcome in enumerate(api.report_cases(repo, files, int(timeout * 1000), memory, jobs), 1):
+            progress(done, len(files), "report: cases")
+            if isinstance(outcome, CaseInputError):
+                progress.done()
+                click.echo(f"error: {outcome}", err=True)
+                errors.append(outcome)
+            else:
+                reports.append(outcome)
+        progress.done()
+        site = Site("regcheck report", tuple(reports), tuple(errors), tuple(rule_statuses(doc, repo.rules)),
+                    {r.id: r.cites for r in repo.rules.rules}, tuple(read_baseline(repository / FINDINGS_FILE, repository)),
+                    coverage_json() if with_coverage else None, _locked_card_counts(repository))
+        written = write_site(Path(html_dir), site)
+    except (RegcheckError, WriteError) as err:
+        progress.done()
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    except OSError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(EXIT_INPUT)
+    click.echo(f"wrote {len(written)} pages to {escape_text(html_dir)}: open {escape_text(str(Path(html_dir) / 'index.html'))}")
+    _exit(EXIT_INPUT if errors else EXIT_OK)
 
 
 @main.command()
