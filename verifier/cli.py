@@ -241,7 +241,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         click.echo(json.dumps(out, indent=2, sort_keys=False))
     else:
         qs = [r for c in results for r in c.results]
-        if (failed or errors) and verbosity >= -1:
+        if (failed or (errors and results)) and verbosity >= -1:  # (a run of unreadable files only: no list)
             click.echo("not ok:")
             for r in failed:
                 expected = f"expected {r.expected_answer}, got " if r.expected_answer else "unexpected "
