@@ -56,7 +56,7 @@ def test_check_ok(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path)
     assert "  ok   legal: determined = yes\n" in out
     assert "  ok   returns_at: determined = turn 3 Preparation (alice)\n" in out
     assert "    expected determined = turn 3 Preparation (alice): matches\n" in out
-    assert out.rstrip().endswith("1 cases, 2 questions: 2 ok, 0 not ok")
+    assert out.rstrip().endswith("1 case, 2 questions: 2 ok, 0 not ok")
     assert result.stderr == ""
 
 
@@ -66,7 +66,7 @@ def test_check_unmet_expectation_exits_1(cli: Cli, assert_no_crash: Check, repo_
     assert result.exit_code == 1
     assert "  FAIL returns_at: determined = turn 3 Preparation (alice)\n" in result.stdout
     assert "    expected determined = turn 2 Preparation (bob): does NOT match\n" in result.stdout
-    assert result.stdout.rstrip().endswith("1 cases, 2 questions: 1 ok, 1 not ok")
+    assert result.stdout.rstrip().endswith("1 case, 2 questions: 1 ok, 1 not ok")
 
 
 def test_unexpected_contradiction_exits_1(cli: Cli, assert_no_crash: Check, repo_root: Path,
@@ -107,7 +107,7 @@ def test_bad_input_wins_over_findings(cli: Cli, assert_no_crash: Check, repo_roo
     assert result.exit_code == 2
     # the good case is still checked and reported
     assert "FAIL returns_at" in result.stdout
-    assert "1 cases, 2 questions: 1 ok, 1 not ok" in result.stdout
+    assert "1 case, 2 questions: 1 ok, 1 not ok" in result.stdout
     assert "broken.yaml:4:11" in result.stderr
 
 
@@ -516,7 +516,7 @@ def test_a_case_path_that_is_not_a_regular_file_is_bad_input(repo_root: Path, tm
     assert sorted(done.stderr.splitlines()) == [
         "error: cases/dangling.yaml is a symbolic link to gone.yaml, which does not exist",
         "error: cases/pipe.yaml is a FIFO (named pipe), not a regular file"]
-    assert "1 cases, 2 questions: 2 ok, 0 not ok; 2 case files could not be checked" in done.stdout
+    assert "1 case, 2 questions: 2 ok, 0 not ok; 2 case files could not be checked" in done.stdout
 
 
 def _children(pid: int) -> set[int]:

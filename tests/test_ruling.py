@@ -115,7 +115,7 @@ def test_cli_ruling_verdicts_and_exit_codes(cli: Cli, assert_no_crash: Check, re
     out = result.stdout
     assert "  verdict: entailed (the rules already imply it: it is redundant)\n" in out
     assert "  verdict: narrows (consistent with the rules, and it settles something they leave open)\n" in out
-    assert "  impact on 1 cases: narrows 1\n" in out
+    assert "  impact on 1 case: narrows 1\n" in out
     assert "    returns_at: ambiguous -> determined = turn 3 Preparation (alice)\n" in out
 
     result = cli("ruling", "--root", repo_root, "--format", "json",

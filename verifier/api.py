@@ -14,6 +14,7 @@ from __future__ import annotations
 __all__ = [
     "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
     "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
+    "CaseReport", "report_cases",
 ]
 
 import functools
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from .errors import InputError, RegcheckError, UsageError
 from .explanation import explain_case
 from .explore import ExploreFinding, ExploreOptions, ExploreResult, ScopeText, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
@@ -35,6 +36,7 @@ from .runner import CaseInputError, CaseTask, RulingTask, run_cases
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
+from .timeline import Timeline, timeline_of, timeline_scenario
 from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
 
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
@@ -86,12 +88,51 @@ def explain(repo: Repository, case: Path, question: str | None = None, timeout_m
     return scenario, explain_case(scenario, repo.rules, repo.document(), question, timeout_ms, memory_mb)
 
 
+@dataclass(frozen=True)
+class CaseReport:
+    """A case as the HTML report shows it: its answers, why each is so, and its timeline."""
+
+    result: CaseResult
+    explanations: tuple[Explanation, ...]
+    timeline: Timeline
+
+
+@dataclass(frozen=True)
+class _ReportTask:
+    rules: RuleBase
+    doc: Callable[[], RulesDocument]
+    timeout_ms: int
+    memory_mb: int | None
+
+    def __call__(self, path: Path) -> CaseReport | CaseInputError:
+        try:
+            scenario = load_case(path, self.rules)
+            explanations = explain_case(scenario, self.rules, self.doc(), None, self.timeout_ms, self.memory_mb)
+            result = CaseResult(scenario.path, scenario.title, scenario.note, tuple(e.result for e in explanations))
+            pictured = check_scenario(timeline_scenario(scenario, self.rules), self.rules, self.doc, self.timeout_ms,
+                                      self.memory_mb)
+            return CaseReport(result, explanations, timeline_of(scenario, pictured))
+        except InputError as err:
+            loc = err.location
+            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
+                                  loc.column or None if loc else None, err.message)
+        except RegcheckError as err:
+            return CaseInputError(display_path(path), None, None, str(err))
+
+
+def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 memory_mb: int | None = None, jobs: int | None = None) -> Iterator[CaseReport | CaseInputError]:
+    """Each case file's answers, explanations and timeline (or its input error), in order."""
+    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb), files, jobs)
+
+
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),
            timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
-           scope: Path | None = None) -> tuple[list[RulingResult], list[str]]:
+           scope: Path | None = None, progress: Callable[[str, int, int], None] | None = None
+           ) -> tuple[list[RulingResult], list[str]]:
     """Proposed rulings checked against the rule base: on their own scenario, on `case_files` (for a
     ruling that proposes rules), and on every scenario of `scope` when one is given. Also returns the
-    messages of case files that could not be read."""
+    messages of case files that could not be read; `progress` is told how far each ruling's check got."""
     doc = repo.document()
     rulings = [load_ruling(f, repo.rules, doc) for f in files]
     if any(r.rules for r in rulings) and not case_files and scope is None:
@@ -111,12 +152,17 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
         task = RulingTask(repo.rules, with_ruling, lambda: doc, timeout_ms, memory_mb)
         own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
         impact: list[RulingCheck] = []
-        for outcome in (run_cases(task, case_files, jobs) if r.rules else ()):
+        total = (len(case_files) + len(scenarios)) if r.rules else 0
+        for done, outcome in enumerate(run_cases(task, case_files, jobs) if r.rules else (), 1):
+            if progress is not None:
+                progress(r.id, done, total)
             if isinstance(outcome, str):
                 errors.append(outcome)
             else:
                 impact.append(outcome)
-        for sc in scenarios if r.rules else ():
+        for done, sc in enumerate(scenarios if r.rules else (), len(case_files) + 1):
+            if progress is not None:
+                progress(r.id, done, total)
             impact.append(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
@@ -183,12 +229,12 @@ def _shown(repo: Repository, path: Path) -> str:
         return display_path(path)
 
 
-def gate(root: Path, options: GateOptions) -> GateReport:
-    """Every check of the CI gate on the rules repository at `root`."""
+def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], None] | None = None) -> GateReport:
+    """Every check of the CI gate on the rules repository at `root`; `progress` is told what is being checked
+    (cases, each scope) and how far it got."""
     from .gate import run_gate
 
-    return run_gate(root, options)
-
+    return run_gate(root, options, progress=progress)
 
 
 def sweep(repo: Repository, database: Path, options: SweepOptions, categories: Sequence[str] = ("set-aside", "heal"),

@@ -34,6 +34,7 @@ from .runner import CaseInputError
 from .scenario.loader import DEFAULTS
 from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS
+from .terminal import Progress
 from .verdicts import CaseResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
@@ -104,7 +105,23 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
                              show_default=True, help="Output for people or for programs.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a program ended by Ctrl-C
+
+
+class _Commands(click.Group):
+    """The command group; Ctrl-C ends any command with exit status 130 and one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            sys.stderr.write("\ninterrupted\n")
+            sys.stderr.flush()
+            _exit(EXIT_INTERRUPTED)
+            raise  # not reached: _exit ends the command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="regcheck")
 def main() -> None:
     """regcheck: check Redemption card combinations against the encoded rules."""
@@ -130,12 +147,43 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=N
 @memory_option
 @click.option("--show-defaults", is_flag=True, help="List the inputs each case left to a default.")
 @jobs_option
+@click.option("-k", "select", metavar="EXPR", default=None,
+              help="Check only the questions whose ID (case path::question) matches EXPR: words, and/or/not, "
+                   "parentheses; a word matches when it is part of the ID, in any case.")
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first case that fails or cannot be read.")
+@click.option("-q", "--quiet", count=True, help="Show only the cases that fail (-qq: only the summary).")
+@click.option("-v", "--verbose", count=True, help="Also show each case's note.")
+@click.option("--update-expect", is_flag=True,
+              help="Write each answer that differs from its expectation into the case's expect block "
+                   "(unknown answers are never written).")
+@click.option("--junit-file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the results as JUnit XML to this file.")
+@click.option("--sarif-file", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write the results as SARIF 2.1.0 to this file.")
+@click.option("--strict", is_flag=True,
+              help="Refuse a case whose defaults may change its meaning (a card left to the first player that "
+                   "another uses, a blocker with no player), instead of warning.")
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
-          show_defaults: bool, jobs: int | None) -> None:
+          show_defaults: bool, jobs: int | None, select: str | None, exitfirst: bool, quiet: int, verbose: int,
+          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
+    from dataclasses import replace
+
+    from .terminal import Selection, SelectionError, colour_marks, plural, use_colour
+
+    try:
+        selection = Selection(select) if select is not None else None
+    except SelectionError as err:
+        raise click.UsageError(str(err)) from None
     files = collect_cases(paths)
     if not files:
         raise click.UsageError("no case files (*.yaml) found in the given paths")
+    if selection is not None:
+        files = [f for f in files if selection.may_match(str(f))]
+        if not files:
+            raise click.UsageError(f"no case file can match -k {select!r}")
+    if junit_file and sarif_file and os.path.realpath(junit_file) == os.path.realpath(sarif_file):
+        raise click.UsageError(f"--junit-file and --sarif-file name the same file {junit_file}")
     if len(files) == 1:
         prepare_context()  # while the rules are read; no workers are forked for one case
     try:
@@ -143,20 +191,48 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
+    verbosity = verbose - quiet
+    colour = fmt == "text" and use_colour(sys.stdout)
     results: list[CaseResult] = []
     errors: list[CaseInputError] = []
-    for outcome in api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults):
+    paths_of: dict[str, Path] = {}
+    progress = Progress("checking cases")
+    stopped = False
+    for done, outcome in enumerate(api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults), 1):
+        progress(done, len(files))
+        if not isinstance(outcome, CaseInputError) and outcome[0].warnings:
+            outcome = _warn(outcome[0], strict, progress) or outcome
         if isinstance(outcome, CaseInputError):
+            progress.done()
             click.echo(f"error: {outcome}", err=True)
             errors.append(outcome)
-            continue
-        result, defaults_text = outcome
-        results.append(result)
-        if fmt == "text":
-            click.echo(render_case(result))
-            if show_defaults:
-                click.echo(defaults_text)
-            click.echo()
+        else:
+            result, defaults_text = outcome
+            if selection is not None:
+                result = replace(result, results=tuple(r for r in result.results
+                                                       if selection.matches(result.case, r.question)))
+                if not result.results:
+                    continue
+            results.append(result)
+            paths_of[result.case] = files[done - 1]
+            failed_here = any(not r.ok for r in result.results)
+            if fmt == "text" and (verbosity >= 0 or (verbosity == -1 and failed_here)):
+                progress.done()
+                text = render_case(result)
+                if verbosity >= 1 and result.note:
+                    text += "\n" + "\n".join("    " + escape_text(line) for line in result.note.splitlines())
+                click.echo(colour_marks(text) if colour else text, color=colour or None)
+                if show_defaults:
+                    click.echo(defaults_text)
+                click.echo()
+        if exitfirst and (isinstance(outcome, CaseInputError) or any(not r.ok for r in results[-1].results)):
+            stopped = done < len(files)
+            break
+    progress.done()
+    updated = _update_expectations(repo, results, paths_of) if update_expect else {}
+    if junit_file or sarif_file:
+        _write_check_reports(repo, results, errors, junit_file, sarif_file)
+    failed = [r for c in results for r in c.results if not r.ok and (r.case, r.question) not in updated]
     if fmt == "json":
         out = results_json(results)
         if errors:  # case files that could not be checked; the output of a run without any is unchanged
@@ -165,12 +241,88 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         click.echo(json.dumps(out, indent=2, sort_keys=False))
     else:
         qs = [r for c in results for r in c.results]
-        failed = [r for r in qs if not r.ok]
-        click.echo(f"{len(results)} cases, {len(qs)} questions: {len(qs) - len(failed)} ok, {len(failed)} not ok"
-                   + (f"; {len(errors)} case files could not be checked" if errors else ""))
+        if (failed or (errors and results)) and verbosity >= -1:  # (a run of unreadable files only: no list)
+            click.echo("not ok:")
+            for r in failed:
+                expected = f"expected {r.expected_answer}, got " if r.expected_answer else "unexpected "
+                click.echo(escape_text(f"  {r.case}::{r.question}: {expected}{r.answer}"))
+            for e in errors:
+                click.echo(escape_text(f"  {e.file}: could not be checked"))
+        ok_count = len(qs) - len(failed) - len(updated)
+        line = (f"{plural(len(results), 'case')}, {plural(len(qs), 'question')}: {ok_count} ok, {len(failed)} not ok"
+                + (f", {len(updated)} expectations updated" if update_expect else "")
+                + (f"; {plural(len(errors), 'case file')} could not be checked" if errors else "")
+                + ("; stopped at the first failure (-x)" if stopped else ""))
+        if colour:
+            line = click.style(line, fg="red" if failed or errors else "green", bold=True)
+        click.echo(line, color=colour or None)
     if errors:
         _exit(EXIT_INPUT)
-    _exit(EXIT_FINDING if any(not r.ok for c in results for r in c.results) else EXIT_OK)
+    _exit(EXIT_FINDING if failed else EXIT_OK)
+
+
+def _locked_card_counts(repository: Path) -> dict[str, int]:
+    """The card counts cards.lock records (none when it is missing or unreadable)."""
+    from .gate.cardlock import CARDS_LOCK_FILE, read_cards_lock
+
+    try:
+        return {category: count for category, (count, _) in read_cards_lock(repository / CARDS_LOCK_FILE).items()}
+    except (RegcheckError, OSError):
+        return {}
+
+
+def _warn(result: CaseResult, strict: bool, progress: Progress) -> CaseInputError | None:
+    """Show a case's warnings on standard error; with --strict, the case is refused (at its first warning)."""
+    progress.done()
+    if strict:
+        file, line, column, message = result.warnings[0]
+        return CaseInputError(file, line, column, f"{message} (--strict)")
+    for file, line, column, message in result.warnings:
+        click.echo(escape_text(f"warning: {file}:{line}:{column}: {message}"), err=True)
+    return None
+
+
+def _update_expectations(repo: api.Repository, results: list[CaseResult],
+                         paths_of: dict[str, Path]) -> dict[tuple[str, str], str]:
+    """Write each answer that differs from its expectation into its case file; returns the questions updated."""
+    from .expectations import Answer, update_case_file
+    from .verdicts import Verdict
+
+    updated: dict[tuple[str, str], str] = {}
+    for result in results:
+        answers = [Answer(r.question, r.verdict.value, r.value) for r in result.results
+                   if r.verdict is not Verdict.UNKNOWN and (r.expected, r.expected_value) != (r.verdict.value, r.value)]
+        if not answers:
+            continue
+        path = paths_of[result.case]
+        try:
+            if update_case_file(path, answers, lambda p: api.load(repo, p)):
+                updated.update({(result.case, a.question): a.verdict for a in answers})
+                click.echo(f"updated {len(answers)} expectation{'s' if len(answers) != 1 else ''} in "
+                           f"{escape_text(display_path(path))}", err=True)
+        except (RegcheckError, OSError) as err:
+            click.echo(f"error: {err}", err=True)
+            _exit(EXIT_INPUT)
+    return updated
+
+
+def _write_check_reports(repo: api.Repository, results: list[CaseResult], errors: list[CaseInputError],
+                         junit_file: str | None, sarif_file: str | None) -> None:
+    from .errors import Location
+    from .gate import gate_junit, gate_sarif
+    from .gate.run import check_report
+
+    unreadable = [(e.file, Location(e.file, e.line, e.column or 0) if e.line is not None else None, e.message)
+                  for e in errors]
+    report = check_report(repo.root, repo.rules, repo.document(), results, unreadable)
+    try:
+        if junit_file:
+            write_file(Path(junit_file), gate_junit(report, "regcheck check", rules_suite=False))
+        if sarif_file:
+            write_file(Path(sarif_file), json.dumps(gate_sarif(report), indent=2) + "\n")
+    except WriteError as err:
+        _fail_input(err)
+        _exit(EXIT_INPUT)
 
 
 @main.command()
@@ -226,10 +378,14 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
     repository = _repository(root)
     cases_given = case_paths or ((os.path.relpath(repository / "cases"),) if (repository / "cases").is_dir() else ())
     case_files = collect_cases(cases_given)
+    progress = Progress("ruling")
     try:
         results, errors = api.ruling(api.open_repository(repository), [Path(f) for f in files], case_files,
-                                     int(timeout * 1000), memory, jobs, Path(scope) if scope else None)
+                                     int(timeout * 1000), memory, jobs, Path(scope) if scope else None,
+                                     lambda what, done, total: progress(done, total, f"ruling {what}: cases"))
+        progress.done()
     except RegcheckError as err:
+        progress.done()
         _fail_input(err)
         sys.exit(EXIT_INPUT)
     for message in errors:
@@ -377,6 +533,87 @@ def defaults() -> None:
 
 
 @main.command()
+@click.option("--html", "html_dir", required=True, type=click.Path(file_okay=False),
+              help="Write the report as a static site (plain HTML files) into this folder.")
+@click.argument("paths", nargs=-1)
+@root_option
+@timeout_option
+@memory_option
+@jobs_option
+@click.option("--coverage", "with_coverage", is_flag=True,
+              help="Count the card coverage afresh (reads every card of the card list: a minute or more); "
+                   "without it the report shows the counts recorded in cards.lock.")
+def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: float, memory: int | None,
+           jobs: int | None, with_coverage: bool) -> None:
+    """Write a report of the case files in PATHS (default: the repository's cases/) as a static site: a summary,
+    the rules document with each statement's status, a page per case with its verdicts, explanations and
+    timeline picture, the contradictions, the accepted findings and the card coverage."""
+    from .gate.findings import FINDINGS_FILE, read_baseline
+    from .htmlreport import Site, write_site
+    from .scenario.cardview import coverage_json
+
+    repository = _repository(root)
+    files = collect_cases(paths or ((os.path.relpath(repository / "cases"),) if (repository / "cases").is_dir() else ()))
+    if not files:
+        raise click.UsageError("no case files (*.yaml) found in the given paths")
+    progress = Progress("report")
+    try:
+        repo = api.open_repository(repository)
+        doc = repo.document()
+        reports: list[api.CaseReport] = []
+        errors: list[CaseInputError] = []
+        for done, outcome in enumerate(api.report_cases(repo, files, int(timeout * 1000), memory, jobs), 1):
+            progress(done, len(files), "report: cases")
+            if isinstance(outcome, CaseInputError):
+                progress.done()
+                click.echo(f"error: {outcome}", err=True)
+                errors.append(outcome)
+            else:
+                reports.append(outcome)
+        progress.done()
+        site = Site("regcheck report", tuple(reports), tuple(errors), tuple(rule_statuses(doc, repo.rules)),
+                    {r.id: r.cites for r in repo.rules.rules}, tuple(read_baseline(repository / FINDINGS_FILE, repository)),
+                    coverage_json() if with_coverage else None, _locked_card_counts(repository))
+        written = write_site(Path(html_dir), site)
+    except (RegcheckError, WriteError) as err:
+        progress.done()
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    except OSError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(EXIT_INPUT)
+    click.echo(f"wrote {len(written)} pages to {escape_text(html_dir)}: open {escape_text(str(Path(html_dir) / 'index.html'))}")
+    _exit(EXIT_INPUT if errors else EXIT_OK)
+
+
+@main.command()
+@click.option("--write", is_flag=True,
+              help="Write the reference to docs/case-format.md and the JSON Schemas to schemas/ in the repository.")
+@root_option
+def docs(write: bool, root: str | None) -> None:
+    """Show the reference of the case language: every field of case, scope and ruling files, the defaults
+    and the vocabulary, made from regcheck's own code."""
+    from .caseformat import REFERENCE_FILE, SCHEMA_FILES, reference_markdown, schema_text
+
+    if not write:
+        click.echo(reference_markdown(), nl=False)
+        return
+    repository = _repository(root)
+    outputs = {REFERENCE_FILE: reference_markdown(), **{f: schema_text(k) for k, f in SCHEMA_FILES.items()}}
+    try:
+        for name, text in outputs.items():
+            (repository / name).parent.mkdir(parents=True, exist_ok=True)
+            write_file(repository / name, text)
+            click.echo(f"wrote {name}", err=True)
+    except OSError as err:  # the folder could not be made
+        click.echo(f"error: {err}", err=True)
+        sys.exit(EXIT_INPUT)
+    except WriteError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+
+
+@main.command()
 @root_option
 @click.option("--base", metavar="GITREV", default=None,
               help="Also check every case at this git revision and list each answer that changed since.")
@@ -405,6 +642,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
 
     repository = _repository(root)
     _refuse_outputs_that_are_inputs(repository, {"--junit-file": junit_file, "--sarif-file": sarif_file})
+    progress = Progress("gate")
     try:
         if renew_lock:
             count, changed = write_lock(repository)
@@ -413,8 +651,11 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
         if scopes and base is None:
             raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
         report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
-                                                  tuple(Path(s) for s in scopes)))
+                                                  tuple(Path(s) for s in scopes)),
+                          lambda what, done, total: progress(done, total, f"gate: {what}"))
+        progress.done()
     except RegcheckError as err:
+        progress.done()
         _fail_input(err)
         sys.exit(EXIT_INPUT)
     outputs = {"text": lambda: render_gate(report), "json": lambda: json.dumps(gate_json(report), indent=2),

@@ -17,6 +17,7 @@ from .escaping import escape_lines, escape_text
 from .explore.search import COUNT_CAP
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
+from .terminal import plural
 from .verdicts import (
     INERTIA_RANK,
     CaseResult,
@@ -58,7 +59,7 @@ def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False)
     rules = [i for i in items if i.kind != "fact"]
     facts = [i for i in items if i.kind == "fact"]
     heading = "forced by" if derivation else "conflicting set"
-    lines = [f"    {heading} ({len(rules)} rule instances, {len(facts)} facts; {check}):"]
+    lines = [f"    {heading} ({plural(len(rules), 'rule instance')}, {plural(len(facts), 'fact')}; {check}):"]
     fact_lines = ["    given the scenario's facts:" if derivation else "    scenario facts:"]
     fact_lines += [f"    - {f.text}  ({f.location})" for f in facts]
     if derivation and facts:
@@ -384,7 +385,7 @@ def render_ruling(r: RulingResult) -> str:
         counts = Counter(c.verdict.value for c in counted)
         summary = ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
         already = len(r.impact) - len(counted)
-        lines.append(f"  impact on {len(r.impact)} cases: {summary}"
+        lines.append(f"  impact on {plural(len(r.impact), 'case')}: {summary}"
                      + (f"; {already} where the rules conflict without the ruling (not counted)" if already else ""))
         shown = [c for c in counted if c.changes or c.verdict is not RulingVerdict.ENTAILED]
         lines.append(f"  cases whose verdicts change: {sum(1 for c in r.impact if c.changes)}")
@@ -496,7 +497,7 @@ def render_explore(report: ExploreReport) -> str:
         r = s.result
         out.append(escape_text(f"{r.scope}: {r.title}"))
         out.append(f"  {r.checked:,} of {r.scenarios_shown} scenarios checked ({r.answered_in_full} answered in full) "
-                   f"in {r.seconds:.1f} s: {len(s.new)} new finding{'s' if len(s.new) != 1 else ''}, "
+                   f"in {r.seconds:.1f} s: {plural(len(s.new), 'new finding')}, "
                    f"{len(s.accepted)} accepted")
         for f in s.new:
             out += _explore_finding(f, None)

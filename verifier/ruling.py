@@ -8,7 +8,7 @@ impact.
 
 from __future__ import annotations
 
-__all__ = ["Ruling", "load_ruling", "RULING_KEYS", "ruling_verdict"]
+__all__ = ["Ruling", "load_ruling", "RULING_KEYS", "RULING_ONLY_KEYS", "RULE_KEYS", "RULING_ID", "ruling_verdict"]
 
 import re
 from pathlib import Path
@@ -27,6 +27,8 @@ from .yamlsource import YMap, YScalar, YSeq, did_you_mean, load_yaml
 RULING_KEYS = ("ruling", "rules", "claims")
 RULING_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
 RULE_KEYS = ("id", "cites", "says", "for", "requires")
+# the keys of a ruling file without a scenario
+RULING_ONLY_KEYS = ("ruling", "title", "note", "rules", "claims")
 
 
 class Ruling(NamedTuple):
@@ -50,7 +52,7 @@ def load_ruling(path: Path, rules: RuleBase, doc: RulesDocument) -> Ruling:
     if not isinstance(root, YMap):
         root.fail("a ruling file must be a mapping with 'ruling' and 'rules' or a scenario with 'claims'")
     if root.get("questions") is None:
-        root.check_keys(("ruling", "title", "note", "rules", "claims"), "a ruling file without a scenario")
+        root.check_keys(RULING_ONLY_KEYS, "a ruling file without a scenario")
     id_node = root.require("ruling", "a ruling file")
     if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULING_ID.match(id_node.value):
         id_node.fail("ruling must be an ID like RUL-2026-7 (capital letters, digits and '-')")

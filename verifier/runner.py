@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,6 +19,7 @@ from .errors import InputError, RegcheckError
 from .files import display_path
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
+from .scenario.defaultcheck import default_warnings
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import check_ruling, check_scenario
@@ -58,6 +59,10 @@ class CaseTask:
         try:
             scenario = load_case(path, self.rules)
             result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
+            warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
+                             for w in default_warnings(scenario))
+            if warnings:
+                result = replace(result, warnings=warnings)
         except InputError as err:
             loc = err.location
             return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
@@ -116,6 +121,8 @@ def _end_with_parent(parent: int) -> None:
             pass
     if os.getppid() != parent:
         os._exit(1)
+    # Ctrl-C reaches every process of the terminal's group: the parent alone answers it (exit 130).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None) -> Iterator[T]:
@@ -138,9 +145,13 @@ def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None) -> I
         return
     _forked_task = task
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_end_with_parent, initargs=(os.getpid(),))
+        try:
             yield from pool.map(_run_forked, files)  # type: ignore[misc]
+        finally:
+            # a caller that stops early (check -x) waits only for the files being checked now
+            pool.shutdown(wait=True, cancel_futures=True)
     finally:
         _forked_task = None
 

@@ -154,6 +154,8 @@ class CaseResult:
     title: str
     note: str
     results: tuple[QuestionResult, ...]
+    # defaults that may not be what the case means: (file, line, column, message) each
+    warnings: tuple[tuple[str, int, int, str], ...] = ()
 
 
 @dataclass(frozen=True)

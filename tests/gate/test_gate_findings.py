@@ -147,7 +147,7 @@ def test_a_scopes_new_finding_fails_the_gate_until_accepted(gate: Gate, gate_rep
     assert failed.exit_code == 1
     assert ("[consistency] scopes/negated-in-battle.yaml:1: new contradiction finding " in failed.output
             and "(the rules contradict each other in scenarios of this scope; rules " in failed.output), failed.output
-    assert "scopes: 1 searched for findings" in failed.output
+    assert "scopes: 1 scope searched for findings" in failed.output
 
     assert gate(gate_repo, "--accept-findings").exit_code == 0
     [entry] = [e for e in _baseline(gate_repo) if e["case"] == "scopes/negated-in-battle.yaml"]

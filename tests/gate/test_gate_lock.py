@@ -44,7 +44,7 @@ def test_a_changed_statement_fails_until_the_lock_is_renewed(gate: Gate, gate_re
     assert len(citing) == 2
     for rule in citing:
         assert rule in failed.output
-    assert "gate FAILED: 1 problems (lock 1)" in failed.output
+    assert "gate FAILED: 1 problem (lock 1)" in failed.output
     renewed = gate(root, "--renew-lock")
     assert renewed.exit_code == 0
     assert renewed.output == f"{LOCK_FILE}: 115 statements; renewed SA-4\n"

@@ -65,7 +65,7 @@ def test_tiny_memory_is_unknown_with_the_limit_named(cli: Callable[..., Result],
     verdicts = [line.split(": ")[-1] for line in result.stdout.splitlines() if line.startswith("  FAIL ")]
     assert verdicts and set(verdicts) == {"unknown"}, result.stdout
     assert notes == ["note: the solver hit the --memory of 16 MB (out of memory)"] * len(verdicts)
-    assert result.stdout.splitlines()[-1] == f"1 cases, {len(verdicts)} questions: 0 ok, {len(verdicts)} not ok"
+    assert result.stdout.splitlines()[-1] == f"1 case, {len(verdicts)} questions: 0 ok, {len(verdicts)} not ok"
 
     case = tmp_path / "provisions.yaml"
     case.write_text(provisions_text, encoding="utf-8")

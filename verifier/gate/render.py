@@ -8,6 +8,7 @@ from typing import Any
 
 from ..escaping import escape_lines
 from ..report import render_question
+from ..terminal import plural
 from .model import CHECKS, Change, GateReport, Problem, QuestionOutcome
 
 
@@ -40,11 +41,12 @@ def render_gate(report: GateReport) -> str:
     lines = [
         f"rules: {report.statements} statements: {report.encoded} encoded, {report.waived} waived, {missing} missing; "
         f"{report.locked} cited in {report.lock_file}",
-        f"cases: {report.cases} cases, {len(qs)} questions: {sum(1 for q in qs if (q.case, q.question) not in failing)} "
+        f"cases: {plural(report.cases, 'case')}, {plural(len(qs), 'question')}: "
+        f"{sum(1 for q in qs if (q.case, q.question) not in failing)} "
         f"pass the gate",
     ]
     if report.scopes:
-        lines.append(f"scopes: {report.scopes} searched for findings")
+        lines.append(f"scopes: {plural(report.scopes, 'scope')} searched for findings")
     if report.accepted:
         lines.append(f"accepted findings awaiting a ruling ({len(report.accepted)}, in {report.findings_file}):")
         for a in report.accepted:
@@ -63,7 +65,7 @@ def render_gate(report: GateReport) -> str:
             lines += _problem_lines(p, outcomes)
         counts = ", ".join(f"{check} {len(report.problems_of(check))}" for check in CHECKS
                            if report.problems_of(check))
-        lines.append(f"gate FAILED: {len(report.problems)} problems ({counts})")
+        lines.append(f"gate FAILED: {plural(len(report.problems), 'problem')} ({counts})")
     else:
         lines.append("gate passed")
     return escape_lines("\n".join(lines))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GateOptions", "run_gate", "renew_lock", "question_places", "check_folder"]
+__all__ = ["GateOptions", "run_gate", "renew_lock", "question_places", "check_folder", "check_report"]
 
 import functools
 import tempfile
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CaseError, InputError
+from ..errors import CaseError, InputError, Location
 from ..explore import ExploreOptions, explore_scope, load_scope
 from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
@@ -26,6 +26,8 @@ from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, 
 from .revision import answers, compare_answers, extract_revision
 from .traceability import check_traceability
 
+# Told what is being checked, how many of it are done and how many there are.
+Progress = Callable[[str, int, int], None]
 # Checks case files in order, giving each one's result or the message of its input error.
 CaseChecker = Callable[[RuleBase, Callable[[], RulesDocument], list[Path]], Iterator[CaseResult | str]]
 
@@ -64,8 +66,8 @@ def scope_files(root: Path) -> list[Path]:
                                                   and not f.is_dir())]
 
 
-def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path]
-             ) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
+def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path],
+             progress: Progress | None = None) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
     """Each scope's findings (keyed by fingerprint, with a first note), the problems of scopes that could
     not be read or searched in full, and the scopes that could not be read."""
     found: dict[str, tuple[Finding, str]] = {}
@@ -80,7 +82,8 @@ def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[
             place = Place.of(err.location, root) if err.location else Place(name, 1)
             problems.append(Problem("input", err.message, place, case=name))
             continue
-        result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs))
+        step = (lambda done, total, name=name: progress(f"scope {name}", done, total)) if progress else None
+        result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs), step)
         for why in result.incomplete:
             problems.append(Problem("unknown", f"the search of the scope was cut short: {why}", Place(name, 1),
                                     case=name))
@@ -218,8 +221,10 @@ def _finding_problem(finding: Finding, place: Place | None, previous: list[Accep
     return Problem(check, message, place, related, case=finding.case, question=finding.question)
 
 
-def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = None) -> GateReport:
-    """Run every check of the gate on the rules repository at `root`."""
+def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = None,
+             progress: Progress | None = None) -> GateReport:
+    """Run every check of the gate on the rules repository at `root`; `progress` is told what is being
+    checked (cases, each scope) and how far it got."""
     rules = cached_rule_base(root / "encodings", load_rule_base)
     doc = load_rules_document(root / "rules")
     counts, problems = check_traceability(root, doc, rules)
@@ -231,7 +236,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
 
     check = checker or check_folder(options)
     files = case_files(root)
-    results = _results(root, files, check(rules, lambda: doc, files))
+    results = _results(root, files, _counted(check(rules, lambda: doc, files), len(files), progress))
     places: dict[tuple[str, str | None], Place] = {}
     for f in files:
         case = _relative(f, root)
@@ -246,7 +251,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         for finding in findings_of(case, result).values():
             found.setdefault(finding.fingerprint, (finding, default_note(result)))
     scopes = scope_files(root)
-    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes)
+    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress)
     problems += scope_problems
     for fingerprint, entry in from_scopes.items():
         found.setdefault(fingerprint, entry)
@@ -297,6 +302,14 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
                       LOCK_FILE, FINDINGS_FILE, len(scopes))
 
 
+def _counted(outcomes: Iterable[CaseResult | str], total: int, progress: Progress | None
+             ) -> Iterator[CaseResult | str]:
+    for done, outcome in enumerate(outcomes, 1):
+        if progress is not None:
+            progress("cases", done, total)
+        yield outcome
+
+
 def _finding_order(f: Finding) -> tuple[object, ...]:
     return (f.case, f.question or "", f.verdict, f.rules)
 
@@ -340,3 +353,44 @@ def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
     changes += [Change(f.case, f.question, shown(f), "no finding", Place(f.case, 1)) for fp, (f, _) in before.items()
                 if fp not in now]
     return sorted(changes, key=lambda c: (c.case, c.question or "", c.before or "", c.after or ""))
+
+
+def check_report(root: Path, rules: RuleBase, doc: RulesDocument, results: Iterable[CaseResult],
+                 unreadable: Iterable[tuple[str, Location | None, str]]) -> GateReport:
+    """What `regcheck check` found, as a report its JUnit and SARIF outputs read: a problem for each question
+    that is not ok (an expectation not met, a contradiction, an unknown) and each case file that could not be
+    read (its name, where, and why). Paths are made relative to `root` when they lie inside it."""
+    outcomes: list[QuestionOutcome] = []
+    problems: list[Problem] = []
+    cases = 0
+    for result in results:
+        cases += 1
+        case = Place.of(result.case, root).path
+        places = _places_of_questions(Path(result.case), root)
+        for r in result.results:
+            outcome = QuestionOutcome(case, r.question, places.get(r.question, Place(case, 1)), r, None, None,
+                                      evidence_places(r, rules, doc, root))
+            outcomes.append(outcome)
+            found = _question_problems(outcome)
+            if not found and not r.ok:
+                found = [Problem("consistency", f"unexpected {r.answer}", outcome.place, outcome.related, case,
+                                 r.question)]
+            problems += found
+    for name, location, message in unreadable:
+        cases += 1
+        place = Place.of(location, root) if location is not None else Place(Place.of(name, root).path, 1)
+        problems.append(Problem("input", message, place, case=place.path))
+    problems.sort(key=_problem_order)
+    return GateReport(0, 0, 0, 0, cases, tuple(outcomes), tuple(problems), ())
+
+
+def _places_of_questions(path: Path, root: Path) -> dict[str, Place]:
+    """The line of each question of a case file inside or outside the repository."""
+    try:
+        node, _ = load_yaml(path, CaseError)
+    except InputError:
+        return {}
+    questions = node.get("questions") if isinstance(node, YMap) else None
+    if not isinstance(questions, YMap):
+        return {}
+    return {str(key.value): Place.of(key.loc, root) for key, _ in questions.entries}

@@ -6,7 +6,9 @@ is applied becomes a fact marked as such, so `regcheck check --show-defaults` ca
 
 from __future__ import annotations
 
-__all__ = ["load_case", "scenario_from_tree", "read_questions", "DEFAULTS", "VERDICT_NAMES", "ACTIONS", "CASE_KEYS"]
+__all__ = ["load_case", "scenario_from_tree", "read_questions", "DEFAULTS", "VERDICT_NAMES", "ACTIONS", "CASE_KEYS",
+           "CARD_KEYS", "ABILITY_KEYS", "MODIFIER_KEYS", "ATTEMPT_KEYS", "APPLIES_TO", "ABILITY_KINDS", "HEAL_CONDITIONS",
+           "DURATION_WORDS", "DURATION_TURNS", "AFFLICTIONS", "NEGATABLE_KINDS"]
 
 import re
 from pathlib import Path
@@ -76,6 +78,24 @@ ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "retur
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
                 "until", "duration", *ACTIONS)
+# the fields of a timeline entry that only some kinds of attempt take
+APPLIES_TO = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
+              "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",),
+              "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",)}
+# an ability's duration written in words (after an optional 'for '), or as a number of turns
+DURATION_WORDS = {"none": "no_duration", "no duration": "no_duration",
+                  "until end of battle": "until_end_of_battle", "until the end of battle": "until_end_of_battle",
+                  "end of battle": "until_end_of_battle", "the remainder of the game": "for_remainder_of_game",
+                  "remainder of the game": "for_remainder_of_game", "the rest of the game": "for_remainder_of_game",
+                  "rest of the game": "for_remainder_of_game", "until an event": "until_event", "until event": "until_event"}
+DURATION_TURNS = re.compile(r"(up to |at least )?(\d+) turns?")
+# the conditions an affliction ability inflicts (`inflicts`), and the kinds an ongoing negation negates (`negates`)
+AFFLICTIONS = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
+               "paralyzed": "paralyzed_condition", "decreased": "decreased_condition"}
+NEGATABLE_KINDS = {"heal": "heal_effect", "restore abilities": "heal_effect", "afflict": "affliction_effect"}
+# the conditions a heal's text may require of its target, as `heals_only` writes them
+HEAL_CONDITIONS = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
+                   "paralyzed": "paralyzed_condition", "discarded": "discarded_condition"}
 ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "negate": "negate_effect",
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "other": "other_effect"}
@@ -481,8 +501,7 @@ class _CaseReader:
         out = []
         for item in node if isinstance(node, YSeq) else [node]:
             word = _scalar(item).text("condition").strip().lower().replace("being ", "").replace(" ", "_")
-            options = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
-                       "paralyzed": "paralyzed_condition", "discarded": "discarded_condition"}
+            options = HEAL_CONDITIONS
             if word not in options:
                 item.fail(f"unknown condition '{word}'{did_you_mean(word, options)}; "
                           "one of: poisoned, diseased, paralyzed, being discarded")
@@ -540,15 +559,9 @@ class _CaseReader:
         if isinstance(s.value, int) and not isinstance(s.value, bool):
             return "for_turns", 0, s.integer("duration", 1, MAX_TURNS)
         text = s.text("duration").strip().lower().removeprefix("for ").strip()
-        if text in ("none", "no duration"):
-            return "no_duration", 0, 0
-        if text in ("until end of battle", "until the end of battle", "end of battle"):
-            return "until_end_of_battle", 0, 0
-        if text in ("the remainder of the game", "remainder of the game", "the rest of the game", "rest of the game"):
-            return "for_remainder_of_game", 0, 0
-        if text in ("until an event", "until event"):
-            return "until_event", 0, 0
-        m = re.fullmatch(r"(up to |at least )?(\d+) turns?", text)
+        if text in DURATION_WORDS:
+            return DURATION_WORDS[text], 0, 0
+        m = DURATION_TURNS.fullmatch(text)
         if m:
             n = int(m.group(2))
             if not 1 <= n <= MAX_TURNS:
@@ -565,8 +578,7 @@ class _CaseReader:
         """The conditions an affliction ability inflicts, written `poisoned`, `diseased`, `paralyzed`, `decreased`."""
         if node is None:
             return ()
-        options = {"poisoned": "poisoned_condition", "diseased": "diseased_condition",
-                   "paralyzed": "paralyzed_condition", "decreased": "decreased_condition"}
+        options = AFFLICTIONS
         out = []
         for item in node if isinstance(node, YSeq) else [node]:
             word = _scalar(item).text("condition").strip().lower()
@@ -580,7 +592,7 @@ class _CaseReader:
         """The kinds of ability an ongoing negation negates while its card is in play (heal or afflict)."""
         if node is None:
             return ()
-        options = {"heal": "heal_effect", "restore abilities": "heal_effect", "afflict": "affliction_effect"}
+        options = NEGATABLE_KINDS
         out = []
         for item in node if isinstance(node, YSeq) else [node]:
             word = _scalar(item).text("kind").strip().lower().replace("_", " ")
@@ -823,9 +835,7 @@ class _CaseReader:
         if item.get("ability") is not None and ability is None:
             item.get("ability").fail(f"'ability' does not apply to a {action} entry")  # type: ignore[union-attr]
         for extra in ("on", "targets", "by", "cards"):
-            allowed = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
-                       "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",)}[extra]
-            if item.get(extra) is not None and kind not in allowed:
+            if item.get(extra) is not None and kind not in APPLIES_TO[extra]:
                 item.get(extra).fail(f"'{extra}' does not apply to a {action} entry")  # type: ignore[union-attr]
         if len(set(targets)) != len(targets):
             item.fail("a card is listed twice among the targets")

@@ -1,0 +1,30 @@
+"""The HTML report of a few cases (a timeline, an open question, a contradiction, a title full of markup),
+written once by the real command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from verifier.cli import main
+
+REPORTED = ("set-aside/provisions-returns-after-two-turns.yaml", "set-aside/darkness-negated-in-battle.yaml",
+            "interactions/passover-poisoned-hero-heal-depends-on-when-it-returns.yaml",
+            "ability-activation-order/two-added-heroes-with-abilities-in-different-steps.yaml")
+HOSTILE_TITLE = '<script>alert("x")</script> & <img src=https://example.invalid/x.png>'
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, provisions_text: str) -> Path:
+    folder = tmp_path_factory.mktemp("report")
+    hostile = folder / "hostile.yaml"
+    hostile.write_text(provisions_text.replace("title: Provisions sets a Hero aside for 2 turns",
+                                               f"title: '{HOSTILE_TITLE}'"), encoding="utf-8")
+    out = folder / "site"
+    result = CliRunner().invoke(main, ["report", "--html", str(out), "--root", str(repo_root), "--jobs", "1",
+                                       *(str(repo_root / "cases" / c) for c in REPORTED), str(hostile)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("wrote 10 pages to ")
+    return out

@@ -1,0 +1,66 @@
+"""The pages of the HTML report: self-contained, escaped, and saying what the results say."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from verifier.htmlreport.site import case_page_name
+
+from .conftest import HOSTILE_TITLE, REPORTED
+
+
+def pages(site: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(site.glob("*.html"))}
+
+
+def test_every_page_is_written(site: Path, repo_root: Path) -> None:
+    names = set(pages(site))
+    assert {"index.html", "rules.html", "contradictions.html", "accepted.html", "coverage.html"} <= names
+    for case in REPORTED:
+        assert case_page_name(str(repo_root / "cases" / case)) in names
+    assert len(names) == 10
+
+
+def test_pages_fetch_nothing_and_run_nothing(site: Path) -> None:
+    for name, text in pages(site).items():
+        assert "<script" not in text, name
+        assert not re.search(r"""<[^>]*\b(?:src|href)\s*=\s*["']?(?:https?:|//)""", text), name
+        assert not re.search(r"url\(\s*['\"]?(?:https?:|//)", text) and "@import" not in text, name
+        for href in re.findall(r'href="([^"#]+)', text):  # every link stays inside the site
+            assert (site / href).is_file(), (name, href)
+
+
+def test_input_text_is_escaped(site: Path) -> None:
+    index = pages(site)["index.html"]
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=https://example.invalid/x.png&gt;" \
+        in index
+    assert HOSTILE_TITLE not in index
+
+
+def test_summary_counts(site: Path) -> None:
+    index = pages(site)["index.html"]
+    counts = re.search(r'<p id="counts">(.*?)</p>', index)
+    assert counts is not None
+    assert re.sub(r"<[^>]+>", "", counts.group(1)) == "5 cases, 17 questions: 17 ok, 0 not ok"
+    assert index.count('<tr><td><a href="case-') == 5
+
+
+def test_case_page_draws_the_timeline(site: Path, repo_root: Path) -> None:
+    page = pages(site)[case_page_name(str(repo_root / "cases" / REPORTED[0]))]
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="timeline" role="img"') == 1
+    assert '<title id="tl-title">Timeline of Provisions sets a Hero aside' in page
+    assert "elijah: territory from turn 1 Draw; set-aside area from turn 1 Preparation, play_provisions; " \
+           "territory from turn 3 Preparation." in page  # the picture in words
+    assert page.count('class="cell"') == 2 * 20  # two cards, twenty steps
+    assert page.count("&#8617;") == 2  # the return, in the picture and in its legend
+
+
+def test_contradiction_marks_its_statements_in_the_rules_text(site: Path) -> None:
+    page = pages(site)["contradictions.html"]
+    marked = re.findall(r'<mark class="conflicting"><strong>([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)</strong>', page)
+    assert "SA-5" in marked and "GLOSS-12" in marked
+    assert len(marked) == len(set(marked))
+    assert "Darkness (Fall of Man) is negated in the battle" in page
+    rules = pages(site)["rules.html"]
+    assert re.search(r'id="SA-5".*?In a contradiction: <a href="case-', rules, re.S)
