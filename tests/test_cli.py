@@ -209,10 +209,10 @@ def test_check_text_contradiction_resolutions(cli: Cli, repo_root: Path) -> None
     assert "    - correction set: leave out SA-5 (rules SA-5)" in lines
     # each question's answer under each resolution, the one the conflict hides included
     assert "    resolved by SA-5-I1: determined = yes" in lines
-    assert "    resolved by SA-5-I1: determined = turn 1 Battle, negate_darkness" in lines
-    assert "    resolved by leaving out SA-5: determined = turn 1 Battle, negate_darkness" in lines
+    assert "    resolved by SA-5-I1: determined = turn 1 Battle (alice), negate_darkness" in lines
+    assert "    resolved by leaving out SA-5: determined = turn 1 Battle (alice), negate_darkness" in lines
     assert lines.index("  ok   joshua_returns_at: contradiction") < lines.index(
-        "    resolved by SA-5-I1: determined = turn 1 Battle, negate_darkness")
+        "    resolved by SA-5-I1: determined = turn 1 Battle (alice), negate_darkness")
 
 
 def test_check_text_same_under_every_resolution(cli: Cli, repo_root: Path) -> None:

@@ -255,6 +255,16 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "negates": FieldSpec("ability kind or list of them", _one_or_list(_one_of_words(list(NEGATABLE_KINDS), "", "[_ ]")),
                              "The kinds of ability an ongoing negation negates while its card is in play: "
                              + ", ".join(f"`{w}`" for w in NEGATABLE_KINDS) + ".", "none"),
+        "target_type": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),
+                                 "The card types the ability names for its targets (CORE-15); for an ability that "
+                                 "adds characters to battle, the types it can add (CORE-16): "
+                                 f"{_members_shown('card_type')}.", "any"),
+        "targets_own": FieldSpec("true or false", BOOL,
+                                 "The ability targets only cards its user controls (\"your\").", "false"),
+        "when_enters_battle": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),
+                                        "A triggered ability: it activates at step 9 of the activation order when a "
+                                        "character of this type is played into battle or added (AAO-16); leave out "
+                                        "`class`.", "not triggered"),
     }
 
 
