@@ -577,11 +577,13 @@ def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -
     assert set(darkness) >= {"name", "text", "status", "abilities", "unsupported"}
     (a,) = darkness["abilities"]
     assert set(a) >= {"kind", "duration", "paired", "on_return", "target_zone", "targets_opponents_cards",
-                      "cannot_be_negated"}
-    assert a["duration"] == {"kind": "for_turns", "turns": 2}
+                      "cannot_be_negated", "inflicts", "negates_kinds"}
+    assert a["duration"] == {"kind": "for_turns", "turns": 2, "min_turns": None}
     assert a["cannot_be_negated"] == "x is 4 or greater"
     assert darkness["status"] == "modelled" and darkness["unsupported"] == []
-    assert booths["status"] == "unsupported" and any("up to seven turns" in u for u in booths["unsupported"])
+    assert booths["status"] == "unsupported" and any("human heroes" in u for u in booths["unsupported"])
+    (b,) = booths["abilities"]
+    assert b["duration"] == {"kind": "for_chosen_turns", "turns": 7, "min_turns": 1}
 
 
 def test_cards_unknown_name_exits_2(cli: Cli, assert_no_crash: Check) -> None:

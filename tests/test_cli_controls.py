@@ -118,7 +118,7 @@ def test_failure_summary_at_the_end(cli: Cli, repo_root: Path, cases: dict[str, 
     tail = result.stdout.rstrip().splitlines()[-4:]
     assert tail == [
         "not ok:",
-        f"  {cases['wrong']}::returns_at: expected determined = turn 2 Preparation, got determined = turn 3 Preparation",
+        f"  {cases['wrong']}::returns_at: expected determined = turn 2 Preparation (bob), got determined = turn 3 Preparation (alice)",
         f"  {broken}: could not be checked",
         "2 cases, 4 questions: 3 ok, 1 not ok; 1 case file could not be checked",
     ]
@@ -198,7 +198,7 @@ def test_update_expect_changes_only_the_expectation(cli: Cli, repo_root: Path, c
     after = cases["wrong"].read_text()
     changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
     assert changed == [("  returns_at: {verdict: determined, value: turn 2 Preparation}" + COMMENTED.rstrip("\n"),
-                        "  returns_at: {verdict: determined, value: turn 3 Preparation}" + COMMENTED.rstrip("\n"))]
+                        '  returns_at: {verdict: determined, value: "turn 3 Preparation (alice)"}' + COMMENTED.rstrip("\n"))]
     assert len(before.splitlines()) == len(after.splitlines())
     again = run(cli, repo_root, cases["wrong"])
     assert again.exit_code == 0, again.output
@@ -210,7 +210,7 @@ def test_update_expect_adds_missing_expectations(cli: Cli, repo_root: Path, case
     assert result.exit_code == 0, result.output
     after = cases["wrong2"].read_text()
     assert after.endswith("  legal: {verdict: determined, value: yes}\n")
-    assert after.replace("turn 3 Preparation", "turn 2 Preparation").replace(
+    assert after.replace('"turn 3 Preparation (alice)"', "turn 2 Preparation").replace(
         "\n  legal: {verdict: determined, value: yes}", "") == before
     unchanged = run(cli, repo_root, cases["wrong2"], "--update-expect")
     assert "updated" not in unchanged.stderr and cases["wrong2"].read_text() == after
@@ -238,8 +238,8 @@ def test_junit_and_sarif_files_from_check(cli: Cli, repo_root: Path, cases: dict
     assert (suites.get("tests"), suites.get("failures"), suites.get("errors")) == ("5", "1", "1")
     assert [s.get("name") for s in suites] == [str(cases["good"]), str(cases["wrong"]), str(broken)]
     failure = suites.find("./testsuite/testcase[@name='returns_at']/failure")
-    assert failure is not None and failure.get("message") == ("expected determined = turn 2 Preparation, "
-                                                              "got determined = turn 3 Preparation")
+    assert failure is not None and failure.get("message") == ("expected determined = turn 2 Preparation (bob), "
+                                                              "got determined = turn 3 Preparation (alice)")
     log = json.loads(sarif.read_text())
     jsonschema.validate(log, json.loads(SARIF_SCHEMA.read_text()))
     results = log["runs"][0]["results"]

@@ -250,8 +250,10 @@ def sweep(repo: Repository, database: Path, options: SweepOptions, categories: S
     return pool, run_sweep(repo.root, pool, database, options, progress)
 
 
-def sweep_report(database: Path) -> SweepReport:
-    """A sweep's results database read for a report: its findings grouped by the statements involved."""
+def sweep_report(repo: Repository, database: Path) -> SweepReport:
+    """A sweep's results database read for a report: its findings grouped by the statements involved, those
+    with the verdict and rules of a finding in the repository's accepted-findings file told apart."""
+    from .gate.findings import FINDINGS_FILE, read_baseline
     from .sweep import sweep_report as read_report
 
-    return read_report(database)
+    return read_report(database, read_baseline(repo.root / FINDINGS_FILE, repo.root))

@@ -734,7 +734,7 @@ def sweep() -> None:
               help="Combine the cards of this deck list (COUNT<TAB>NAME lines) instead of the whole card list.")
 @click.option("--pairs", "size", flag_value=2, default=True, help="Combinations of two cards (the default).")
 @click.option("--triples", "size", flag_value=3, help="Combinations of three cards.")
-@click.option("--turns", type=click.IntRange(1, 12), default=2, show_default=True, help="Turns of each scope.")
+@click.option("--turns", type=click.IntRange(1, 12), default=1, show_default=True, help="Turns of each scope.")
 @click.option("--phases", default="Preparation", show_default=True, help="Phases attempts may be made in.")
 @click.option("--attempts", "attempt_kinds", default="play,discard", show_default=True,
               help="Attempt kinds of each scope: play, battle, discard, negate.")
@@ -760,7 +760,8 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
     """Search every combination of modelled cards, one small scope each, into the SQLite DATABASE.
 
     Run again, the same command continues where it stopped (killed included). Progress, with an
-    ETA, goes to standard error. Exits 1 when a combination shows a finding, failed or is unknown.
+    ETA, goes to standard error. Exits 1 when a combination shows a new finding (one not in
+    accepted-findings.yaml), failed or is unknown.
     """
     from .sweep import SweepOptions, SweepProgress, SweepTemplate
 
@@ -788,8 +789,8 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
         f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")))
     click.echo(f"this run: {summary.ran} combinations in {summary.seconds:.1f} s ({summary.per_minute:.1f}/min) "
                f"on {summary.workers}; `regcheck sweep report {escape_text(database)}` shows the findings")
-    report = api.sweep_report(Path(database))
-    _exit(EXIT_OK if not report.findings and not c["failed"] and not c["unknown"] else EXIT_FINDING)
+    report = api.sweep_report(repo, Path(database))
+    _exit(EXIT_OK if not report.new and not c["failed"] and not c["unknown"] else EXIT_FINDING)
 
 
 def _duration(seconds: float) -> str:
@@ -801,15 +802,17 @@ def _duration(seconds: float) -> str:
 @click.argument("database", type=click.Path(dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "junit"]), default="text",
               show_default=True, help="For people, for programs, or for CI (SARIF 2.1.0, JUnit XML).")
-def sweep_report(database: str, fmt: str) -> None:
-    """Print a sweep's findings, grouped by the statements involved, each with its cards and witness case.
+@root_option
+def sweep_report(database: str, fmt: str, root: str | None) -> None:
+    """Print a sweep's findings, grouped by the statements involved, each with its cards and witness case;
+    those with the verdict and rules of a finding in accepted-findings.yaml are listed apart.
 
-    Exits 1 when there is a finding or a combination failed, is unknown or still pending.
+    Exits 1 when there is a new finding or a combination failed, is unknown or still pending.
     """
     from .sweep.report import render_sweep, sweep_json, sweep_junit, sweep_sarif
 
     try:
-        report = api.sweep_report(Path(database))
+        report = api.sweep_report(api.open_repository(_repository(root)), Path(database))
     except RegcheckError as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)

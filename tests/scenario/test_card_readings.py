@@ -25,13 +25,14 @@ def _ability(a: AbilityReading) -> dict[str, object]:
                 "unsupported": [f"{p.kind}: {p.text}: {p.reason}" for p in a.unsupported]}
     return {
         "block": a.number, "label": a.label, "kind": a.kind,
-        "duration": [a.duration_kind, a.duration_turns],
+        "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],
         "paired": a.paired, "on_return": a.on_return, "grants": a.grants_ability,
         "cannot_be_negated": a.cannot_be_negated,
         "target_zone": a.target_zone, "also_in_play": a.also_in_play,
         "opponents": a.targets_opponents_cards, "own": a.targets_own_cards, "all_in_location": a.targets_all_in_location,
         "targets": [a.min_targets, a.max_targets, list(a.target_types), a.target_brigade],
         "parts": list(a.parts), "heals_only": list(a.heals_only),
+        "inflicts": list(a.inflicts), "negates": list(a.negates_kinds),
         "unsupported": [f"{p.kind}: {p.text}: {p.reason}" for p in a.unsupported],
     }
 

@@ -100,7 +100,8 @@ def test_darkness_needs_x() -> None:
 def test_an_unsupported_card_says_what_and_why() -> None:
     r = read_card(card("Feast of Booths"))
     assert r.status == "unsupported"
-    assert any("for up to seven turns" in u and "not modelled" in u for u in r.unsupported)
+    assert any("all of your human heroes" in u and "'human heroes' is not one the model can check" in u
+               for u in r.unsupported)
 
 
 def test_texts_that_set_nothing_aside_are_not_set_asides() -> None:

@@ -51,19 +51,19 @@ def test_durations_that_map(text: str, kind: str, turns: int | str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "kind", "turns", "min_turns"),
     [
-        ("Set aside a Hero for up to seven turns.", "up to a bound"),
-        ("Set aside a Hero for at least one turn.", "at least"),
-        ("Set aside a Hero for the remainder of the game.", "remainder of the game"),
-        ("Set aside a Hero until Son of God is played.", "until an event"),
-        ("Set aside all characters in battle until you begin a rescue attempt.", "until an event"),
+        ("Set aside a Hero for up to seven turns.", "for_chosen_turns", 7, 1),
+        ("Set aside a Hero for at least one turn.", "for_chosen_turns", -1, 1),
+        ("Set aside a Hero for the remainder of the game.", "for_remainder_of_game", 0, 0),
+        ("Set aside a Hero until Son of God is played.", "until_event", 0, 0),
+        ("Set aside all characters in battle until you begin a rescue attempt.", "until_event", 0, 0),
     ],
 )
-def test_durations_the_model_lacks_are_unsupported(text: str, why: str) -> None:
+def test_durations_the_player_or_an_event_decides(text: str, kind: str, turns: int, min_turns: int) -> None:
     a = only(text)
-    assert a.kind == "set_aside_effect"
-    assert any(why in r for r in reasons(a)), reasons(a)
+    assert (a.kind, a.duration_kind, a.duration_turns, a.duration_min_turns) == ("set_aside_effect", kind, turns, min_turns)
+    assert not a.unsupported
 
 
 def test_texts_that_set_nothing_aside_or_heal_nothing() -> None:
@@ -125,7 +125,8 @@ def test_heal_forms() -> None:
     a = only("Heal a Hero that is about to be discarded.")
     assert a.heals_only == ("discarded_condition",)
     assert any("full strength" in r for r in reasons(only("Heal all Heroes not at full strength.")))
-    assert only("Restore all of holder's Heroes to full abilities.").unsupported
+    a = only("Restore all of holder's Heroes to full abilities.")
+    assert a.kind == "heal_effect" and not a.unsupported
     assert only("Heal a Hero. You may discard this card to draw 2.").unsupported
 
 

@@ -19,7 +19,8 @@ def test_unknown_names_give_close_names() -> None:
 def test_text_lists_each_part_and_what_it_maps_to() -> None:
     text = render_card(reading("Feast of Booths"))
     assert "[unsupported]" in text
-    assert "'for up to seven turns' -> not modelled: a duration the player picks up to a bound" in text
+    assert "'all of your human heroes' -> not modelled: the description 'human heroes' is not one" in text
+    assert "'for up to seven turns' -> duration = up to 7 turns, as the player picks" in text
 
 
 def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:

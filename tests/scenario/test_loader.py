@@ -565,7 +565,7 @@ questions:
         make_case(text)
     message = str(info.value)
     assert message.startswith("case.yaml:4:11: 'Feast of Booths' is used at line 10")
-    assert "'for up to seven turns' (a duration the player picks up to a bound is not modelled)" in message
+    assert "'all of your human heroes' (the description 'human heroes' is not one the model can check" in message
     assert "write the ability by hand under 'abilities:'" in message
     # the same card with its ability written by hand is read
     sc = make_case(text.replace("    card: Feast of Booths\n",

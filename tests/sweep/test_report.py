@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 from click.testing import Result
 
+from verifier.gate.findings import FINDINGS_FILE, read_baseline
 from verifier.sweep import sweep_report
 from verifier.sweep.store import read_store
 
@@ -22,16 +23,33 @@ def test_findings_are_grouped_across_combinations(small_sweep: Path) -> None:
     report = sweep_report(small_sweep)
     _, rows = read_store(small_sweep)
     shown = {r.key for r in rows if r.findings}
-    assert shown == {r.key for r in rows if HEAL in r.cards}  # only the heal shows findings here
-    assert report.findings
+    assert shown == {r.key for r in rows}  # the three set-asides have paired abilities: each pair shows SA-2c
+    by_symbol = {f.symbol: f for f in report.findings}
+    assert set(by_symbol["paired_targets"].combinations) == shown and by_symbol["paired_targets"].rules == ("SA-2c",)
     for f in report.findings:
         assert set(f.combinations) <= shown and f.rules
         assert f.witness_combination in f.combinations
         assert "expect:" in f.witness["case"] and f.verdict in f.witness["case"]
+        if f.symbol != "paired_targets":  # the rest is the heal's
+            assert all(HEAL in key for key in f.combinations)
     grouped = {(f.verdict, f.symbol, f.rules) for f in report.findings}
     per_row = {(f["verdict"], f["symbol"], tuple(f["rules"])) for r in rows for f in r.findings}
     assert grouped <= per_row  # each group is named by a finding some combination showed
     assert not report.passed and report.counts["done"] == 6
+    assert report.new == report.findings  # read without an accepted-findings file
+
+
+def test_findings_with_the_rules_of_an_accepted_finding_are_told_apart(small_sweep: Path, repo_root: Path) -> None:
+    accepted = read_baseline(repo_root / FINDINGS_FILE, repo_root)
+    report = sweep_report(small_sweep, accepted)
+    paired = next(f for f in report.findings if f.symbol == "paired_targets")
+    assert paired.accepted and all(a.startswith("cases/set-aside/paired-ability-targets-are-not-stated.yaml: ")
+                                   for a in paired.accepted)
+    assert paired not in report.new and report.new
+    keys = {(a.finding.verdict, frozenset(a.finding.rules)) for a in accepted}
+    for f in report.findings:
+        assert bool(f.accepted) == ((f.verdict, frozenset(f.rules)) in keys)
+    assert report.findings[:len(report.new)] == report.new  # new findings first
 
 
 def test_text_and_json(cli: Cli, small_sweep: Path) -> None:
@@ -54,10 +72,12 @@ def test_sarif_is_valid(cli: Cli, small_sweep: Path) -> None:
     assert all(r["ruleId"] in ("regcheck/sweep-ambiguous", "regcheck/sweep-contradiction") for r in results)
 
 
-def test_junit_has_a_test_case_per_combination(cli: Cli, small_sweep: Path) -> None:
-    root = ET.fromstring(cli("sweep", "report", str(small_sweep), "--format", "junit").output)
+def test_junit_has_a_test_case_per_combination(cli: Cli, small_sweep: Path, repo_root: Path) -> None:
+    root = ET.fromstring(cli("sweep", "report", str(small_sweep), "--format", "junit", "--root", str(repo_root)).output)
     cases = root.findall("testsuite/testcase")
     assert len(cases) == 6
     failing = {c.get("name") for c in cases if c.find("failure") is not None}
+    # SA-2c, in every pair, is accepted in the repository; the heal's finding of zone_of is new
     assert failing == {c.get("name") for c in cases if HEAL in (c.get("name") or "")}
     assert root.get("failures") == "3"
+    assert all("SA-2c" not in (c.findtext("failure") or "") for c in cases)

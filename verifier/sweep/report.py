@@ -5,6 +5,9 @@ left unknown or are still pending; the cards left out. As text, JSON, SARIF 2.1.
 Findings are grouped as `explore` groups them within one scope: by verdict, question symbol and
 rules involved, an ambiguity going with the smallest set of rules of the same symbol that its own
 contains. Within a group, the witness shown is the smallest (fewest attempts, then fewest cards).
+A finding with the verdict and the rules involved of a finding in the accepted-findings file (one
+gap in the rules text, already recorded and awaiting a ruling) is listed apart as accepted and
+does not fail the report.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ __all__ = ["SweepFinding", "SweepReport", "sweep_report", "render_sweep", "sweep
 
 import hashlib
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import __version__
 from ..escaping import escape_text
 from ..explore.search import _cause
 from ..rulesdoc import statement_order
 from .store import STATUSES, Row, read_store
+
+if TYPE_CHECKING:
+    from ..gate.model import AcceptedFinding
 
 Key = tuple[str, str, tuple[str, ...]]
 
@@ -35,6 +42,7 @@ class SweepFinding(NamedTuple):
     scenarios: int  # scenarios showing it, over every combination
     witness_combination: str
     witness: dict[str, Any]  # question, attempts, turns, cards, case
+    accepted: tuple[str, ...] = ()  # the accepted findings it is ("CASE: QUESTION"); none when it is new
 
 
 class SweepReport(NamedTuple):
@@ -47,13 +55,23 @@ class SweepReport(NamedTuple):
     rows: tuple[Row, ...]
 
     @property
+    def new(self) -> tuple[SweepFinding, ...]:
+        """The findings not in the accepted-findings file."""
+        return tuple(f for f in self.findings if not f.accepted)
+
+    @property
     def passed(self) -> bool:
-        """Every combination was searched in full and none shows a finding."""
-        return not self.findings and self.counts["done"] == len(self.rows)
+        """Every combination was searched in full and none shows a finding that is not accepted."""
+        return not self.new and self.counts["done"] == len(self.rows)
 
 
-def sweep_report(database: Path) -> SweepReport:
-    """Read a results database and group its findings."""
+def sweep_report(database: Path, accepted: Sequence[AcceptedFinding] = ()) -> SweepReport:
+    """Read a results database and group its findings, telling apart those with the verdict and rules of
+    an `accepted` finding."""
+    known: dict[tuple[str, frozenset[str]], list[str]] = {}
+    for a in accepted:
+        known.setdefault((a.finding.verdict, frozenset(a.finding.rules)), []).append(
+            f"{a.finding.case}: {a.finding.question or 'the whole case'}")
     run, rows = read_store(database)
     counts = dict.fromkeys(STATUSES, 0)
     for r in rows:
@@ -70,8 +88,9 @@ def sweep_report(database: Path) -> SweepReport:
         row, first = min(found, key=lambda rf: (len(rf[1]["attempts"]), len(rf[1]["cards"]), rf[0].position))
         combos = tuple(dict.fromkeys(r.key for r, _ in sorted(found, key=lambda rf: rf[0].position)))
         findings.append(SweepFinding(verdict, symbol, rules, combos, sum(f["scenarios"] for _, f in found), row.key,
-                                     {k: first[k] for k in ("question", "attempts", "turns", "cards", "case")}))
-    findings.sort(key=lambda f: (f.verdict, f.symbol, [statement_order(r) for r in f.rules]))
+                                     {k: first[k] for k in ("question", "attempts", "turns", "cards", "case")},
+                                     tuple(known.get((verdict, frozenset(rules)), ()))))
+    findings.sort(key=lambda f: (bool(f.accepted), f.verdict, f.symbol, [statement_order(r) for r in f.rules]))
     return SweepReport(str(database), run, counts, tuple(findings), tuple(rows))
 
 
@@ -91,9 +110,14 @@ def render_sweep(report: SweepReport) -> str:
              f"attempts {', '.join(template['attempts'])}, {template['per_phase']} per phase, "
              f"at most {template['max_attempts']})",
              f"  cards combined: {len(run['cards'])}; left out: {len(run['skipped'])}"]
-    lines.append(f"{len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}, by the statements involved:")
-    for f in report.findings:
+    new, accepted = len(report.new), len(report.findings) - len(report.new)
+    lines.append(f"{new} new finding{'s' if new != 1 else ''}, {accepted} accepted, by the statements involved:")
+    for i, f in enumerate(report.findings):
+        if f.accepted and (i == 0 or not report.findings[i - 1].accepted):
+            lines.append("accepted (the same verdict and rules as a finding of accepted-findings.yaml):")
         lines.append(f"  {_cause_text(f)}")
+        if f.accepted:
+            lines.append(f"    accepted as {escape_text('; '.join(f.accepted))}")
         more = f" and {len(f.combinations) - 5} more" if len(f.combinations) > 5 else ""
         lines.append(f"    in {len(f.combinations)} combination{'s' if len(f.combinations) != 1 else ''} "
                      f"({f.scenarios} scenarios): {escape_text('; '.join(f.combinations[:5]))}{more}")
@@ -117,8 +141,10 @@ def sweep_json(report: SweepReport) -> dict[str, Any]:
     return {
         "database": report.database,
         "run": report.run,
-        "summary": {**report.counts, "combinations": len(report.rows), "findings": len(report.findings)},
+        "summary": {**report.counts, "combinations": len(report.rows), "findings": len(report.findings),
+                    "new_findings": len(report.new)},
         "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
+                      "accepted": list(f.accepted),
                       "combinations": list(f.combinations), "scenarios": f.scenarios,
                       "witness": {"combination": f.witness_combination, **f.witness}} for f in report.findings],
         "combinations": [{"key": r.key, "cards": list(r.cards), "status": r.status, "scenarios": r.scenarios,
@@ -150,7 +176,8 @@ def sweep_sarif(report: SweepReport) -> dict[str, Any]:
     for f in report.findings:
         rule = f"sweep-{f.verdict}"
         results.append({
-            "ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule), "level": "error",
+            "ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule), "level": "note" if f.accepted else "error",
+            "baselineState": "unchanged" if f.accepted else "new",
             "message": {"text": f"{_cause_text(f)}; in {len(f.combinations)} combinations, first "
                                 f"{f.witness_combination}; witness: {f.witness['question']}"},
             "locations": where,
@@ -177,12 +204,12 @@ def sweep_sarif(report: SweepReport) -> dict[str, Any]:
 
 
 def sweep_junit(report: SweepReport) -> str:
-    """The report as JUnit XML: a test case per combination, failing when it shows a finding, an error when it
-    failed or was left unknown, skipped while pending."""
+    """The report as JUnit XML: a test case per combination, failing when it shows a finding that is not
+    accepted, an error when it failed or was left unknown, skipped while pending."""
     root = ET.Element("testsuites", name="regcheck sweep")
     suite = ET.SubElement(root, "testsuite", name=f"sweep {Path(report.database).name}")
     by_combination: dict[str, list[SweepFinding]] = {}
-    for f in report.findings:
+    for f in report.new:
         for key in f.combinations:
             by_combination.setdefault(key, []).append(f)
     failures = errors = skipped = 0

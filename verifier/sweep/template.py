@@ -43,7 +43,7 @@ ATTEMPT_KINDS = ("play", "battle", "discard", "negate")
 class SweepTemplate:
     """The shape of every scope of a sweep (see the module's description)."""
 
-    turns: int = 2
+    turns: int = 1
     phases: tuple[str, ...] = ("Preparation",)
     attempts: tuple[str, ...] = ("play", "discard")
     per_phase: int = 2
