@@ -118,7 +118,8 @@ def test_failure_summary_at_the_end(cli: Cli, repo_root: Path, cases: dict[str, 
     tail = result.stdout.rstrip().splitlines()[-4:]
     assert tail == [
         "not ok:",
-        f"  {cases['wrong']}::returns_at: expected determined = turn 2 Preparation (bob), got determined = turn 3 Preparation (alice)",
+        f"  {cases['wrong']}::returns_at: expected determined = turn 2 Preparation (bob), "
+        "got determined = turn 3 Preparation (alice)",
         f"  {broken}: could not be checked",
         "2 cases, 4 questions: 3 ok, 1 not ok; 1 case file could not be checked",
     ]

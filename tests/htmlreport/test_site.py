@@ -64,3 +64,11 @@ def test_contradiction_marks_its_statements_in_the_rules_text(site: Path) -> Non
     assert "Darkness (Fall of Man) is negated in the battle" in page
     rules = pages(site)["rules.html"]
     assert re.search(r'id="SA-5".*?In a contradiction: <a href="case-', rules, re.S)
+
+
+def test_contradiction_page_shows_its_ways_out_and_the_answers_under_each(site: Path, repo_root: Path) -> None:
+    page = pages(site)[case_page_name(str(repo_root / "cases" / "set-aside" / "darkness-negated-in-battle.yaml"))]
+    assert "Ways out of the contradiction, and this question's answer under each" in page
+    assert re.search(r"<td>interpretation SA-5-I1, in place of SA-5</td><td>yes</td>"
+                     r'<td><span class="verdict">determined = yes</span></td>', page)
+    assert re.search(r'leave out <a href="rules.html#GLOSS-3">GLOSS-3</a> \(rules GLOSS-3\)</td><td>yes</td>', page)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..files import write_file
 from ..gate.model import AcceptedFinding
-from ..report import RuleStatus
+from ..report import RuleStatus, same_under_every_resolution
 from ..timeline import Timeline
 from ..verdicts import CoreItem, Explanation, QuestionResult, Verdict
 from .svg import ZONE_COLOURS, timeline_svg
@@ -295,6 +295,8 @@ def _question(e: Explanation, show_core: bool) -> str:
     elif r.verdict is Verdict.CONTRADICTION and show_core:
         parts.append(_core(r.core, "The conflicting set (" + ("re-checked" if r.core_verified else "NOT re-checked")
                            + " as conflicting and minimal):"))
+    if r.verdict is Verdict.CONTRADICTION and (r.resolutions or r.resolutions_note):
+        parts.append(_ways_out(r))
     if e.derivation is not None and e.derivation.steps:
         parts.append("<details><summary>Why: the facts and rules that force it</summary>"
                      + _core(e.derivation.steps, "Forced by (" + ("re-checked" if e.derivation.verified
@@ -310,6 +312,28 @@ def _question(e: Explanation, show_core: bool) -> str:
         parts.append(f"<p>Note: {escape(r.reason)}</p>")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _ways_out(r: QuestionResult) -> str:
+    """The ways out of a contradiction (resolving interpretations, minimal correction sets) with the
+    question's answer under each."""
+    same = same_under_every_resolution(r)
+    rows = []
+    for w in r.resolutions:
+        if w.interpretation:
+            what = f"interpretation {escape(w.interpretation)}, in place of {escape(', '.join(w.rules))}"
+        else:
+            what = ("leave out " + " + ".join(_statement_link(sid) for sid in w.statements)
+                    + f" (rules {escape(', '.join(w.rules))})")
+        a = w.answer_to(r.question)
+        rows.append(f"<tr><td>{what}</td><td>{'yes' if w.verified else 'NOT re-checked'}</td>"
+                    f'<td><span class="verdict">{escape(a.answer if a else "")}</span></td></tr>')
+    table = ("<table><caption>Ways out of the contradiction, and this question's answer under each"
+             + (f" (the same under every one: {escape(same)})" if same is not None and len(r.resolutions) > 1 else "")
+             + '</caption><thead><tr><th scope="col">resolution</th><th scope="col">re-checked</th>'
+             '<th scope="col">answer</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>") if rows else ""
+    note = f"<p>Note: {escape(r.resolutions_note)}</p>" if r.resolutions_note else ""
+    return table + note
 
 
 def _timeline_section(t: Timeline, title: str) -> str:
