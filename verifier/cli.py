@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import api
-from .errors import InputError, RegcheckError
+from .errors import InputError, RegcheckError, UsageError
 from .escaping import escape_text, quoted
 from .files import WriteError, display_path, ignore_file_size_signal, write_file
 from .report import (
@@ -584,6 +584,49 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
         sys.exit(EXIT_INPUT)
     click.echo(f"wrote {len(written)} pages to {escape_text(html_dir)}: open {escape_text(str(Path(html_dir) / 'index.html'))}")
     _exit(EXIT_INPUT if errors else EXIT_OK)
+
+
+@main.command()
+@root_option
+@click.option("--rules", "targets", multiple=True, metavar="ID",
+              help="Mutate only this rule or definition (repeatable; default: every one).")
+@click.option("--kinds", default=None, metavar="KIND,...",
+              help="The kinds of mutant, joined by commas: delete, negate, boundary, drop, and-or, condition, "
+                   "constant (default: every kind).")
+@format_option
+@timeout_option
+@memory_option
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Worker processes, each running a share of the mutants over every case (default: one per "
+                   "processor).")
+def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: str, timeout: float,
+           memory: int | None, jobs: int | None) -> None:
+    """Mutation analysis: edit one rule or definition at a time and check the edit against the case table
+    (cases/), reporting each mutant killed (by which case and question), survived or invalid, and the
+    mutation score per section and overall. Exit 0 once the report is out, whatever it says."""
+    from .mutation import mutation_json, mutation_text
+
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip()) if kinds is not None else None
+    tty = sys.stderr.isatty()
+    tenths = [-1]
+
+    def show(done: int, total: int) -> None:  # one updating line on a terminal, a line per tenth elsewhere
+        if tty:
+            click.echo(f"\rmutate: {done}/{total} case passes", err=True, nl=done == total)
+        elif done == total or done * 10 // max(total, 1) > tenths[0]:
+            tenths[0] = done * 10 // max(total, 1)
+            click.echo(f"mutate: {done}/{total} case passes", err=True)
+
+    try:
+        repo = api.open_repository(_repository(root))
+        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show)
+    except UsageError as err:
+        raise click.UsageError(str(err)) from None
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    click.echo(json.dumps(mutation_json(report), indent=2) if fmt == "json" else mutation_text(report))
+    _exit(EXIT_OK)
 
 
 @main.command()
