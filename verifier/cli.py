@@ -676,9 +676,11 @@ def docs(write: bool, root: str | None) -> None:
 @click.option("--scope", "scopes", multiple=True, type=click.Path(dir_okay=False, exists=True),
               help="With --base: list the findings over this scope file that appear or disappear since the base "
                    "(repeatable; default: the repository's scopes/).")
+@click.option("--no-mutate", is_flag=True,
+              help="Leave out the mutation check (every rule deleted in turn and checked against the cases).")
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
          timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool,
-         scopes: tuple[str, ...]) -> None:
+         scopes: tuple[str, ...], no_mutate: bool) -> None:
     """Check the rules repository for CI: traceability, the lock, every case, every scope's search, accepted findings."""
     from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
@@ -694,7 +696,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
         if scopes and base is None:
             raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
         report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
-                                                  tuple(Path(s) for s in scopes)),
+                                                  tuple(Path(s) for s in scopes), not no_mutate),
                           lambda what, done, total: progress(done, total, f"gate: {what}"))
         progress.done()
     except RegcheckError as err:
@@ -718,10 +720,10 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
 def _refuse_outputs_that_are_inputs(root: Path, outputs: dict[str, str | None]) -> None:
     """Refuse (as a usage error, before anything is read or written) an output file that regcheck reads,
     or two outputs naming the same file."""
-    from .gate import FINDINGS_FILE, LOCK_FILE
+    from .gate import FINDINGS_FILE, LOCK_FILE, SURVIVORS_FILE
 
     real_root = Path(os.path.realpath(root))
-    inputs = [real_root / name for name in (LOCK_FILE, FINDINGS_FILE)]
+    inputs = [real_root / name for name in (LOCK_FILE, FINDINGS_FILE, SURVIVORS_FILE)]
     folders = [real_root / name for name in ("rules", "encodings", "cases")]
     seen: dict[Path, str] = {}
     for option, given in outputs.items():
