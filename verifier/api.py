@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = [
     "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
     "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
-    "CaseReport", "report_cases",
+    "CaseReport", "report_cases", "mutate",
 ]
 
 import functools
@@ -42,6 +42,7 @@ from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
     from .gate.model import AcceptedFinding, Finding
+    from .mutation import MutationReport
     from .sweep import CardPool, SweepOptions, SweepProgress, SweepReport, SweepSummary
 
 
@@ -235,6 +236,33 @@ def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], N
     from .gate import run_gate
 
     return run_gate(root, options, progress=progress)
+
+
+def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] | None = None,
+           timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> MutationReport:
+    """Mutation analysis: the mutants of the rules and definitions named in `targets` (every one, when empty)
+    of the given `kinds` (every kind, when None), each checked against the repository's case table (cases/):
+    killed by the first case that answers a question otherwise than it expects, survived, or invalid.
+    `progress` is told how many cases the run has gone through. A case file that cannot be read, an unknown
+    rule or definition, or an unknown kind is bad input."""
+    from .gate.run import case_files
+    from .mutation import KINDS, MutationReport, mutations, run_mutations
+    from .yamlsource import did_you_mean
+
+    names = [r.id for r in repo.rules.rules] + list(repo.rules.definitions)
+    for target in targets:
+        if target not in names:
+            raise UsageError(f"no rule or definition '{target}' in the encodings{did_you_mean(target, names)}")
+    chosen = tuple(kinds) if kinds is not None else tuple(KINDS)
+    for kind in chosen:
+        if kind not in KINDS:
+            raise UsageError(f"no mutant kind '{kind}'{did_you_mean(kind, list(KINDS))}; "
+                             f"the kinds are {', '.join(KINDS)}")
+    scenarios = [load_case(f, repo.rules, display_path(f)) for f in case_files(repo.root)]
+    found = mutations(repo.rules, tuple(targets), chosen)
+    results = run_mutations(repo.rules, scenarios, found, timeout_ms, memory_mb, jobs, progress)
+    return MutationReport(tuple(m.mutant for m in found), tuple(results), len(scenarios))
 
 
 def sweep(repo: Repository, database: Path, options: SweepOptions, categories: Sequence[str] = ("set-aside", "heal"),

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import api
-from .errors import InputError, RegcheckError
+from .errors import InputError, RegcheckError, UsageError
 from .escaping import escape_text, quoted
 from .files import WriteError, display_path, ignore_file_size_signal, write_file
 from .report import (
@@ -587,6 +587,49 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
 
 
 @main.command()
+@root_option
+@click.option("--rules", "targets", multiple=True, metavar="ID",
+              help="Mutate only this rule or definition (repeatable; default: every one).")
+@click.option("--kinds", default=None, metavar="KIND,...",
+              help="The kinds of mutant, joined by commas: delete, negate, boundary, drop, and-or, condition, "
+                   "constant (default: every kind).")
+@format_option
+@timeout_option
+@memory_option
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Worker processes, each running a share of the mutants over every case (default: one per "
+                   "processor).")
+def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: str, timeout: float,
+           memory: int | None, jobs: int | None) -> None:
+    """Mutation analysis: edit one rule or definition at a time and check the edit against the case table
+    (cases/), reporting each mutant killed (by which case and question), survived or invalid, and the
+    mutation score per section and overall. Exit 0 once the report is out, whatever it says."""
+    from .mutation import mutation_json, mutation_text
+
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip()) if kinds is not None else None
+    tty = sys.stderr.isatty()
+    tenths = [-1]
+
+    def show(done: int, total: int) -> None:  # one updating line on a terminal, a line per tenth elsewhere
+        if tty:
+            click.echo(f"\rmutate: {done}/{total} case passes", err=True, nl=done == total)
+        elif done == total or done * 10 // max(total, 1) > tenths[0]:
+            tenths[0] = done * 10 // max(total, 1)
+            click.echo(f"mutate: {done}/{total} case passes", err=True)
+
+    try:
+        repo = api.open_repository(_repository(root))
+        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show)
+    except UsageError as err:
+        raise click.UsageError(str(err)) from None
+    except RegcheckError as err:
+        _fail_input(err)
+        sys.exit(EXIT_INPUT)
+    click.echo(json.dumps(mutation_json(report), indent=2) if fmt == "json" else mutation_text(report))
+    _exit(EXIT_OK)
+
+
+@main.command()
 @click.option("--write", is_flag=True,
               help="Write the reference to docs/case-format.md and the JSON Schemas to schemas/ in the repository.")
 @root_option
@@ -633,9 +676,11 @@ def docs(write: bool, root: str | None) -> None:
 @click.option("--scope", "scopes", multiple=True, type=click.Path(dir_okay=False, exists=True),
               help="With --base: list the findings over this scope file that appear or disappear since the base "
                    "(repeatable; default: the repository's scopes/).")
+@click.option("--no-mutate", is_flag=True,
+              help="Leave out the mutation check (every rule deleted in turn and checked against the cases).")
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
          timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool,
-         scopes: tuple[str, ...]) -> None:
+         scopes: tuple[str, ...], no_mutate: bool) -> None:
     """Check the rules repository for CI: traceability, the lock, every case, every scope's search, accepted findings."""
     from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
@@ -651,7 +696,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
         if scopes and base is None:
             raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
         report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
-                                                  tuple(Path(s) for s in scopes)),
+                                                  tuple(Path(s) for s in scopes), not no_mutate),
                           lambda what, done, total: progress(done, total, f"gate: {what}"))
         progress.done()
     except RegcheckError as err:
@@ -675,10 +720,10 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
 def _refuse_outputs_that_are_inputs(root: Path, outputs: dict[str, str | None]) -> None:
     """Refuse (as a usage error, before anything is read or written) an output file that regcheck reads,
     or two outputs naming the same file."""
-    from .gate import FINDINGS_FILE, LOCK_FILE
+    from .gate import FINDINGS_FILE, LOCK_FILE, SURVIVORS_FILE
 
     real_root = Path(os.path.realpath(root))
-    inputs = [real_root / name for name in (LOCK_FILE, FINDINGS_FILE)]
+    inputs = [real_root / name for name in (LOCK_FILE, FINDINGS_FILE, SURVIVORS_FILE)]
     folders = [real_root / name for name in ("rules", "encodings", "cases")]
     seen: dict[Path, str] = {}
     for option, given in outputs.items():

@@ -1,4 +1,5 @@
-"""Fixtures of the gate's tests: a small rules repository (three cases) with its lock and accepted findings."""
+"""Fixtures of the gate's tests: a small rules repository (three cases) with its lock, accepted findings and
+accepted survivors."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from click.testing import Result
 from verifier.gate import GateOptions, renew_lock, run_gate
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 
-from .helpers import CONTRADICTION, SMALL_CASES
+from .helpers import CONTRADICTION, SMALL_CASES, accept_every_survivor
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +27,7 @@ def gate_template(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, tin
         shutil.copy(repo_root / "cases" / case, root / "cases" / case)
     (root / CONTRADICTION).write_text(tiny_contradiction_text, encoding="utf-8")
     renew_lock(root)
+    accept_every_survivor(root)
     report = run_gate(root, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, accept_findings=True))
     assert report.passed, report.problems
     return root

@@ -38,3 +38,22 @@ def replace_in(path: Path, old: str, new: str) -> None:
     text = path.read_text("utf-8")
     assert old in text, f"{old!r} not in {path}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def accept_every_survivor(root: Path, reason: str = "the small test repository has too few cases to notice it") -> int:
+    """Write accepted-survivors.yaml listing every rule whose deletion the repository's cases do not notice;
+    returns how many."""
+    from verifier.api import load, open_repository
+    from verifier.gate import SURVIVORS_FILE
+    from verifier.gate.run import case_files
+    from verifier.mutation import MutantStatus, mutations, run_mutations
+    from verifier.solver.engine import DEFAULT_TIMEOUT_MS
+
+    repo = open_repository(root)
+    scenarios = [load(repo, f) for f in case_files(root)]
+    found = [m for m in mutations(repo.rules, kinds=("delete",)) if not repo.rules.rule(m.mutant.target).interpretation]
+    results = run_mutations(repo.rules, scenarios, found, DEFAULT_TIMEOUT_MS, jobs=1)
+    survivors = [m.mutant.target for m, r in zip(found, results) if r.status is MutantStatus.SURVIVED]
+    lines = ["survivors:"] + [f"  - rule: {rule}\n    reason: {reason}" for rule in survivors]
+    (root / SURVIVORS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(survivors)

@@ -72,7 +72,7 @@ def test_junit_has_what_ci_systems_read(report: Callable[[str], str]) -> None:
         failures += int(suite.get("failures", "0"))
     assert (int(root.get("tests", "-1")), int(root.get("failures", "-1")), root.get("errors")) == (total, failures, "0")
     rules = {c.get("name", "").split(":")[0]: c for c in suites[0].findall("testcase")}
-    assert set(rules) == {"coverage", "citations", "lock", "baseline", "cards"}
+    assert set(rules) == {"coverage", "citations", "lock", "baseline", "cards", "mutation"}
     lock_failure = rules["lock"].find("failure")
     assert lock_failure is not None and lock_failure.get("type") == "lock" and "SA-4" in lock_failure.get("message", "")
     assert rules["coverage"].find("failure") is None

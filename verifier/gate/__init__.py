@@ -7,6 +7,7 @@ from .model import GateReport
 from .render import gate_json, render_gate
 from .run import GateOptions, renew_lock, run_gate
 from .sarif import gate_sarif
+from .survivors import SURVIVORS_FILE
 
-__all__ = ["FINDINGS_FILE", "LOCK_FILE", "GateOptions", "GateReport", "gate_json", "gate_junit", "gate_sarif",
+__all__ = ["FINDINGS_FILE", "LOCK_FILE", "SURVIVORS_FILE", "GateOptions", "GateReport", "gate_json", "gate_junit", "gate_sarif",
            "render_gate", "renew_lock", "run_gate"]

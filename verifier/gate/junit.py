@@ -16,7 +16,7 @@ from ..report import render_question
 from .model import CHECKS, GateReport, Problem
 from .render import change_text
 
-RULE_CHECKS = ("coverage", "citations", "lock", "baseline", "cards")
+RULE_CHECKS = ("coverage", "citations", "lock", "baseline", "cards", "mutation")
 
 
 def _failure(case: ET.Element, problems: list[Problem], kind: str = "failure") -> None:

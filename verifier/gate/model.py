@@ -23,6 +23,7 @@ CHECKS: dict[str, str] = {
     "findings": "every ambiguity is an accepted finding",
     "baseline": "every accepted finding is still found",
     "cards": "the card list is read no less than cards.lock records, and every reviewed override is current",
+    "mutation": "deleting any rule (not an interpretation) changes some case's answer, or is an accepted survivor",
 }
 
 
@@ -141,6 +142,9 @@ class GateReport:
     lock_file: str = ""
     findings_file: str = ""
     scopes: int = 0
+    deletions: tuple[int, int] | None = None  # rules whose deletion a case notices, and those it does not
+    survivors: tuple[tuple[str, str, Place], ...] = ()  # accepted survivors: rule, reason, where listed
+    survivors_file: str = ""
 
     @property
     def passed(self) -> bool:

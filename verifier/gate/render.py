@@ -47,6 +47,10 @@ def render_gate(report: GateReport) -> str:
     ]
     if report.scopes:
         lines.append(f"scopes: {plural(report.scopes, 'scope')} searched for findings")
+    if report.deletions is not None:
+        noticed, not_noticed = report.deletions
+        lines.append(f"mutation: {plural(noticed + not_noticed, 'rule')} deleted one at a time: {noticed} noticed by "
+                     f"a case, {not_noticed} not ({len(report.survivors)} accepted in {report.survivors_file})")
     if report.accepted:
         lines.append(f"accepted findings awaiting a ruling ({len(report.accepted)}, in {report.findings_file}):")
         for a in report.accepted:
@@ -80,6 +84,9 @@ def gate_json(report: GateReport) -> dict[str, Any]:
             "locked": report.locked, "cases": report.cases, "scopes": report.scopes, "questions": len(report.questions),
             "problems": {check: len(report.problems_of(check)) for check in CHECKS},
             "accepted_findings": len(report.accepted),
+            "deletions_noticed": report.deletions[0] if report.deletions is not None else None,
+            "deletions_not_noticed": report.deletions[1] if report.deletions is not None else None,
+            "accepted_survivors": len(report.survivors),
         },
         "problems": [
             {"check": p.check, "message": p.message, "place": str(p.place) if p.place else None,
@@ -92,6 +99,8 @@ def gate_json(report: GateReport) -> dict[str, Any]:
              "verdict": a.finding.verdict, "rules": list(a.finding.rules), "note": a.note, "place": str(a.place)}
             for a in report.accepted
         ],
+        "accepted_survivors": [{"rule": rule, "reason": reason, "place": str(place)}
+                               for rule, reason, place in report.survivors],
         "questions": [
             {"case": q.case, "question": q.question, "place": str(q.place), "verdict": q.result.verdict.value,
              "value": q.result.value, "expected": q.result.expected, "expected_value": q.result.expected_value,

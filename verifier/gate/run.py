@@ -24,6 +24,7 @@ from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, w
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
 from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
 from .revision import answers, compare_answers, extract_revision
+from .survivors import SURVIVORS_FILE, AcceptedSurvivor, read_survivors
 from .traceability import check_traceability
 
 # Told what is being checked, how many of it are done and how many there are.
@@ -42,6 +43,7 @@ class GateOptions:
     base: str | None = None
     accept_findings: bool = False
     scopes: tuple[Path, ...] = ()  # scope files to compare with --base (default: the repository's scopes/)
+    mutate: bool = True  # delete every rule in turn and check the deletion against the cases
 
 
 def case_files(root: Path) -> list[Path]:
@@ -233,6 +235,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     problems += check_cards(root)
     baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
+    survivors = read_survivors(root / SURVIVORS_FILE, root, rules)
 
     check = checker or check_folder(options)
     files = case_files(root)
@@ -290,6 +293,11 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
                             f"longer found: resolved? remove it from {FINDINGS_FILE}", a.place,
                 case=a.finding.case, question=a.finding.question))
 
+    deletions: tuple[int, int] | None = None
+    if options.mutate and files and not any(isinstance(r, str) for r in results.values()):
+        deletions, found_problems = _deletions(root, rules, files, survivors, options, progress)
+        problems += found_problems
+
     changes: tuple[Change, ...] = ()
     if options.base is not None:
         changes = tuple(_changes_since(root, options.base, check, results, places))
@@ -299,7 +307,41 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     problems.sort(key=_problem_order)
     return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
                       locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
-                      LOCK_FILE, FINDINGS_FILE, len(scopes))
+                      LOCK_FILE, FINDINGS_FILE, len(scopes), deletions,
+                      tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE)
+
+
+def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[AcceptedSurvivor],
+               options: GateOptions, progress: Progress | None) -> tuple[tuple[int, int], list[Problem]]:
+    """Every rule (not an interpretation) deleted in turn and checked against the cases: how many deletions
+    some case notices and how many none does, and the problems: a surviving deletion not accepted, an
+    accepted survivor whose deletion is now noticed, a deletion the solver could not decide."""
+    from ..mutation import MutantStatus, mutations, run_mutations
+
+    scenarios = [load_case(f, rules, display_path(f)) for f in files]
+    found = [m for m in mutations(rules, kinds=("delete",)) if not rules.rule(m.mutant.target).interpretation]
+    step = (lambda done, total: progress("mutation", done, total)) if progress else None
+    results = run_mutations(rules, scenarios, found, options.timeout_ms, options.memory_mb, options.jobs, step)
+    accepted = {a.rule: a for a in survivors}
+    problems: list[Problem] = []
+    for m, r in zip(found, results):
+        rule = rules.rule(m.mutant.target)
+        place = Place.of(rule.loc, root)
+        if r.status is MutantStatus.SURVIVED and rule.id not in accepted:
+            reach = f"run on {r.cases_run} cases that ground it" if r.cases_run else "no case grounds it"
+            problems.append(Problem("mutation", f"rule {rule.id} can be deleted without any case noticing ({reach}): "
+                                                f"add a case whose answer depends on it, or list it with the reason "
+                                                f"in {SURVIVORS_FILE}", place))
+        elif r.status is MutantStatus.KILLED and rule.id in accepted:
+            problems.append(Problem("mutation", f"accepted survivor {rule.id} is no longer one: deleting it changes "
+                                                f"{r.case}::{r.question} (expected {r.expected}, got {r.got}); remove "
+                                                f"it from {SURVIVORS_FILE}", accepted[rule.id].place))
+        elif r.status is MutantStatus.UNKNOWN:
+            problems.append(Problem("unknown", f"whether deleting rule {rule.id} changes any case's answer is "
+                                               f"unknown: {r.reason}", place))
+    killed = sum(1 for r in results if r.status is MutantStatus.KILLED)
+    survived = sum(1 for r in results if r.status is MutantStatus.SURVIVED)
+    return (killed, survived), problems
 
 
 def _counted(outcomes: Iterable[CaseResult | str], total: int, progress: Progress | None

@@ -85,7 +85,11 @@ class Session:
         self.model_cache: z3.ModelRef | None = None
         self.packs: dict[tuple[str, ...], _Pack] = {}
         self.has_model = False
+        # With a dict here, the terms of checks' `extra` are parsed once. Parsing again makes new terms in
+        # the context, which changes the models later checks find: the engine's answers rest on that order.
+        self.parsed: dict[str, list[z3.BoolRef]] | None = None
         self.last_core: list[str] = []
+        self.core_ready = True
         self.handles: dict[str, z3.ExprRef] = {}
         self.declared: set[str] = set()
         self.background_done = 0
@@ -124,6 +128,16 @@ class Session:
         """Declare constants the grounding gained since loading and assert `bodies` untracked."""
         self._load(self._declarations() + [f"(assert {b})" for b in bodies])
 
+    def extend_tracked(self, named: Sequence[tuple[str, str]], bodies: Sequence[str] = ()) -> None:
+        """Like `extend`, and assert each (name, body) of `named` behind its literal `name` (a tracked session's
+        checks may then assume it); a name may be a literal already. It must start with `t:`, like a rule
+        instance's."""
+        fresh = sorted({n for n, _ in named if n not in self.literals})
+        lines = self._declarations() + [f"(declare-const {n} Bool)" for n in fresh]
+        lines += [f"(assert (=> {n} {b}))" for n, b in named] + [f"(assert {b})" for b in bodies]
+        self._load(lines)
+        self.literals.update({n: self.handle(n) for n in fresh})
+
     def handle(self, name: str) -> z3.ExprRef:
         """The Z3 constant called `name` (with or without its |quotes|)."""
         bare = name.strip("|")
@@ -156,7 +170,13 @@ class Session:
         try:
             lits: list[z3.ExprRef] = [self.literals[n] for n in assume] if self.tracked else []
             if extra:
-                lits += self.parse("\n".join(f"(assert {e})" for e in extra))
+                text = "\n".join(f"(assert {e})" for e in extra)
+                parsed = self.parsed.get(text) if self.parsed is not None else None
+                if parsed is None:
+                    parsed = self.parse(text)
+                    if self.parsed is not None and len(self.parsed) < _PARSED:
+                        self.parsed[text] = parsed
+                lits += parsed
             return self._check(lits)
         except z3.Z3Exception as exc:
             return Check(UNKNOWN, self.gave_up(_message(exc)))
@@ -178,6 +198,8 @@ class Session:
     def _check(self, assumptions: list[z3.ExprRef]) -> Check:
         self.model_cache = None
         self.has_model = False
+        self.last_core = []
+        self.core_ready = True
         # Z3's Python check() re-casts every assumption on each call; pass them to the C API as they are.
         array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
         z3.set_param("memory_max_size", self.memory_mb or 0)
@@ -190,9 +212,7 @@ class Session:
             self.has_model = True
             return Check(SAT)
         if result == z3.unsat:
-            # only named assertions matter; printing an assumed term (a long disjunction) would cost more than the check
-            names = (c.decl().name() for c in self.solver.unsat_core() if z3.is_const(c))
-            self.last_core = sorted("|" + n + "|" for n in names if n.startswith(("t:", "f:")))
+            self.core_ready = False  # read from the solver when asked for, before the next check
             return Check(UNSAT)
         return Check(UNKNOWN, self.gave_up(self.solver.reason_unknown()))
 
@@ -209,6 +229,11 @@ class Session:
 
     def core(self) -> list[str]:
         """Names of the assumed assertions in the last unsatisfiable check's core."""
+        if not self.core_ready:
+            # only named assertions matter; printing an assumed term (a long disjunction) would cost more than the check
+            names = (c.decl().name() for c in self.solver.unsat_core() if z3.is_const(c))
+            self.last_core = sorted("|" + n + "|" for n in names if n.startswith(("t:", "f:")))
+            self.core_ready = True
         return list(self.last_core)
 
     def _model(self) -> z3.ModelRef:
@@ -301,6 +326,7 @@ class Session:
         return type_name
 
 
+_PARSED = 256  # the most `extra` texts a session keeps parsed
 _FEW = 1000  # shorter lists are read one constant at a time: cheaper than making a batch
 _CHUNK_BITS = 2048
 

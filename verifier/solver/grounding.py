@@ -9,8 +9,9 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "second_copy", "SymbolRef", "value_smt",
-           "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
+           "ground_with_memo", "second_copy", "copy_since",
+           "SymbolRef", "value_smt", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import math
 import re
@@ -968,6 +969,43 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     return g
 
 
+class RuleGrounder:
+    """Grounds chosen rules of a rule base (a variant of the one a scenario was grounded with) over that
+    scenario, beside its grounding: the constants and shared terms they need are added to the grounding,
+    named as grounding the whole scenario names them, so the bodies can be asserted beside its own. One
+    grounder serves every scenario, so the rules' expressions are compiled once."""
+
+    def __init__(self, rules: RuleBase) -> None:
+        self._gr = _Grounder(rules)  # not the shared one of `rules`: a variant is met for a while only
+
+    def ground(self, scenario: Scenario, g: Grounding, chosen: list[Rule], seen: GroundingMemo | None = None
+               ) -> list[tuple[RuleInstance, str]]:
+        """The instances of `chosen` over `scenario`, whose grounding is `g`. `seen`: what grounding the
+        scenario with the original rule base worked out, reused for every definition the variant keeps
+        (a definition it changes must have another name). Raises `EncodingError` when a rule cannot be
+        grounded over the scenario."""
+        gr = self._gr.start(scenario, "o", g)
+        if seen is not None:
+            gr.def_cache, gr.refs, gr.structures = dict(seen.definitions), dict(seen.refs), dict(seen.structures)
+        return list(_ground_rules(gr, chosen))
+
+
+class GroundingMemo(NamedTuple):
+    """What grounding a scenario worked out on the way: definitions applied to known arguments, symbol
+    applications and structure values."""
+
+    definitions: dict[tuple[str, tuple[Py, ...]], Term]
+    refs: dict[tuple[str, tuple[Py, ...]], Term]
+    structures: dict[tuple[str, tuple[Py, ...]], Term]
+
+
+def ground_with_memo(scenario: Scenario, rules: RuleBase) -> tuple[Grounding, GroundingMemo]:
+    """`ground`, and what it worked out on the way (for `RuleGrounder.ground`)."""
+    g = ground(scenario, rules)
+    gr = _grounder(rules)
+    return g, GroundingMemo(dict(gr.def_cache), dict(gr.refs), dict(gr.structures))
+
+
 _FIRST_COPY = re.compile(r"\|(o|od|q):")
 _SECOND_COPY = {"o": "|o2:", "od": "|o2d:", "q": "|q2:"}
 
@@ -1001,3 +1039,18 @@ def second_copy(g: Grounding) -> list[str]:
         if not q.startswith("@2:"):
             g.questions["@2:" + q] = tuple(t if t.smt is None else t._replace(smt=rename(t.smt)) for t in parts)
     return [rename(t.body) for t in g.tracked if isinstance(t.origin, RuleInstance)]
+
+
+def copy_since(g: Grounding, background_start: int) -> None:
+    """Extend the second copy (see `second_copy`) to what `g` gained since it was made: constants, shared
+    terms, and the background from position `background_start` on."""
+    for name, ref in list(g.constants.items()):
+        if name.startswith("|o:") and copied(name) not in g.constants:
+            g.constants[copied(name)] = ref._replace(smt=copied(name))
+    for name, type_name in list(g.derived.items()):
+        if name.startswith(("|od:", "|q:")) and copied(name) not in g.derived:
+            g.derived[copied(name)] = type_name
+    for name, term in list(g.shared.items()):
+        if name.startswith("|od:") and copied(name) not in g.shared:
+            g.shared[copied(name)] = copied(term)
+    g.background += [copied(b) for b in g.background[background_start:] if _FIRST_COPY.search(b)]

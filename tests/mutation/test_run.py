@@ -1,0 +1,61 @@
+"""Mutants run against cases: the same fate as the naive way (each mutated rule base checked in full on every
+case), the killing case and question, invalid mutants, and the same results with two workers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verifier.api import load, open_repository
+from verifier.gate.run import case_files
+from verifier.mutation import MutantStatus, mutations, naive_status, run_mutations
+from verifier.solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
+
+CHOSEN = ("SA-1 delete", "SA-1 negate 1", "SA-1 constant 1", "SA-1 condition 1", "SA-6 delete", "SA-14 delete",
+          "CORE-7b delete", "GLOSS-12 delete", "set_aside_ability negate 1", "duration_reached boundary 1",
+          "CORE-2 drop 1", "HEAL-19 drop 1")
+
+
+@pytest.fixture(scope="module")
+def table(small_repo: Path):  # type: ignore[no-untyped-def]
+    repo = open_repository(small_repo)
+    scenarios = [load(repo, f) for f in case_files(small_repo)]
+    chosen = [m for m in mutations(repo.rules) if m.mutant.id in CHOSEN]
+    assert len(chosen) == len(CHOSEN)
+    return repo, scenarios, chosen
+
+
+def test_the_same_fate_as_the_naive_way(table) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+    fast = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1)
+    assert [r.mutant_id for r in fast] == [m.mutant.id for m in chosen]
+    before = [check_scenario(sc, repo.rules, None, DEFAULT_TIMEOUT_MS) for sc in scenarios]
+    for m, r in zip(chosen, fast):
+        status, first = naive_status(repo.rules, scenarios, m, DEFAULT_TIMEOUT_MS, before)
+        assert r.status is status, (m.mutant.id, r, status)
+        if status is MutantStatus.KILLED:
+            assert r.case == first, m.mutant.id  # killed by the first case that notices it
+    fates = {r.mutant_id: r for r in fast}
+    assert fates["SA-1 delete"].status is MutantStatus.KILLED
+    assert fates["SA-14 delete"].status is MutantStatus.SURVIVED
+    assert fates["CORE-2 drop 1"].status is MutantStatus.INVALID
+    assert "cannot be grounded" in fates["CORE-2 drop 1"].reason
+
+
+def test_a_killed_mutant_names_its_case_and_question(table) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+    deleted = [m for m in chosen if m.mutant.id == "SA-1 delete"]
+    (r,) = run_mutations(repo.rules, scenarios, deleted, DEFAULT_TIMEOUT_MS, jobs=1)
+    assert r.case is not None and r.case.endswith(".yaml") and r.question
+    assert r.expected and r.got and r.expected != r.got
+
+
+def test_two_workers_give_the_same_results(table) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+    one = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1)
+    seen: list[tuple[int, int]] = []
+    two = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=2,
+                        progress=lambda done, total: seen.append((done, total)))
+    assert one == two
+    assert seen and seen[-1] == (2 * len(scenarios), 2 * len(scenarios))

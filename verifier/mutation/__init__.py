@@ -1,0 +1,8 @@
+"""Mutation analysis of the encodings: how well the case table pins down what each rule does."""
+
+from .mutants import KINDS, Mutant, Mutation, mutations
+from .report import MutationReport, SectionScore, mutation_json, mutation_text
+from .run import MutantResult, MutantStatus, naive_status, run_mutations
+
+__all__ = ["KINDS", "Mutant", "Mutation", "mutations", "MutantResult", "MutantStatus", "run_mutations",
+           "naive_status", "MutationReport", "SectionScore", "mutation_json", "mutation_text"]

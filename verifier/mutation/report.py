@@ -1,0 +1,108 @@
+"""A mutation run's report: every mutant's fate, and the mutation score per section and overall."""
+
+from __future__ import annotations
+
+__all__ = ["MutationReport", "SectionScore", "mutation_text", "mutation_json"]
+
+from dataclasses import dataclass
+
+from ..escaping import escape_text
+from ..terminal import plural
+from .mutants import Mutant
+from .run import MutantResult, MutantStatus
+
+
+@dataclass(frozen=True)
+class SectionScore:
+    """How a section's mutants fared; the score is killed / (killed + survived), None when both are 0."""
+
+    section: str
+    killed: int
+    survived: int
+    invalid: int
+    unknown: int
+
+    @property
+    def score(self) -> float | None:
+        decided = self.killed + self.survived
+        return self.killed / decided if decided else None
+
+
+@dataclass(frozen=True)
+class MutationReport:
+    """Every mutant run (in the fixed order of `mutations`) with its result, over `cases` case files."""
+
+    mutants: tuple[Mutant, ...]
+    results: tuple[MutantResult, ...]
+    cases: int
+
+    def sections(self) -> list[SectionScore]:
+        """Each section's score, in the order its mutants come, then `all` for every mutant."""
+        counts: dict[str, dict[MutantStatus, int]] = {}
+        for m, r in zip(self.mutants, self.results):
+            for key in (m.section, "all"):
+                tally = counts.setdefault(key, {s: 0 for s in MutantStatus})
+                tally[r.status] += 1
+        ordered = [s for s in counts if s != "all"] + (["all"] if "all" in counts else [])
+        return [SectionScore(s, counts[s][MutantStatus.KILLED], counts[s][MutantStatus.SURVIVED],
+                             counts[s][MutantStatus.INVALID], counts[s][MutantStatus.UNKNOWN]) for s in ordered]
+
+    def survivors(self, kind: str | None = None) -> list[Mutant]:
+        """The mutants that survived (of one kind, when given)."""
+        return [m for m, r in zip(self.mutants, self.results)
+                if r.status is MutantStatus.SURVIVED and (kind is None or m.kind == kind)]
+
+
+def _score(s: SectionScore) -> str:
+    return "-" if s.score is None else f"{100 * s.score:.1f}%"
+
+
+def _line(m: Mutant, r: MutantResult) -> str:
+    if r.status is MutantStatus.KILLED:
+        return (f"  killed    {m.id}: by {r.case}::{r.question} "
+                f"(expected {r.expected}, got {r.got})")
+    what = "" if m.kind == "delete" else f" ({m.description} at {m.place})"
+    if r.status is MutantStatus.SURVIVED:
+        if not m.rules:
+            reach = "no rule uses it"
+        elif not r.cases_run:
+            reach = f"no case grounds {'it' if m.target_kind == 'rule' else 'a rule using it'}"
+        else:
+            reach = f"run on {plural(r.cases_run, 'case')}"
+        return f"  SURVIVED  {m.id}{what}: {reach}, none noticed"
+    label = "invalid" if r.status is MutantStatus.INVALID else "UNKNOWN"
+    return f"  {label:<9} {m.id}{what}: {r.reason}"
+
+
+def mutation_text(report: MutationReport) -> str:
+    """The report as text: each mutant's fate, the survivors, then the scores per section."""
+    targets = {(m.target_kind, m.target) for m in report.mutants}
+    rules = sum(1 for kind, _ in targets if kind == "rule")
+    lines = [f"mutation analysis: {plural(len(report.mutants), 'mutant')} of {plural(rules, 'rule')} and "
+             f"{plural(len(targets) - rules, 'definition')}, against {plural(report.cases, 'case')}"]
+    lines += [escape_text(_line(m, r)) for m, r in zip(report.mutants, report.results)]
+    survivors = report.survivors()
+    lines.append("")
+    lines.append(f"surviving mutants ({len(survivors)}): " + (", ".join(m.id for m in survivors) or "none"))
+    lines.append("")
+    lines.append(f"{'section':<28} {'killed':>7} {'survived':>9} {'invalid':>8} {'unknown':>8} {'score':>7}")
+    for s in report.sections():
+        lines.append(f"{s.section:<28} {s.killed:>7} {s.survived:>9} {s.invalid:>8} {s.unknown:>8} {_score(s):>7}")
+    lines.append("score: killed / (killed + survived); invalid and unknown mutants do not count")
+    return "\n".join(lines)
+
+
+def mutation_json(report: MutationReport) -> dict[str, object]:
+    """The report for programs: every mutant with its result, and the scores."""
+    return {
+        "cases": report.cases,
+        "mutants": [{
+            "id": m.id, "target": m.target, "target_kind": m.target_kind, "kind": m.kind, "section": m.section,
+            "place": m.place, "description": m.description, "rules": list(m.rules), "status": r.status.value,
+            "case": r.case, "question": r.question, "expected": r.expected, "got": r.got, "reason": r.reason,
+            "cases_run": r.cases_run,
+        } for m, r in zip(report.mutants, report.results)],
+        "sections": [{"section": s.section, "killed": s.killed, "survived": s.survived, "invalid": s.invalid,
+                      "unknown": s.unknown, "score": None if s.score is None else round(s.score, 4)}
+                     for s in report.sections()],
+    }

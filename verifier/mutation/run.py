@@ -1,0 +1,253 @@
+"""Running mutants against the case table: which case, if any, notices each one.
+
+Each case is grounded once (see `solver.swap.SwitchedCase`) and answered under every mutant still
+alive that can change it: one that changes a rule with an instance in the case, or whose own rules
+ground to something else there. A mutant is killed by the first case (in the table's order) with a
+question that was answered as expected and is no longer; it is then run on no further case.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status"]
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..errors import EncodingError
+from ..language.encoding import RuleBase
+from ..scenario.model import Scenario
+from ..solver.engine import check_scenario
+from ..solver.grounding import RuleGrounder
+from ..solver.swap import SwitchedCase
+from ..verdicts import CaseResult, Verdict
+from .mutants import Mutation
+
+
+class MutantStatus(StrEnum):
+    """What the case table makes of a mutant."""
+
+    KILLED = "killed"  # some case answers a question otherwise than it did
+    SURVIVED = "survived"  # every case answers every question as before
+    INVALID = "invalid"  # not a valid encoding: it does not type-check, or a case cannot be grounded with it
+    UNKNOWN = "unknown"  # no case kills it, but the solver gave up on some question
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    """One mutant's fate: the case and question that killed it (with the answer expected and the one
+    given), or why it is invalid or unknown; and on how many cases it was run."""
+
+    mutant_id: str
+    status: MutantStatus
+    case: str | None = None
+    question: str | None = None
+    expected: str | None = None
+    got: str | None = None
+    reason: str = ""
+    cases_run: int = 0
+
+
+# Told how many cases a run has gone through, and how many it will.
+Progress = Callable[[int, int], None]
+
+
+def _kill(before: CaseResult, after: CaseResult, ok: set[str]) -> tuple[str, str, str, bool] | None:
+    """The first question answered as expected before and not after: (question, expected, got, whether
+    the solver gave up on it), or None."""
+    for b, a in zip(before.results, after.results):
+        if a.question in ok and not a.ok:
+            expected = b.expected_answer if b.expected is not None else b.answer
+            return a.question, expected or "", a.answer, a.verdict is Verdict.UNKNOWN
+    return None
+
+
+class _Run:
+    """Mutants run over the cases in turn, each case grounded once."""
+
+    def __init__(self, rules: RuleBase, mutations: Sequence[Mutation], timeout_ms: int, memory_mb: int | None) -> None:
+        self.rules = rules
+        self.limits = (timeout_ms, memory_mb)
+        self.results: dict[str, MutantResult] = {}
+        self.alive = []
+        for m in mutations:
+            if m.invalid:
+                self.results[m.mutant.id] = MutantResult(m.mutant.id, MutantStatus.INVALID, reason=m.invalid)
+            else:
+                self.alive.append(m)
+        self.runs: dict[str, int] = {}
+        self.unknown: dict[str, str] = {}
+        self.grounders: dict[str, RuleGrounder] = {}
+
+    def case(self, sc: Scenario) -> None:
+        active = {r.id for r in self.rules.active_rules(sc.interpretations)}
+        candidates = [m for m in self.alive if active.intersection(m.mutant.rules)]
+        if not candidates:
+            return
+        sw = SwitchedCase(sc, self.rules, *self.limits)
+        if sw.limit_hit:
+            for m in candidates:
+                self.unknown.setdefault(m.mutant.id, f"{sc.path}: {sw.limit_hit}")
+            return
+        before = sw.answers()
+        ok = {r.question for r in before.results if r.ok}
+        if not ok:
+            return
+        killed: set[str] = set()
+        for m in candidates:
+            mid = m.mutant.id
+            left_out = [rid for rid in m.left_out if rid in active]
+            put_in = [r for r in m.put_in if r.id in active]
+            bodies: list[str] = []
+            if put_in:
+                try:
+                    grounded = sw.ground_rules(self.grounder(m), put_in)
+                except EncodingError as exc:
+                    self.results[mid] = MutantResult(mid, MutantStatus.INVALID, case=sc.path,
+                                                     reason=f"cannot be grounded over {sc.path}: {exc.message}")
+                    killed.add(mid)
+                    continue
+                if all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
+                    continue  # the mutant's rules ground to the very same instances here
+                bodies = [b for rid in left_out for b in grounded[rid]]
+            elif not any(rid in sw.instances for rid in left_out):
+                continue  # a deleted rule with no instance in the case
+            self.runs[mid] = self.runs.get(mid, 0) + 1
+            if sw.unchanged(before, left_out, bodies):
+                continue
+            after = sw.answers(left_out, bodies)
+            found = _kill(before, after, ok)
+            if found is None:
+                continue
+            question, expected, got, gave_up = found
+            if gave_up:
+                self.unknown.setdefault(mid, f"{sc.path}::{question}: {after.results[0].reason}")
+                continue
+            self.results[mid] = MutantResult(mid, MutantStatus.KILLED, sc.path, question, expected, got,
+                                             cases_run=self.runs[mid])
+            killed.add(mid)
+        self.alive = [m for m in self.alive if m.mutant.id not in killed]
+        for mid in killed:
+            self.grounders.pop(mid, None)
+
+    def grounder(self, m: Mutation) -> RuleGrounder:
+        found = self.grounders.get(m.mutant.id)
+        if found is None:
+            found = self.grounders[m.mutant.id] = RuleGrounder(m.rule_base)
+        return found
+
+    def finish(self) -> list[MutantResult]:
+        for m in self.alive:
+            mid = m.mutant.id
+            if mid in self.unknown:
+                self.results[mid] = MutantResult(mid, MutantStatus.UNKNOWN, reason=self.unknown[mid],
+                                                 cases_run=self.runs.get(mid, 0))
+            else:
+                self.results[mid] = MutantResult(mid, MutantStatus.SURVIVED, cases_run=self.runs.get(mid, 0))
+        return list(self.results.values())
+
+
+def _run_part(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
+              memory_mb: int | None, tick: Callable[[], None]) -> list[MutantResult]:
+    run = _Run(rules, mutations, timeout_ms, memory_mb)
+    for sc in scenarios:
+        if run.alive:
+            run.case(sc)
+        tick()
+    return run.finish()
+
+
+_forked: tuple[RuleBase, Sequence[Scenario], list[list[Mutation]], int, int | None, object] | None = None
+
+
+def _worker(part: int) -> list[MutantResult]:
+    assert _forked is not None
+    rules, scenarios, parts, timeout_ms, memory_mb, queue = _forked
+    return _run_part(rules, scenarios, parts[part], timeout_ms, memory_mb,
+                     lambda: queue.put(1))  # type: ignore[attr-defined]
+
+
+def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
+    """The mutations in `parts` parts of about equal size, every mutant of a rule or definition in one part."""
+    targets: dict[str, list[Mutation]] = {}
+    for m in mutations:
+        targets.setdefault(m.mutant.target, []).append(m)
+    out: list[list[Mutation]] = [[] for _ in range(parts)]
+    for group in sorted(targets.values(), key=len, reverse=True):
+        min(out, key=len).extend(group)
+    return out
+
+
+def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
+                  memory_mb: int | None = None, jobs: int | None = None,
+                  progress: Progress | None = None) -> list[MutantResult]:
+    """Each mutation's result against the cases `scenarios` (in the order given), in the order of `mutations`.
+
+    With several jobs, the mutants are split between worker processes, each running its part over every case.
+    """
+    global _forked
+    order = {m.mutant.id: i for i, m in enumerate(mutations)}
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(mutations), 8))
+    total = len(scenarios) * workers
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    if workers == 1:
+        results = _run_part(rules, scenarios, mutations, timeout_ms, memory_mb, tick)
+        return sorted(results, key=lambda r: order[r.mutant_id])
+    import multiprocessing
+    import queue as queues
+    from concurrent.futures import ProcessPoolExecutor, wait
+
+    from ..runner import _end_with_parent
+
+    context = multiprocessing.get_context("fork")
+    ticks = context.Queue()
+    _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
+            futures = [pool.submit(_worker, part) for part in range(workers)]
+            while not all(f.done() for f in futures):
+                try:
+                    ticks.get(timeout=0.2)
+                    tick()
+                except queues.Empty:
+                    wait(futures, timeout=0)
+            results = [r for f in futures for r in f.result()]
+    finally:
+        _forked = None
+    return sorted(results, key=lambda r: order[r.mutant_id])
+
+
+def naive_status(rules: RuleBase, scenarios: Sequence[Scenario], mutation: Mutation, timeout_ms: int,
+                 before: Sequence[CaseResult] | None = None) -> tuple[MutantStatus, str | None]:
+    """The naive way, for reference: the mutated rule base grounded afresh and checked on every case, in
+    full; the mutant's status and the first case that kills it. `before`: the cases' results under the rules
+    as they are (worked out when not given)."""
+    if mutation.invalid:
+        return MutantStatus.INVALID, None
+    mutated = mutation.mutated_base(rules)
+    first: str | None = None
+    unknown = False
+    for i, sc in enumerate(scenarios):
+        original = before[i] if before is not None else check_scenario(sc, rules, None, timeout_ms)
+        try:
+            after = check_scenario(sc, mutated, None, timeout_ms)
+        except EncodingError:
+            return MutantStatus.INVALID, sc.path
+        found = _kill(original, after, {r.question for r in original.results if r.ok})
+        if found is not None and first is None:
+            if found[3]:
+                unknown = True
+            else:
+                first = sc.path
+    if first is not None:
+        return MutantStatus.KILLED, first
+    return (MutantStatus.UNKNOWN if unknown else MutantStatus.SURVIVED), None
