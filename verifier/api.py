@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InputError, RegcheckError, UsageError
+from .errors import RegcheckError, UsageError
 from .explanation import explain_case
 from .explore import ExploreFinding, ExploreOptions, ExploreResult, ScopeText, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
@@ -32,7 +32,7 @@ from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
 from .rulesdoc import RulesDocument, load_rules_document
 from .ruling import load_ruling, ruling_verdict
-from .runner import CaseInputError, CaseTask, RulingTask, run_cases
+from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
@@ -113,12 +113,8 @@ class _ReportTask:
             pictured = check_scenario(timeline_scenario(scenario, self.rules), self.rules, self.doc, self.timeout_ms,
                                       self.memory_mb)
             return CaseReport(result, explanations, timeline_of(scenario, pictured))
-        except InputError as err:
-            loc = err.location
-            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
-                                  loc.column or None if loc else None, err.message)
         except RegcheckError as err:
-            return CaseInputError(display_path(path), None, None, str(err))
+            return input_error_of(path, err)
 
 
 def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,

@@ -5,7 +5,7 @@ The `check`, `ruling` and `gate` commands all run their cases through `run_cases
 
 from __future__ import annotations
 
-__all__ = ["CaseInputError", "CaseTask", "RulingTask", "run_cases"]
+__all__ = ["CaseInputError", "CaseTask", "RulingTask", "run_cases", "input_error_of"]
 
 import os
 import signal
@@ -63,13 +63,18 @@ class CaseTask:
                              for w in default_warnings(scenario))
             if warnings:
                 result = replace(result, warnings=warnings)
-        except InputError as err:
-            loc = err.location
-            return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
-                                  loc.column or None if loc else None, err.message)
         except RegcheckError as err:
-            return CaseInputError(display_path(path), None, None, str(err))
+            return input_error_of(path, err)
         return result, _defaults_text(scenario) if self.show_defaults else ""
+
+
+def input_error_of(path: Path, err: RegcheckError) -> CaseInputError:
+    """A case file's error as a result: where an input error points (or the file), and its message."""
+    if isinstance(err, InputError):
+        loc = err.location
+        return CaseInputError(loc.path if loc else display_path(path), loc.line if loc else None,
+                              loc.column or None if loc else None, err.message)
+    return CaseInputError(display_path(path), None, None, str(err))
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def question_places(path: Path, root: Path) -> dict[str, Place]:
-    """The line of each question of a case file, read from its YAML; empty when the file cannot be read."""
+    """The line of each question of a case file inside or outside the repository, read from its YAML; empty
+    when the file cannot be read."""
     try:
         node, _ = load_yaml(path, CaseError)
     except InputError:
@@ -116,7 +117,10 @@ def question_places(path: Path, root: Path) -> dict[str, Place]:
     questions = node.get("questions") if isinstance(node, YMap) else None
     if not isinstance(questions, YMap):
         return {}
-    case = _relative(path, root)
+    try:
+        case = _relative(path, root)
+    except ValueError:
+        return {str(key.value): Place.of(key.loc, root) for key, _ in questions.entries}
     return {str(key.value): Place(case, key.loc.line) for key, _ in questions.entries}
 
 
@@ -408,7 +412,7 @@ def check_report(root: Path, rules: RuleBase, doc: RulesDocument, results: Itera
     for result in results:
         cases += 1
         case = Place.of(result.case, root).path
-        places = _places_of_questions(Path(result.case), root)
+        places = question_places(Path(result.case), root)
         for r in result.results:
             outcome = QuestionOutcome(case, r.question, places.get(r.question, Place(case, 1)), r, None, None,
                                       evidence_places(r, rules, doc, root))
@@ -424,15 +428,3 @@ def check_report(root: Path, rules: RuleBase, doc: RulesDocument, results: Itera
         problems.append(Problem("input", message, place, case=place.path))
     problems.sort(key=_problem_order)
     return GateReport(0, 0, 0, 0, cases, tuple(outcomes), tuple(problems), ())
-
-
-def _places_of_questions(path: Path, root: Path) -> dict[str, Place]:
-    """The line of each question of a case file inside or outside the repository."""
-    try:
-        node, _ = load_yaml(path, CaseError)
-    except InputError:
-        return {}
-    questions = node.get("questions") if isinstance(node, YMap) else None
-    if not isinstance(questions, YMap):
-        return {}
-    return {str(key.value): Place.of(key.loc, root) for key, _ in questions.entries}
