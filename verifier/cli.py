@@ -543,11 +543,14 @@ def defaults() -> None:
 @click.option("--coverage", "with_coverage", is_flag=True,
               help="Count the card coverage afresh (reads every card of the card list: a minute or more); "
                    "without it the report shows the counts recorded in cards.lock.")
+@click.option("--sweep", "sweep_db", type=click.Path(dir_okay=False), default=None,
+              help="Add the findings of this sweep's results database (regcheck sweep).")
 def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: float, memory: int | None,
-           jobs: int | None, with_coverage: bool) -> None:
+           jobs: int | None, with_coverage: bool, sweep_db: str | None) -> None:
     """Write a report of the case files in PATHS (default: the repository's cases/) as a static site: a summary,
     the rules document with each statement's status, a page per case with its verdicts, explanations and
-    timeline picture, the contradictions, the accepted findings and the card coverage."""
+    timeline picture, the contradictions, the accepted findings, the card coverage and, with --sweep, a
+    sweep's findings."""
     from .gate.findings import FINDINGS_FILE, read_baseline
     from .htmlreport import Site, write_site
     from .scenario.cardview import coverage_json
@@ -559,6 +562,7 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
     progress = Progress("report")
     try:
         repo = api.open_repository(repository)
+        swept = api.sweep_report(repo, Path(sweep_db)) if sweep_db else None  # a bad database before any case
         doc = repo.document()
         reports: list[api.CaseReport] = []
         errors: list[CaseInputError] = []
@@ -573,7 +577,7 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
         progress.done()
         site = Site("regcheck report", tuple(reports), tuple(errors), tuple(rule_statuses(doc, repo.rules)),
                     {r.id: r.cites for r in repo.rules.rules}, tuple(read_baseline(repository / FINDINGS_FILE, repository)),
-                    coverage_json() if with_coverage else None, _locked_card_counts(repository))
+                    coverage_json() if with_coverage else None, _locked_card_counts(repository), swept)
         written = write_site(Path(html_dir), site)
     except (RegcheckError, WriteError) as err:
         progress.done()

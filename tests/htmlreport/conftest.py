@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from verifier import api
 from verifier.cli import main
+from verifier.sweep import SweepOptions, SweepTemplate
 
 REPORTED = ("set-aside/provisions-returns-after-two-turns.yaml", "set-aside/darkness-negated-in-battle.yaml",
             "interactions/passover-poisoned-hero-heal-depends-on-when-it-returns.yaml",
@@ -22,9 +24,14 @@ def site(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, provisions_t
     hostile = folder / "hostile.yaml"
     hostile.write_text(provisions_text.replace("title: Provisions sets a Hero aside for 2 turns",
                                                f"title: '{HOSTILE_TITLE}'"), encoding="utf-8")
+    deck, swept = folder / "deck.txt", folder / "sweep.db"
+    deck.write_text("1\tProvisions\n1\tMiracle of Healing\n", encoding="utf-8")  # one pair
+    api.sweep(api.open_repository(repo_root), swept,
+              SweepOptions(template=SweepTemplate(turns=1, attempts=("play",)), jobs=1), deck=deck)
     out = folder / "site"
     result = CliRunner().invoke(main, ["report", "--html", str(out), "--root", str(repo_root), "--jobs", "1",
+                                       "--sweep", str(swept),
                                        *(str(repo_root / "cases" / c) for c in REPORTED), str(hostile)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("wrote 10 pages to ")
+    assert result.stdout.startswith("wrote 11 pages to ")
     return out

@@ -16,10 +16,10 @@ def pages(site: Path) -> dict[str, str]:
 
 def test_every_page_is_written(site: Path, repo_root: Path) -> None:
     names = set(pages(site))
-    assert {"index.html", "rules.html", "contradictions.html", "accepted.html", "coverage.html"} <= names
+    assert {"index.html", "rules.html", "contradictions.html", "accepted.html", "coverage.html", "sweep.html"} <= names
     for case in REPORTED:
         assert case_page_name(str(repo_root / "cases" / case)) in names
-    assert len(names) == 10
+    assert len(names) == 11
 
 
 def test_pages_fetch_nothing_and_run_nothing(site: Path) -> None:
@@ -72,3 +72,15 @@ def test_contradiction_page_shows_its_ways_out_and_the_answers_under_each(site: 
     assert re.search(r"<td>interpretation SA-5-I1, in place of SA-5</td><td>yes</td>"
                      r'<td><span class="verdict">determined = yes</span></td>', page)
     assert re.search(r'leave out <a href="rules.html#GLOSS-3">GLOSS-3</a> \(rules GLOSS-3\)</td><td>yes</td>', page)
+
+
+def test_sweep_page_lists_new_and_accepted_findings_with_their_witnesses(site: Path) -> None:
+    page = pages(site)["sweep.html"]
+    assert "1 combinations of 2 cards: 1 done, 0 failed, 0 unknown, 0 pending" in page
+    new, accepted = page.split("<h2>Accepted findings")
+    assert "<h2>New findings (" in new
+    # Provisions' paired ability (SA-2c) and the heal's open place are findings awaiting a ruling
+    assert "paired_targets" in accepted and "Rules involved: SA-2c." in accepted
+    assert "Accepted as cases/set-aside/paired-ability-targets-are-not-stated.yaml: targets_aaron" in accepted
+    assert "<pre>title: &#x27;sweep: Miracle of Healing, Provisions" in page
+    assert 'id="sweep-counts"' in pages(site)["index.html"]

@@ -1,6 +1,6 @@
 """The pages of the HTML report: a summary, the rules document with each statement's status, a page per
 case (verdicts, explanations, timeline picture), the contradictions with their statements marked in the
-rules text, the accepted findings and the card coverage.
+rules text, the accepted findings, the card coverage and, when given, a sweep's findings.
 
 Every page is one file with its style inline: no script, no font, no image fetched from anywhere. Text
 from input files is escaped for HTML."""
@@ -26,6 +26,7 @@ from .svg import ZONE_COLOURS, timeline_svg
 if TYPE_CHECKING:
     from ..api import CaseReport
     from ..runner import CaseInputError
+    from ..sweep.report import SweepReport
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,11 @@ class Site:
     accepted: tuple[AcceptedFinding, ...]
     coverage: dict[str, Any] | None  # `regcheck cards --coverage --format json`, when counted
     locked_cards: dict[str, int]  # the counts cards.lock records, by category
+    sweep: SweepReport | None = None  # a sweep's results database, read and grouped
 
 
 NAV = (("index.html", "Summary"), ("rules.html", "Rules"), ("contradictions.html", "Contradictions"),
-       ("accepted.html", "Accepted findings"), ("coverage.html", "Card coverage"))
+       ("accepted.html", "Accepted findings"), ("coverage.html", "Card coverage"), ("sweep.html", "Sweep"))
 
 STYLE = """
 :root { --ok: #1b6e20; --fail: #b00020; --ink: #1a1a1a; --muted: #555; --line: #ccc; }
@@ -170,7 +172,11 @@ def _index(site: Site) -> str:
         f'{statuses.get("waived", 0)} waived, {statuses.get("missing", 0)} missing '
         f'(<a href="rules.html">the rules</a>). '
         f'<a href="contradictions.html">{len(contradictions)} contradictions</a>; '
-        f'<a href="accepted.html">{len(site.accepted)} accepted findings</a>.</p></section>',
+        f'<a href="accepted.html">{len(site.accepted)} accepted findings</a>.</p>'
+        + (f'<p id="sweep-counts"><a href="sweep.html">Sweep</a>: {len(site.sweep.rows)} combinations, '
+           f"{len(site.sweep.new)} new findings, {len(site.sweep.findings) - len(site.sweep.new)} accepted.</p>"
+           if site.sweep is not None else "")
+        + "</section>",
     ]
     if failed:
         body.append('<section aria-labelledby="failures"><h2 id="failures">Not ok</h2><ul>'
@@ -460,10 +466,51 @@ def _coverage(site: Site) -> str:
                  f"<tbody>{rows}</tbody></table>" + locked_table)
 
 
+def _sweep(site: Site) -> str:
+    title = "Sweep - " + site.title
+    report = site.sweep
+    if report is None:
+        return _page(title, "sweep.html", "<h1>Sweep</h1><p>No sweep in this report: "
+                                          "<code>regcheck report --html DIR --sweep DATABASE</code> adds one.</p>")
+    run, c = report.run, report.counts
+    template = run["template"]
+    body = [f"<h1>Sweep</h1><p>{escape(report.database)}: {len(report.rows)} combinations of {template['size']} "
+            "cards: " + ", ".join(f"{c[k]} {k}" for k in ("done", "failed", "unknown", "pending")) + ". "
+            f"Template: {template['turns']} turn(s), phases {escape(', '.join(template['phases']))}, attempts "
+            f"{escape(', '.join(template['attempts']))}, {template['per_phase']} per phase, at most "
+            f"{template['max_attempts']}. Rule base {escape(run['rules_fingerprint'])}; {len(run['cards'])} cards "
+            f"combined, {len(run['skipped'])} left out.</p>"]
+    for heading, found in (("New findings", report.new),
+                           ("Accepted findings (the verdict and rules of a finding awaiting a ruling)",
+                            tuple(f for f in report.findings if f.accepted))):
+        body.append(f"<h2>{escape(heading)} ({len(found)})</h2>" + ("" if found else "<p>None.</p>"))
+        for i, f in enumerate(found):
+            what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
+            shown = "; ".join(f.combinations[:10]) + (f" and {len(f.combinations) - 10} more"
+                                                      if len(f.combinations) > 10 else "")
+            body.append(
+                f'<section class="finding" aria-labelledby="f-{escape(heading[:3])}-{i}">'
+                f'<h3 id="f-{escape(heading[:3])}-{i}"><span class="verdict">{escape(what)}</span></h3>'
+                f"<p>Rules involved: {escape(', '.join(f.rules) or 'none')}.</p>"
+                + (f"<p>Accepted as {escape('; '.join(f.accepted))}.</p>" if f.accepted else "")
+                + f"<p>In {len(f.combinations)} combination{'s' if len(f.combinations) != 1 else ''} "
+                f"({f.scenarios} scenarios): {escape(shown)}.</p>"
+                f"<details><summary>Witness ({escape(f.witness_combination)}): {escape(f.witness['question'])}"
+                f"</summary><pre>{escape(f.witness['case'])}</pre></details></section>")
+    broken = [r for r in report.rows if r.status in ("failed", "unknown")]
+    if broken:
+        body.append("<h2>Failed and unknown combinations</h2><ul>" + "".join(
+            f"<li>{escape(r.key)} ({escape(r.status)}): {escape(r.error)}</li>" for r in broken) + "</ul>")
+    if run["skipped"]:
+        body.append("<details><summary>Cards left out, with the reason</summary><ul>" + "".join(
+            f"<li>{escape(x['name'])}: {escape(x['reason'])}</li>" for x in run["skipped"]) + "</ul></details>")
+    return _page(title, "sweep.html", "\n".join(body))
+
+
 def pages(site: Site) -> dict[str, str]:
     """Every page of the site, by file name."""
     out = {"index.html": _index(site), "rules.html": _rules(site), "contradictions.html": _contradictions(site),
-           "accepted.html": _accepted(site), "coverage.html": _coverage(site)}
+           "accepted.html": _accepted(site), "coverage.html": _coverage(site), "sweep.html": _sweep(site)}
     for c in site.cases:
         out[case_page_name(c.result.case)] = _case(c)
     return out
