@@ -61,7 +61,7 @@ def test_a_sweep_on_a_cluster_matches_the_local_one(cluster: str, tmp_path: Path
     run = subprocess.run([sys.executable, "-m", "verifier", "sweep", str(database), "--deck", str(small_deck),
                           "--scheduler", cluster, *SMALL_OPTIONS], cwd=repo_root, capture_output=True, text=True,
                          timeout=300)
-    assert run.returncode == 1, run.stderr  # the heal shows findings
+    assert run.returncode == 0, run.stderr  # every finding is accepted in the repository
     assert f"on Dask cluster at {cluster}" in run.stdout, time.perf_counter() - started
     _, rows = read_store(database)
     _, local = read_store(small_sweep)

@@ -46,7 +46,7 @@ def test_killed_at_random_moments_and_resumed_nothing_is_lost_or_counted_twice(
         process.wait()
     finished = subprocess.run(_sweep_command(database, small_deck), cwd=repo_root, capture_output=True, text=True,
                               timeout=300)
-    assert finished.returncode == 1, finished.stderr  # the heal shows findings
+    assert finished.returncode == 0, finished.stderr  # every finding is accepted in the repository
     assert kills >= 1, f"seed {seed}: no run was still going when killed"
     with sqlite3.connect(database) as db:
         keys = [k for (k,) in db.execute("SELECT key FROM combination")]
