@@ -220,6 +220,12 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
                     tick()
                 except queues.Empty:
                     wait(futures, timeout=0)
+            while done < total:  # a worker's last ticks may still be on their way when its part is done
+                try:
+                    ticks.get(timeout=1)
+                    tick()
+                except queues.Empty:
+                    break
             results = [r for f in futures for r in f.result()]
     finally:
         _forked = None
