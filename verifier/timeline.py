@@ -106,11 +106,7 @@ def _columns(sc: Scenario) -> list[tuple[TimelineColumn, str]]:
 
 def timeline_scenario(sc: Scenario, rules: RuleBase) -> Scenario:
     """The case's scenario asking the timeline's questions instead of its own (and expecting nothing)."""
-    constants = {p: "player" for p in sc.players}
-    constants.update({c.name: "card" for c in sc.cards})
-    constants.update({a.id: "ability" for a in sc.abilities})
-    constants.update({a.id: "attempt" for a in sc.attempts})
-    constants.update({m.id: "modifier" for m in sc.modifiers})
+    constants = sc.constants()
     scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
     where = SourceText(sc.path, 1, 1)
     texts: dict[str, str] = {}

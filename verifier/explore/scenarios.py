@@ -160,11 +160,7 @@ def template_applications(sc: Scenario, templates: tuple[str, ...]) -> list[tupl
 def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
                        own: tuple[Question, ...] = ()) -> tuple[Question, ...]:
     """A question for every application of the template symbols (see `template_applications`)."""
-    constants = {p: "player" for p in sc.players}
-    constants.update({c.name: "card" for c in sc.cards})
-    constants.update({a.id: "ability" for a in sc.abilities})
-    constants.update({a.id: "attempt" for a in sc.attempts})
-    constants.update({m.id: "modifier" for m in sc.modifiers})
+    constants = sc.constants()
     type_scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
     templates_node = scope.root.get("templates")
     where = templates_node.loc if templates_node is not None else scope.root.loc

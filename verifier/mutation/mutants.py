@@ -36,6 +36,7 @@ from ..language.syntax import (
     Name,
     Quant,
     children,
+    walk,
 )
 from ..language.types import TypeScope, infer
 from ..vocabulary import MEMBER_OF, VALUE_SETS
@@ -205,7 +206,7 @@ def _section_of(rules: RuleBase) -> dict[str, str]:
 
 def _users(rules: RuleBase) -> dict[str, set[str]]:
     """For each definition, the definitions that use it, directly or through others."""
-    calls = {n: {c.func for c in _walk(d.body) if isinstance(c, Call) and c.func in rules.definitions}
+    calls = {n: {c.func for c in walk(d.body) if isinstance(c, Call) and c.func in rules.definitions}
              for n, d in rules.definitions.items()}
     out: dict[str, set[str]] = {}
     for name in rules.definitions:
@@ -221,17 +222,8 @@ def _users(rules: RuleBase) -> dict[str, set[str]]:
     return out
 
 
-def _walk(e: Expr) -> list[Expr]:
-    found = [e]
-    i = 0
-    while i < len(found):
-        found.extend(children(found[i]))
-        i += 1
-    return found
-
-
 def _calls(e: Expr, names: set[str]) -> bool:
-    return any(isinstance(c, Call) and c.func in names for c in _walk(e))
+    return any(isinstance(c, Call) and c.func in names for c in walk(e))
 
 
 def _type_error(body: Expr, params: tuple[tuple[str, str], ...], definitions: dict[str, Definition],

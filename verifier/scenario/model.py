@@ -183,3 +183,12 @@ class Scenario(NamedTuple):
 
     def step_label(self, index: int) -> str:
         return self.steps[index].label if 0 <= index < len(self.steps) else NEVER_LABEL
+
+    def constants(self) -> dict[str, str]:
+        """Every name the scenario gives, with its sort: players, cards, abilities, attempts, modifiers."""
+        out = {p: "player" for p in self.players}
+        out.update({c.name: "card" for c in self.cards})
+        out.update({a.id: "ability" for a in self.abilities})
+        out.update({a.id: "attempt" for a in self.attempts})
+        out.update({m.id: "modifier" for m in self.modifiers})
+        return out

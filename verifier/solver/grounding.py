@@ -228,11 +228,7 @@ class _Grounder:
         }
         self.domains.update({name: list(members) for name, members in VALUE_SETS.items()})
         self.domain_terms = {sort: [Term(sort, v) for v in values] for sort, values in self.domains.items()}
-        self.constants: dict[str, str] = {p: "player" for p in scenario.players}
-        self.constants.update({c.name: "card" for c in scenario.cards})
-        self.constants.update({a.id: "ability" for a in scenario.abilities})
-        self.constants.update({a.id: "attempt" for a in scenario.attempts})
-        self.constants.update({m.id: "modifier" for m in scenario.modifiers})
+        self.constants: dict[str, str] = scenario.constants()
         self.modifiers = {m.id: m for m in scenario.modifiers}
         self.cards = {c.name: c for c in scenario.cards}
         self.attempts = {a.id: a for a in scenario.attempts}
