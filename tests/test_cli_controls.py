@@ -276,14 +276,16 @@ def test_shell_completion_as_documented(repo_root: Path) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Ctrl-C is sent to a process group")
-def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", "2", "cases"], cwd=repo_root,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+@pytest.mark.parametrize("jobs", ["1", "2"])  # with one, the solver checks run in the process Ctrl-C ends
+def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, "cases"], cwd=repo_root,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_in_the_foreground)
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None and not _has_children(process.pid):
+        while jobs != "1" and time.monotonic() < deadline and process.poll() is None and not _has_children(process.pid):
             time.sleep(0.1)
-        time.sleep(1)
+        time.sleep(3 if jobs == "1" else 1)
         os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
         _, err = process.communicate(timeout=60)
         assert process.returncode == 130
@@ -300,3 +302,37 @@ def _has_children(pid: int) -> bool:
                 if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
                     return True
     return False
+
+
+def _in_the_foreground() -> None:
+    # A command typed at a terminal starts with Ctrl-C's default action, even when these tests run in the background.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _in_the_background() -> None:
+    # What a shell does for a command started with `&`: Ctrl-C is ignored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Ctrl-C is sent to a process group")
+def test_a_check_in_the_background_keeps_its_answers_through_ctrl_c(repo_root: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "verifier", "check", "--jobs", "2", "--format", "json", "cases/heal"]
+    quiet = subprocess.run(command, cwd=repo_root, capture_output=True, text=True, timeout=300)
+    assert quiet.returncode == 0, quiet.stderr
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(command, cwd=repo_root, stdout=stdout, stderr=stderr, start_new_session=True,
+                                   preexec_fn=_in_the_background)
+    try:
+        sent = 0
+        while process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGINT)  # the parent and its workers, many times during their checks
+                sent += 1
+            time.sleep(0.02)
+        assert sent > 10
+        assert process.returncode == 0, err.read_text()
+        assert out.read_text() == quiet.stdout
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
