@@ -543,14 +543,16 @@ def defaults() -> None:
 @click.option("--coverage", "with_coverage", is_flag=True,
               help="Count the card coverage afresh (reads every card of the card list: a minute or more); "
                    "without it the report shows the counts recorded in cards.lock.")
+@click.option("--scope", "scope_paths", multiple=True, type=click.Path(), metavar="PATH",
+              help="Search the scope files at PATH (a file or a folder; repeatable) with explore and add the findings.")
 @click.option("--sweep", "sweep_db", type=click.Path(dir_okay=False), default=None,
               help="Add the findings of this sweep's results database (regcheck sweep).")
 def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: float, memory: int | None,
-           jobs: int | None, with_coverage: bool, sweep_db: str | None) -> None:
+           jobs: int | None, with_coverage: bool, scope_paths: tuple[str, ...], sweep_db: str | None) -> None:
     """Write a report of the case files in PATHS (default: the repository's cases/) as a static site: a summary,
     the rules document with each statement's status, a page per case with its verdicts, explanations and
-    timeline picture, the contradictions, the accepted findings, the card coverage and, with --sweep, a
-    sweep's findings."""
+    timeline picture, the contradictions, the accepted findings, the card coverage and, with --scope and
+    --sweep, the findings of an explore and of a sweep."""
     from .gate.findings import FINDINGS_FILE, read_baseline
     from .htmlreport import Site, write_site
     from .scenario.cardview import coverage_json
@@ -563,6 +565,9 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
     try:
         repo = api.open_repository(repository)
         swept = api.sweep_report(repo, Path(sweep_db)) if sweep_db else None  # a bad database before any case
+        explored = (api.explore(repo, _collect_scopes(scope_paths),
+                                api.ExploreOptions(int(timeout * 1000), memory, jobs), _progress_printer())
+                    if scope_paths else None)
         doc = repo.document()
         reports: list[api.CaseReport] = []
         errors: list[CaseInputError] = []
@@ -577,7 +582,8 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
         progress.done()
         site = Site("regcheck report", tuple(reports), tuple(errors), tuple(rule_statuses(doc, repo.rules)),
                     {r.id: r.cites for r in repo.rules.rules}, tuple(read_baseline(repository / FINDINGS_FILE, repository)),
-                    coverage_json() if with_coverage else None, _locked_card_counts(repository), swept)
+                    coverage_json() if with_coverage else None, _locked_card_counts(repository), swept,
+                    explored)
         written = write_site(Path(html_dir), site)
     except (RegcheckError, WriteError) as err:
         progress.done()

@@ -47,7 +47,7 @@ def page_checks(site: Path, repo_root: Path) -> dict[str, dict[str, tuple[str, o
     contradiction_page = case_page_name(str(repo_root / "cases" / REPORTED[1]))
     open_page = case_page_name(str(repo_root / "cases" / REPORTED[2]))
     one_h1 = (_count("h1"), 1)
-    nav = (_count("nav a"), 6)
+    nav = (_count("nav a"), 7)
     return {
         "index.html": {"h1": one_h1, "nav": nav, "cases": (_count("#case-table tbody tr"), 5),
                        "counts": ("document.getElementById('counts').textContent",
@@ -59,6 +59,8 @@ def page_checks(site: Path, repo_root: Path) -> dict[str, dict[str, tuple[str, o
                                         ".some(e => e.textContent === 'SA-5')", True)},
         "accepted.html": {"h1": one_h1, "nav": nav},
         "coverage.html": {"h1": one_h1, "locked": (_count("#locked-cards tbody tr"), 5)},
+        "explore.html": {"h1": one_h1, "nav": nav, "scopes": (_count("main h2, h2"), 1),
+                         "findings": (_count("section.finding"), 1), "witness": (_count("section.finding details pre"), 1)},
         "sweep.html": {"h1": one_h1, "nav": nav, "findings": (_count("section.finding") + " >= 2", True),
                        "witness": (_count("section.finding details pre") + " >= 2", True)},
         timeline_page: {"h1": one_h1, "svg": (_count("svg.timeline"), 1), "cells": (_count("svg.timeline rect.cell"), 40),

@@ -16,10 +16,11 @@ def pages(site: Path) -> dict[str, str]:
 
 def test_every_page_is_written(site: Path, repo_root: Path) -> None:
     names = set(pages(site))
-    assert {"index.html", "rules.html", "contradictions.html", "accepted.html", "coverage.html", "sweep.html"} <= names
+    assert {"index.html", "rules.html", "contradictions.html", "accepted.html", "coverage.html", "explore.html",
+            "sweep.html"} <= names
     for case in REPORTED:
         assert case_page_name(str(repo_root / "cases" / case)) in names
-    assert len(names) == 11
+    assert len(names) == 12
 
 
 def test_pages_fetch_nothing_and_run_nothing(site: Path) -> None:
@@ -76,7 +77,7 @@ def test_contradiction_page_shows_its_ways_out_and_the_answers_under_each(site: 
 
 def test_sweep_page_lists_new_and_accepted_findings_with_their_witnesses(site: Path) -> None:
     page = pages(site)["sweep.html"]
-    assert "1 combinations of 2 cards: 1 done, 0 failed, 0 unknown, 0 pending" in page
+    assert "1 combination of 2 cards: 1 done, 0 failed, 0 unknown, 0 pending" in page
     new, accepted = page.split("<h2>Accepted findings")
     assert "<h2>New findings (" in new
     # Provisions' paired ability (SA-2c) and the heal's open place are findings awaiting a ruling
@@ -84,3 +85,16 @@ def test_sweep_page_lists_new_and_accepted_findings_with_their_witnesses(site: P
     assert "Accepted as cases/set-aside/paired-ability-targets-are-not-stated.yaml: targets_aaron" in accepted
     assert "<pre>title: &#x27;sweep: Miracle of Healing, Provisions" in page
     assert 'id="sweep-counts"' in pages(site)["index.html"]
+
+
+def test_explore_page_lists_each_scope_with_its_findings_and_witnesses(site: Path) -> None:
+    page = pages(site)["explore.html"]
+    assert "negated-in-battle.yaml: a set-aside negated in the Battle Phase</h2>" in page
+    assert "3 of 3 scenarios checked (1 answered in full)" in page and "1 new finding, 0 accepted" in page
+    finding = page.split('<section class="finding"', 1)[1]
+    assert "new contradiction of the whole scenario" in finding and "SA-5" in finding
+    assert "<li>turn 1 Preparation: sets_aside</li><li>turn 1 Battle: negates</li>" in finding
+    assert "<pre>title: " in finding and "expect:" in finding
+    assert "Statements no scenario of the scope reaches: " in page
+    assert 'id="explore-counts"' in pages(site)["index.html"]
+    assert "1 scope, 1 new finding, 0 accepted." in pages(site)["index.html"]

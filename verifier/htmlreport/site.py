@@ -1,6 +1,7 @@
 """The pages of the HTML report: a summary, the rules document with each statement's status, a page per
 case (verdicts, explanations, timeline picture), the contradictions with their statements marked in the
-rules text, the accepted findings, the card coverage and, when given, a sweep's findings.
+rules text, the accepted findings, the card coverage and, when given, the findings of an explore over
+scope files and of a sweep.
 
 Every page is one file with its style inline: no script, no font, no image fetched from anywhere. Text
 from input files is escaped for HTML."""
@@ -19,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 from ..files import write_file
 from ..gate.model import AcceptedFinding
 from ..report import RuleStatus, same_under_every_resolution
+from ..terminal import plural
 from ..timeline import Timeline
 from ..verdicts import CoreItem, Explanation, QuestionResult, Verdict
 from .svg import ZONE_COLOURS, timeline_svg
 
 if TYPE_CHECKING:
-    from ..api import CaseReport
+    from ..api import CaseReport, ExploreReport
     from ..runner import CaseInputError
     from ..sweep.report import SweepReport
 
@@ -43,10 +45,12 @@ class Site:
     coverage: dict[str, Any] | None  # `regcheck cards --coverage --format json`, when counted
     locked_cards: dict[str, int]  # the counts cards.lock records, by category
     sweep: SweepReport | None = None  # a sweep's results database, read and grouped
+    explore: ExploreReport | None = None  # a search of scope files
 
 
 NAV = (("index.html", "Summary"), ("rules.html", "Rules"), ("contradictions.html", "Contradictions"),
-       ("accepted.html", "Accepted findings"), ("coverage.html", "Card coverage"), ("sweep.html", "Sweep"))
+       ("accepted.html", "Accepted findings"), ("coverage.html", "Card coverage"), ("explore.html", "Explore"),
+       ("sweep.html", "Sweep"))
 
 STYLE = """
 :root { --ok: #1b6e20; --fail: #b00020; --ink: #1a1a1a; --muted: #555; --line: #ccc; }
@@ -173,8 +177,12 @@ def _index(site: Site) -> str:
         f'(<a href="rules.html">the rules</a>). '
         f'<a href="contradictions.html">{len(contradictions)} contradictions</a>; '
         f'<a href="accepted.html">{len(site.accepted)} accepted findings</a>.</p>'
-        + (f'<p id="sweep-counts"><a href="sweep.html">Sweep</a>: {len(site.sweep.rows)} combinations, '
-           f"{len(site.sweep.new)} new findings, {len(site.sweep.findings) - len(site.sweep.new)} accepted.</p>"
+        + (f'<p id="explore-counts"><a href="explore.html">Explore</a>: {plural(len(site.explore.scopes), "scope")}, '
+           f'{plural(sum(len(s.new) for s in site.explore.scopes), "new finding")}, '
+           f"{sum(len(s.accepted) for s in site.explore.scopes)} accepted.</p>"
+           if site.explore is not None else "")
+        + (f'<p id="sweep-counts"><a href="sweep.html">Sweep</a>: {plural(len(site.sweep.rows), "combination")}, '
+           f"{plural(len(site.sweep.new), 'new finding')}, {len(site.sweep.findings) - len(site.sweep.new)} accepted.</p>"
            if site.sweep is not None else "")
         + "</section>",
     ]
@@ -474,7 +482,7 @@ def _sweep(site: Site) -> str:
                                           "<code>regcheck report --html DIR --sweep DATABASE</code> adds one.</p>")
     run, c = report.run, report.counts
     template = run["template"]
-    body = [f"<h1>Sweep</h1><p>{escape(report.database)}: {len(report.rows)} combinations of {template['size']} "
+    body = [f"<h1>Sweep</h1><p>{escape(report.database)}: {plural(len(report.rows), 'combination')} of {template['size']} "
             "cards: " + ", ".join(f"{c[k]} {k}" for k in ("done", "failed", "unknown", "pending")) + ". "
             f"Template: {template['turns']} turn(s), phases {escape(', '.join(template['phases']))}, attempts "
             f"{escape(', '.join(template['attempts']))}, {template['per_phase']} per phase, at most "
@@ -507,10 +515,49 @@ def _sweep(site: Site) -> str:
     return _page(title, "sweep.html", "\n".join(body))
 
 
+def _explore(site: Site) -> str:
+    title = "Explore - " + site.title
+    report = site.explore
+    if report is None:
+        return _page(title, "explore.html", "<h1>Explore</h1><p>No search of scopes in this report: "
+                                            "<code>regcheck report --html DIR --scope FILE</code> adds one.</p>")
+    body = ["<h1>Explore</h1><p>Every scenario of each scope searched for contradictions and ambiguities; "
+            "each finding is shown once per cause, with the smallest scenario that shows it.</p>"]
+    for n, s in enumerate(report.scopes):
+        r = s.result
+        body.append(f'<section aria-labelledby="scope-{n}"><h2 id="scope-{n}">{escape(r.scope)}: {escape(r.title)}</h2>'
+                    f"<p>{r.checked:,} of {escape(r.scenarios_shown)} scenarios checked ({r.answered_in_full} answered "
+                    f"in full) in {r.seconds:.1f} s: {plural(len(s.new), 'new finding')}, "
+                    f"{len(s.accepted)} accepted.</p>")
+        if r.incomplete:
+            body.append('<p class="fail">The search was cut short: ' + escape("; ".join(r.incomplete[:10]))
+                        + (f" and {len(r.incomplete) - 10} more" if len(r.incomplete) > 10 else "") + ".</p>")
+        found = [(f, None) for f in s.new] + [(f, " ".join(a.note.split())) for f, a in s.accepted]
+        for i, (f, note) in enumerate(found):
+            what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
+            steps = "".join(f"<li>{escape(a)}</li>" for a in f.attempts)
+            body.append(
+                f'<section class="finding" aria-labelledby="x-{n}-{i}"><h3 id="x-{n}-{i}">'
+                f'<span class="{"verdict" if note is not None else "verdict fail"}">'
+                f'{"accepted" if note is not None else "new"} {escape(what)}</span></h3>'
+                f"<p>Rules involved: {escape(', '.join(f.rules) or 'none')}. Shown by {plural(f.scenarios, 'scenario')} "
+                "of the scope.</p>"
+                + (f"<p>Accepted: {escape(note)}</p>" if note is not None else "")
+                + f"<p>Smallest witness: {plural(f.turns, 'turn')}, cards "
+                f"{escape(', '.join(f.cards))}; question <code>{escape(f.question)}</code>.</p>"
+                + (f"<ol>{steps}</ol>" if steps else "")
+                + f"<details><summary>Witness as a case file</summary><pre>{escape(f.case)}</pre></details></section>")
+        if r.unused:
+            body.append(f"<p>Statements no scenario of the scope reaches: {escape(', '.join(r.unused))}.</p>")
+        body.append("</section>")
+    return _page(title, "explore.html", "\n".join(body))
+
+
 def pages(site: Site) -> dict[str, str]:
     """Every page of the site, by file name."""
     out = {"index.html": _index(site), "rules.html": _rules(site), "contradictions.html": _contradictions(site),
-           "accepted.html": _accepted(site), "coverage.html": _coverage(site), "sweep.html": _sweep(site)}
+           "accepted.html": _accepted(site), "coverage.html": _coverage(site), "explore.html": _explore(site),
+           "sweep.html": _sweep(site)}
     for c in site.cases:
         out[case_page_name(c.result.case)] = _case(c)
     return out
