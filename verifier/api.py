@@ -197,9 +197,11 @@ def finding_of(f: ExploreFinding) -> Finding:
 
 
 def explore(repo: Repository, scopes: Sequence[Path | ScopeText], options: ExploreOptions | None = None,
-            progress: Callable[[str, int, int], None] | None = None) -> ExploreReport:
+            progress: Callable[[str, int, int], None] | None = None, exitfirst: bool = False) -> ExploreReport:
     """Search every scenario of each scope (a file, or a scope's text) for contradictions and ambiguities;
-    findings listed in the repository's accepted-findings file are told apart from new ones."""
+    findings listed in the repository's accepted-findings file are told apart from new ones. With
+    `exitfirst`, the scopes after the first that does not pass (a new finding, a search cut short) are
+    not searched."""
     from .gate.findings import FINDINGS_FILE, read_baseline
 
     options = options or ExploreOptions()
@@ -214,6 +216,8 @@ def explore(repo: Repository, scopes: Sequence[Path | ScopeText], options: Explo
                          if finding_of(f).fingerprint in baseline)
         new = tuple(f for f in result.findings if finding_of(f).fingerprint not in baseline)
         out.append(ScopeReport(result, new, accepted))
+        if exitfirst and not out[-1].passed:
+            break
     return ExploreReport(tuple(out))
 
 

@@ -435,19 +435,34 @@ def _progress_printer() -> Callable[[str, int, int], None]:
               show_default=True, help="Check at most this many scenarios of a scope (a larger scope is reported cut short).")
 @click.option("--brute-force", is_flag=True,
               help="Answer every scenario in full instead of screening it first (the reference path; slow).")
+@click.option("-k", "select", metavar="EXPR", default=None,
+              help="Search only the scope files whose path matches EXPR: words, and/or/not, parentheses; a word "
+                   "matches when it is part of the path, in any case.")
+@click.option("-x", "--exitfirst", is_flag=True,
+              help="Stop after the first scope with a new finding or a search cut short.")
 def explore(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None, jobs: int | None,
-            write_cases: str | None, max_scenarios: int, brute_force: bool) -> None:
+            write_cases: str | None, max_scenarios: int, brute_force: bool, select: str | None, exitfirst: bool) -> None:
     """Search every scenario of the scope files in PATHS for contradictions and ambiguities.
 
     Each finding is reported once per cause (its verdict, the symbol of its question and the rules
     involved) with the smallest scenario that shows it. Findings listed in accepted-findings.yaml are
     shown apart. Exits 1 when a finding is new or a search was cut short by a limit.
     """
+    from .terminal import Selection, SelectionError
+
     scopes = _collect_scopes(paths)
+    if select is not None:
+        try:
+            selection = Selection(select)
+        except SelectionError as err:
+            raise click.UsageError(str(err)) from None
+        scopes = [p for p in scopes if selection.matches_path(str(p))]
+        if not scopes:
+            raise click.UsageError(f"no scope file matches -k {select!r}")
     options = api.ExploreOptions(int(timeout * 1000), memory, jobs, max_scenarios, brute_force)
     try:
         repo = api.open_repository(_repository(root))
-        report = api.explore(repo, scopes, options, _progress_printer())
+        report = api.explore(repo, scopes, options, _progress_printer(), exitfirst)
         if write_cases:
             for path in _write_witnesses(Path(write_cases), report):
                 click.echo(f"wrote {display_path(path)}", err=True)

@@ -141,6 +141,10 @@ class Selection:
         result = self._eval(self.tree, f"{case}::{question}".lower(), None)
         return bool(result)
 
+    def matches_path(self, path: str) -> bool:
+        """Whether a file (a scope) is selected by its path alone."""
+        return bool(self._eval(self.tree, path.lower(), None))
+
     def may_match(self, case: str) -> bool:
         """Whether some question of the case could be selected, from its path alone."""
         return self._eval(self.tree, case.lower(), case.lower()) is not False

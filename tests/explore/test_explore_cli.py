@@ -90,3 +90,20 @@ def test_a_bad_scope_is_reported_with_its_line_and_exit_2(edit: tuple[str, str],
     assert_no_crash(result)
     assert result.exit_code == 2, result.output
     assert message in result.stderr, result.stderr
+
+
+def test_k_selects_scopes_by_path_and_x_stops_after_the_first_that_fails(cli: Cli, assert_no_crash: Check,
+                                                                           repo_root: Path, tmp_path: Path) -> None:
+    for name in ("a-negated.yaml", "b-negated.yaml", "c-other.yaml"):
+        (tmp_path / name).write_text(NEGATED_SET_ASIDE, "utf-8")
+    chosen = cli("explore", "--root", repo_root, "--jobs", "1", "-k", "(negated or other) and not b-", tmp_path)
+    assert_no_crash(chosen)
+    assert chosen.exit_code == 1 and "2 scopes: 2 new findings" in chosen.stdout
+    assert "a-negated.yaml" in chosen.stdout and "c-other.yaml" in chosen.stdout and "b-negated" not in chosen.stdout
+    first = cli("explore", "--root", repo_root, "--jobs", "1", "-x", tmp_path)
+    assert_no_crash(first)
+    assert first.exit_code == 1 and "1 scope: 1 new finding" in first.stdout and "b-negated" not in first.stdout
+    none = cli("explore", "--root", repo_root, "-k", "nothing-like-this", tmp_path)
+    assert none.exit_code == 2 and "no scope file matches -k 'nothing-like-this'" in none.output
+    bad = cli("explore", "--root", repo_root, "-k", "(negated", tmp_path)
+    assert bad.exit_code == 2 and "'(' is not closed" in bad.output
