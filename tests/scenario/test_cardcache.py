@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,39 @@ def test_no_cache_when_it_is_turned_off(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("REGCHECK_CACHE_DIR", "off")
     assert cached_read_text(TEXTS[0]) == read_text(TEXTS[0])
     assert not any(tmp_path.iterdir())
+
+
+def test_the_coverage_is_counted_once_and_read_back(cache: Path) -> None:
+    counted: list[int] = []
+
+    def count() -> dict[str, dict[str, int]]:
+        counted.append(1)
+        return {"heal": {"modelled": 3, "override": 1, "unsupported": 2, "not-read": 0}}
+
+    first = cardcache.cached_coverage(count)
+    assert cardcache.cached_coverage(count) == first and len(counted) == 1
+    [entry] = cache.glob("coverage-*.json")
+    for damage in ("not json", json.dumps({"heal": {"modelled": "three"}}), json.dumps([1])):
+        entry.write_text(damage, "utf-8")
+        assert cardcache.cached_coverage(count) == first
+    assert len(counted) == 4 and json.loads(entry.read_text("utf-8")) == first
+
+
+def test_the_coverage_key_follows_the_card_modules_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = Path(cardcache.__file__).resolve().parent
+    copy = tmp_path / "verifier"
+    (copy / "scenario").mkdir(parents=True)
+    (copy / "data").mkdir()
+    for path in here.glob("card*.py"):
+        shutil.copy(path, copy / "scenario" / path.name)
+    for name in ("cards.tsv", "card-overrides.yaml"):
+        shutil.copy(here.parent / "data" / name, copy / "data" / name)
+    key = cardcache._coverage_key()
+    monkeypatch.setattr(cardcache, "__file__", str(copy / "scenario" / "cardcache.py"))
+    assert cardcache._coverage_key() == key
+    for changed in (copy / "scenario" / "cards.py", copy / "data" / "card-overrides.yaml", copy / "data" / "cards.tsv"):
+        changed.write_bytes(changed.read_bytes() + b"\n")
+        assert cardcache._coverage_key() != key, changed.name
+        key = cardcache._coverage_key()
+    monkeypatch.setattr(cardcache, "FORMAT", cardcache.FORMAT + 1)
+    assert cardcache._coverage_key() != key

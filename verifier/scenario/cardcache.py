@@ -1,18 +1,22 @@
 """A cache of card-text readings, so that checking a case that names a real card does not build the
-card grammar's parser for a text read before.
+card grammar's parser for a text read before, and of the card list's coverage, so that the gate and
+`regcheck cards --coverage` do not read the whole card list again while nothing it depends on changed.
 
 Each reading is one JSON file (never code) under `cards/` of regcheck's cache folder (see
 `files.cache_dir`), keyed by a hash of regcheck's version, the grammar module's source and the
-text. A file that is missing, unreadable or not of the expected shape is ignored and rewritten.
+text. The coverage is one JSON file keyed by a hash of regcheck's version, the source of every card
+module and the bundled card list and overrides. A file that is missing, unreadable or not of the
+expected shape is ignored and rewritten.
 """
 
 from __future__ import annotations
 
-__all__ = ["cached_read_text"]
+__all__ = ["cached_read_text", "cached_coverage"]
 
 import contextlib
 import hashlib
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,3 +76,32 @@ def cached_read_text(text: str) -> TextReadingResult:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_file(path, json.dumps({"text": text, "abilities": [list(a) for a in reading.abilities]}))
     return reading
+
+
+def _coverage_key() -> str:
+    from .. import __version__
+
+    digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
+    here = Path(__file__).resolve().parent
+    data = here.parent / "data"
+    for path in [*sorted(here.glob("card*.py")), data / "cards.tsv", data / "card-overrides.yaml"]:
+        digest.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def cached_coverage(count: Callable[[], dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
+    """`count()` (the coverage of the card list, per category and status), through the cache when there is one."""
+    folder = cache_dir()
+    path = folder / "cards" / f"coverage-{_coverage_key()}.json" if folder is not None else None
+    if path is not None:
+        with contextlib.suppress(OSError, ValueError):
+            data = json.loads(path.read_text("utf-8"))
+            if isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
+                                              for v in data.values()):
+                return data
+    counts = count()
+    if path is not None:
+        with contextlib.suppress(WriteError, OSError):  # a cache that cannot be written is only slower
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, json.dumps(counts))
+    return counts

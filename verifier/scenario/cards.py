@@ -16,7 +16,7 @@ from typing import NamedTuple
 from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .cardcache import cached_read_text
+from .cardcache import cached_coverage, cached_read_text
 from .cardreading import AbilityReading, Part, TextReadingResult
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
@@ -387,7 +387,12 @@ def categories_of(reading: CardReading) -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def coverage() -> dict[str, dict[str, int]]:
-    """For each category, how many distinct printed texts are modelled, override, unsupported or not read."""
+    """For each category, how many distinct printed texts are modelled, override, unsupported or not read
+    (kept in regcheck's cache folder: see `cardcache`)."""
+    return cached_coverage(_count_coverage)
+
+
+def _count_coverage() -> dict[str, dict[str, int]]:
     counts = {c: dict.fromkeys(STATUSES, 0) for c in CATEGORIES}
     seen: set[str] = set()
     for card in all_cards():
