@@ -21,9 +21,10 @@ from verifier.cli import main
 from verifier.errors import RegcheckError
 from verifier.language.encoding import RuleBase, load_rule_base
 from verifier.rulesdoc import RulesDocument, load_rules_document
+from verifier.runner import CaseTask
 from verifier.scenario.loader import load_case
 from verifier.scenario.model import Scenario
-from verifier.solver.engine import check_scenario
+from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 from verifier.verdicts import CaseResult
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -110,7 +111,8 @@ def rules_doc(repo_root: Path) -> RulesDocument:
 
 
 class CaseResults:
-    """Engine results of case files, each checked at most once per session.
+    """Results of case files as `regcheck check` run from the repository's root gives them (the same task, a
+    case inside the repository shown by its path from there), each checked at most once per session.
 
     `prefetch` checks many files at once in forked workers (which inherit the loaded rule base);
     a file that fails there is checked again in this process, so its error is raised here.
@@ -118,13 +120,14 @@ class CaseResults:
 
     def __init__(self, rules: RuleBase, doc: RulesDocument) -> None:
         self.rules = rules
-        self.doc = doc
+        self.task = CaseTask(rules, lambda: doc, DEFAULT_TIMEOUT_MS, None, show_defaults=False)
         self.cache: dict[Path, CaseResult] = {}
 
     def __call__(self, path: Path) -> CaseResult:
         key = path.resolve()
         if key not in self.cache:
-            self.cache[key] = check_scenario(load_case(path, self.rules), self.rules, self.doc)
+            shown = key.relative_to(REPO_ROOT).as_posix() if key.is_relative_to(REPO_ROOT) else str(path)
+            self.cache[key] = self.task.check(path, shown)[0]
         return self.cache[key]
 
     def prefetch(self, paths: Iterable[Path]) -> None:

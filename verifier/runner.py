@@ -57,14 +57,19 @@ class CaseTask:
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
         try:
-            scenario = load_case(path, self.rules)
-            result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
-            warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
-                             for w in default_warnings(scenario))
-            if warnings:
-                result = replace(result, warnings=warnings)
+            return self.check(path)
         except RegcheckError as err:
             return input_error_of(path, err)
+
+    def check(self, path: Path, display: str | None = None) -> tuple[CaseResult, str]:
+        """The case's result and its defaults as text (empty unless asked for), the case shown as `display`
+        (default: its path); raises the case's input error."""
+        scenario = load_case(path, self.rules, display)
+        result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
+        warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
+                         for w in default_warnings(scenario))
+        if warnings:
+            result = replace(result, warnings=warnings)
         return result, _defaults_text(scenario) if self.show_defaults else ""
 
 
