@@ -31,7 +31,8 @@ def regcheck(root: Path, *args: str, limit_bytes: int | None = None) -> subproce
         if limit_bytes is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
 
-    env = {**os.environ, "REGCHECK_CACHE_DIR": "off"}
+    # the session's cache (the card list's coverage above all), but no cache writes past a file size limit
+    env = {**os.environ, **({"REGCHECK_CACHE_DIR": "off"} if limit_bytes is not None else {})}
     return subprocess.run([sys.executable, "-m", "verifier", *args], cwd=root, capture_output=True, text=True,
                           timeout=240, preexec_fn=limit, env=env)
 
