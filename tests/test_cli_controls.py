@@ -195,7 +195,7 @@ def test_update_expect_changes_only_the_expectation(cli: Cli, repo_root: Path, c
     result = run(cli, repo_root, cases["wrong"], "--update-expect")
     assert result.exit_code == 0, result.output
     assert f"updated 1 expectation in {cases['wrong']}" in result.stderr
-    assert result.stdout.rstrip().endswith("1 case, 2 questions: 1 ok, 0 not ok, 1 expectations updated")
+    assert result.stdout.rstrip().endswith("1 case, 2 questions: 1 ok, 0 not ok, 1 expectation updated")
     after = cases["wrong"].read_text()
     changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
     assert changed == [("  returns_at: {verdict: determined, value: turn 2 Preparation}" + COMMENTED.rstrip("\n"),

@@ -34,7 +34,7 @@ from .runner import CaseInputError
 from .scenario.loader import DEFAULTS
 from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS
-from .terminal import Progress
+from .terminal import Progress, plural
 from .verdicts import CaseResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
@@ -169,7 +169,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     """Check the case files in PATHS (files or folders, searched recursively)."""
     from dataclasses import replace
 
-    from .terminal import Selection, SelectionError, colour_marks, plural, use_colour
+    from .terminal import Selection, SelectionError, colour_marks, use_colour
 
     try:
         selection = Selection(select) if select is not None else None
@@ -250,7 +250,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
                 click.echo(escape_text(f"  {e.file}: could not be checked"))
         ok_count = len(qs) - len(failed) - len(updated)
         line = (f"{plural(len(results), 'case')}, {plural(len(qs), 'question')}: {ok_count} ok, {len(failed)} not ok"
-                + (f", {len(updated)} expectations updated" if update_expect else "")
+                + (f", {plural(len(updated), 'expectation')} updated" if update_expect else "")
                 + (f"; {plural(len(errors), 'case file')} could not be checked" if errors else "")
                 + ("; stopped at the first failure (-x)" if stopped else ""))
         if colour:
@@ -855,9 +855,9 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
     for s in pool.skipped:
         click.echo(f"left out: {escape_text(s.name)}: {escape_text(s.reason)}")
     c = summary.counts
-    click.echo(f"{len(pool.cards)} cards, {summary.total} combinations: " + ", ".join(
+    click.echo(f"{plural(len(pool.cards), 'card')}, {plural(summary.total, 'combination')}: " + ", ".join(
         f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")))
-    click.echo(f"this run: {summary.ran} combinations in {summary.seconds:.1f} s ({summary.per_minute:.1f}/min) "
+    click.echo(f"this run: {plural(summary.ran, 'combination')} in {summary.seconds:.1f} s ({summary.per_minute:.1f}/min) "
                f"on {summary.workers}; `regcheck sweep report {escape_text(database)}` shows the findings")
     report = api.sweep_report(repo, Path(database))
     _exit(EXIT_OK if not report.new and not c["failed"] and not c["unknown"] else EXIT_FINDING)

@@ -255,7 +255,7 @@ def _ranked_derivation(ranking: Ranking, question: str, verified: bool, shown: _
     rules = sum(len(r.instances) for r in ranking.rules)
     facts = sum(len(f.facts) for f in ranking.facts)
     check = "re-checked: forcing and minimal" if verified else "NOT re-checked as minimal"
-    lines = [f"    forced by ({rules} rule instances, {facts} facts; {check}), the most direct first:"]
+    lines = [f"    forced by ({plural(rules, 'rule instance')}, {plural(facts, 'fact')}; {check}), the most direct first:"]
     rank = None
     for r in ranking.rules:
         if r.rank == INERTIA_RANK:

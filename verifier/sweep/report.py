@@ -24,6 +24,7 @@ from .. import __version__
 from ..escaping import escape_text
 from ..explore.search import _cause
 from ..rulesdoc import statement_order
+from ..terminal import plural
 from .store import STATUSES, Row, read_store
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def render_sweep(report: SweepReport) -> str:
     """The report for people."""
     run, c = report.run, report.counts
     template = run["template"]
-    lines = [f"{escape_text(report.database)}: {len(report.rows)} combinations of {template['size']} cards: "
+    lines = [f"{escape_text(report.database)}: {plural(len(report.rows), 'combination')} of {template['size']} cards: "
              + ", ".join(f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")),
              f"  rule base {run['rules_fingerprint']}, cards {run['cards_fingerprint']}, "
              f"template {run['template_fingerprint']} (turns {template['turns']}, phases {', '.join(template['phases'])}, "
@@ -178,7 +179,7 @@ def sweep_sarif(report: SweepReport) -> dict[str, Any]:
         results.append({
             "ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule), "level": "note" if f.accepted else "error",
             "baselineState": "unchanged" if f.accepted else "new",
-            "message": {"text": f"{_cause_text(f)}; in {len(f.combinations)} combinations, first "
+            "message": {"text": f"{_cause_text(f)}; in {plural(len(f.combinations), 'combination')}, first "
                                 f"{f.witness_combination}; witness: {f.witness['question']}"},
             "locations": where,
             "partialFingerprints": {"regcheckSweepFinding/v1": _fingerprint(f.verdict, f.symbol, *f.rules)},
