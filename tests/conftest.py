@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-# The rule-base cache of test runs is kept apart from the user's own.
-os.environ.setdefault("REGCHECK_CACHE_DIR", tempfile.mkdtemp(prefix="regcheck-test-cache-"))
+# The caches of a test run (rule bases, card readings, the card list's coverage) are kept apart from the
+# user's own, and shared by the run's workers under pytest-xdist.
+os.environ.setdefault("REGCHECK_CACHE_DIR",
+                      os.path.join(tempfile.gettempdir(), "regcheck-test-cache-" + os.environ["PYTEST_XDIST_TESTRUNUID"])
+                      if "PYTEST_XDIST_TESTRUNUID" in os.environ else tempfile.mkdtemp(prefix="regcheck-test-cache-"))
 
 from verifier.cli import main
 from verifier.errors import RegcheckError
@@ -209,6 +212,28 @@ def chdir() -> Iterator[Callable[[Path], None]]:
 
 
 _LOADED: dict[tuple[str, Path, tuple[tuple[str, int, int], ...]], object] = {}
+
+
+# Under pytest-xdist (`--dist loadgroup`, in pyproject.toml) the tests that share an expensive session
+# fixture run on one worker: the case files' results, the gate's small repository, the sweep of a small
+# deck, the HTML report, the mutation runs. Every other file's tests stay together too, for their module
+# fixtures.
+_CASE_RESULTS = {"test_cases.py", "test_snapshot.py", "gate/test_gate_repository.py"}
+_SHARED_FOLDERS = {"gate", "sweep", "htmlreport", "mutation"}
+_TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            where = Path(item.path).resolve().relative_to(_TESTS)
+        except ValueError:
+            continue
+        name = where.as_posix()
+        group = ("case-results" if name in _CASE_RESULTS
+                 else where.parts[0] if len(where.parts) > 1 and where.parts[0] in _SHARED_FOLDERS else name)
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 def _memoised(kind: str, load: Callable[[Path], object]) -> Callable[[Path], object]:
