@@ -95,6 +95,13 @@ def test_targets_count_and_description() -> None:
     assert any("description" in r for r in reasons(only("Set aside a male Hero.")))
 
 
+def test_a_territory_of_the_user_targets_the_users_cards() -> None:
+    a = only("You may set aside a Hero from your territory for one turn.")
+    assert (a.target_zone, a.targets_own_cards) == ("territory", True)
+    a = only("Set aside up to 2 of an opponent's Heroes for 2 turns.")
+    assert (a.targets_opponents_cards, a.min_targets, a.max_targets) == (True, 0, 2)
+
+
 def test_paired_forms() -> None:
     a = only("Set Hero aside for 4 turns. On return Hero gains ability to band to any Hero.")
     assert (a.paired, a.on_return, a.grants_ability) == (True, True, True)
@@ -106,6 +113,34 @@ def test_paired_forms() -> None:
     assert a.paired
     a = only("Set-aside Saul/Paul for two turns. On turn three he returns as the Hero Paul.")
     assert a.kind == "set_aside_effect" and any("stated turn" in r for r in reasons(a))
+
+
+def test_return_forms_and_what_they_give() -> None:
+    a = only("Set two heroes aside for 2 turns. Both heroes return with abilities increased 3/3.")
+    assert (a.paired, a.on_return, a.grants_ability, a.min_targets) == (True, True, False, 2)
+    a = only("Set Evil Character aside for 3 turns. Character returns with ability to negate all special abilities.")
+    assert (a.on_return, a.grants_ability) == (True, True)
+    a = only("Set Evil Character aside for 6 turns. Character returns able to interrupt all special abilities.")
+    assert (a.on_return, a.grants_ability) == (True, True)
+    a = only("Set Hero aside. Hero gains 1/1 for every turn Hero meditates. Discard after Hero returns.")
+    assert (a.paired, a.on_return, a.parts) == (True, True, ("set_aside_part",)) and not a.unsupported
+    # an access, or something other than an ability gained on return, is not read as either
+    a = only("Set aside a Hero for one turn. Hero returns with access to rescue any Lost Soul.")
+    assert not a.on_return and any("ability is not read" in r for r in reasons(a))
+    a = only("Set a Hero aside for four turns. On return, Hero gains two additional brigade colors.")
+    assert not a.grants_ability and any("gains on return" in r for r in reasons(a))
+
+
+def test_an_on_return_clause_may_hold_a_semicolon() -> None:
+    a = only("Set aside a Hero for 1 turn. On return, look at the top X cards of your deck; underdeck the rest.")
+    assert a.on_return and not a.unsupported
+
+
+def test_cannot_be_interrupted_is_inert_whatever_its_condition() -> None:
+    a = only("Set aside a Hero. Cannot be interrupted if a male and female Hero are set aside by this ability.")
+    assert not a.unsupported and a.cannot_be_negated is False
+    a = only("Set aside a Hero. Cannot be negated if opposed by a female.")
+    assert any("condition is not modelled" in r for r in reasons(a))
 
 
 def test_cannot_be_negated_is_scoped_to_its_block() -> None:

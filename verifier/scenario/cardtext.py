@@ -64,7 +64,7 @@ PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate | discard | cost_effect | afflict
-     | cannot | limit | on_return | when_returns | returns_with | on_turn_returns
+     | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
      | protect | interrupted_only | grant_cannot
 
@@ -116,6 +116,7 @@ owner: "your" -> own
      | "that" -> the
      | "of" "your" -> own
      | "of" "holder's" -> own
+     | "of" "an"? "opponent's" -> opponents
      | "this" -> this
 description: DWORD+
 
@@ -166,9 +167,10 @@ limit: "limit" words?
 // paired forms ---------------------------------------------------------------------------
 on_return: ON_RETURN ","? words
 ON_RETURN: "on return" | "upon return" | "on its return" | "upon its return"
-when_returns.2: words "when" words RETURNS words?
+when_returns.2: words ("when" | "after") words RETURNS words?
 RETURNS: "returns" | "return" | "returns to play"
-returns_with.2: words "returns" "with" words
+returns_with.2: words ("returns" | "return") "with" words
+returns_able.2: words ("returns" | "return") "able" "to" words
 on_turn_returns: "on" "turn" count ","? words "returns" words?
 while_aside: "while" ("that" words ("is" | "are"))? WHILE_ASIDE ","? words
 WHILE_ASIDE: "set aside" | "set-aside"
@@ -178,7 +180,7 @@ gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
 each_upkeep: "each" "upkeep" ","? words
 protect: "protect" words
 
-words: (WORD | ",")+
+words: (WORD | "," | ";")+
 cwords: WORD+
 // a whole word; a description word is any word but those that start a location, duration or clause
 WORD: WORD_START WORD_BODY
@@ -331,6 +333,8 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
         zones.append(_PLACES[place])
         if "opponent" in owner:
             block.opponents = True
+        elif owner in ("your", "holder's"):
+            block.own = True  # the cards in a player's territory (or hand) are the cards that player controls
     zones = sorted(set(zones))
     if len(zones) > 1:
         block.add("location", text, reason=f"targets in more than one zone ({', '.join(zones)}) are not modelled")
@@ -345,6 +349,8 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
         mapped.append(("also_in_play", "true"))
     if block.opponents:
         mapped.append(("targets_opponents_cards", "true"))
+    if block.own:
+        mapped.append(("targets_own_cards", "true"))
     block.add("location", text, tuple(mapped))
 
 
@@ -571,25 +577,33 @@ def _sentence(block: _Block, sentence: str) -> None:
                     return
                 block.cbn = f"x is {m.group(1)} or greater"
                 mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
-        elif cond is not None:
-            block.add("cannot", text, reason="a condition on the effect is not modelled")
-            return
         others = [g for g in guards if g != "g_negated"]
         if others:
-            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"))
+            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"
+                           + (", whatever the condition" if cond is not None and not mapped else "")))
         block.add("cannot", text, tuple(mapped))
         return
     if name == "interrupted_only":
         block.add("cannot", text, (("inert", "no attempt in the model interrupts or prevents an ability"),))
         return
-    if name in ("on_return", "when_returns", "returns_with"):
+    if name in ("on_return", "when_returns", "returns_with", "returns_able"):
         if block.kind != "set_aside_effect":
             block.add("paired", text, reason="a return clause without a set-aside in its ability")
             return
         mapped = [("paired", "true"), ("on_return", "true")]
         clause = re.sub(r"^(?:on|upon) (?:its )?return\s*,?\s*", "", text)
-        if re.search(r"\bgains?\b", clause):
+        if name == "returns_with" and not re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b"
+                                                    r"|\breturns? with abilities (?:increased|\d)", clause):
+            # "returns with access to ...": whether that is an ability it gains is not read
+            block.add("on_return", text, reason="whether this return clause gives the card an ability is not read")
+            return
+        if (name == "returns_able" or re.search(r"\bgains? (?:the |an? )?abilit(?:y|ies)\b", clause)
+                or re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b", clause)):
             mapped.append(("grants", "true"))
+        elif re.search(r"\bgains?\b", clause):
+            # "gains two additional brigade colors": something other than an ability, which the model may track
+            block.add("on_return", text, reason="what the card gains on return is not modelled")
+            return
         elif name == "on_return" and _ABOUT_THE_CARD.match(clause):
             # "Upon return, Hero has access to any site and ignores ...": it may give the card an
             # ability without saying "gains"; whether it does is not read
