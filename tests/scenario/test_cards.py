@@ -98,9 +98,9 @@ def test_darkness_needs_x() -> None:
 
 
 def test_an_unsupported_card_says_what_and_why() -> None:
-    r = read_card(card("Feast of Booths"))
+    r = read_card(card("Training in Righteousness"))
     assert r.status == "unsupported"
-    assert any("all of your human heroes" in u and "'human heroes' is not one the model can check" in u
+    assert any("a single-color human hero" in u and "'single-color human hero' is not one the model can check" in u
                for u in r.unsupported)
 
 

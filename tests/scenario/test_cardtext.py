@@ -92,12 +92,38 @@ def test_targets_count_and_description() -> None:
     a = only("Heal any Hero from the Blue Brigade that is being discarded.")
     assert (a.min_targets, a.max_targets, a.target_brigade, a.heals_only) == (1, 1, "Blue", ("discarded_condition",))
     assert only("Set aside one or more of your Heroes.").targets_own_cards
-    assert any("description" in r for r in reasons(only("Set aside a male Hero.")))
+    assert any("description" in r for r in reasons(only("Set aside a single-color Hero.")))
+    assert any("description" in r for r in reasons(only("Set aside a male Hero (face down).")))
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "traits", "brigade", "low", "high"),
+    [
+        ("Set aside a male Hero.", ("Hero",), ("male",), None, 1, 1),
+        ("Set aside all of your human Heroes for one turn.", ("Hero",), ("human",), None, 0, None),
+        ("Set aside up to three O.T. male Heroes for four turns.", ("Hero",), ("O.T.", "male"), None, 0, 3),
+        ("Heal a N.T. Hero.", ("Hero",), ("N.T.",), None, 1, 1),
+        ("Heal any number of humans.", ("Hero", "Evil_Character"), ("human",), None, 0, None),
+        ("Set aside an opponent's female for 2 turns.", ("Hero", "Evil_Character"), ("female",), None, 1, 1),
+        ("Set any 2 humans aside until Son of God is played.", ("Hero", "Evil_Character"), ("human",), None, 2, 2),
+        ("Set aside any number of clay missionaries for 1 turn.", ("Hero", "Evil_Character"), ("missionary",),
+         "Clay", 0, None),
+        ("Set a human evil character aside for 3 turns.", ("Evil_Character",), ("human",), None, 1, 1),
+        ("Set aside your Persian for three turns.", ("Hero", "Evil_Character"), ("Persian",), None, 1, 1),
+    ],
+)
+def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits: tuple[str, ...],
+                                       brigade: str | None, low: int, high: int | None) -> None:
+    # an adjective stands before a type word; a noun alone names a character
+    a = only(text)
+    assert (a.target_types, a.target_traits, a.target_brigade, a.min_targets, a.max_targets) == (
+        types, traits, brigade, low, high)
+    assert not a.unsupported
 
 
 def test_a_territory_of_the_user_targets_the_users_cards() -> None:
-    a = only("You may set aside a Hero from your territory for one turn.")
-    assert (a.target_zone, a.targets_own_cards) == ("territory", True)
+    a = only("You may set aside a Corinth Hero from your territory for one turn.")
+    assert (a.target_zone, a.targets_own_cards, a.target_traits) == ("territory", True, ("Corinth",))
     a = only("Set aside up to 2 of an opponent's Heroes for 2 turns.")
     assert (a.targets_opponents_cards, a.min_targets, a.max_targets) == (True, 0, 2)
 

@@ -17,7 +17,7 @@ from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import cached_read_text
-from .cardreading import AbilityReading, Part, TextReadingResult
+from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
          "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
@@ -34,6 +34,13 @@ class RealCard(NamedTuple):
     identifier: str
     text: str
     identity: str | None = None  # the name it was looked up by, when that is one of its identities
+
+    @property
+    def traits(self) -> tuple[str, ...]:
+        """The traits target descriptions name that the card list's identifiers give the card ("Corinth",
+        "Demon", "O.T."); the list does not record humanity, gender or, for most cards, testament."""
+        items = re.sub(r"\[[^\]]*\]", "", self.identifier).replace(";", ",").split(",")
+        return tuple(dict.fromkeys(t for t in (trait_named(i) for i in items if i.strip()) if t is not None))
 
     @property
     def later_identity(self) -> bool:

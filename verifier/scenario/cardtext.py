@@ -26,7 +26,7 @@ from functools import lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from .cardreading import AbilityReading, Part, TextReadingResult
+from .cardreading import TRAIT_WORDS, AbilityReading, Part, TextReadingResult
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -37,6 +37,7 @@ _TYPE_WORDS = {
     "evil character": ("Evil_Character",), "evil characters": ("Evil_Character",),
     "character": ("Hero", "Evil_Character"), "characters": ("Hero", "Evil_Character"),
 }
+_TRAIT_NOUNS = frozenset(TRAIT_WORDS) - {"nt", "ot", "corinth"}
 _BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
              "crimson", "gray", "orange", "pale green")
 
@@ -104,6 +105,8 @@ quantity: "a" -> q_one
         | "all" -> q_all
         | "any" -> q_any
         | "each" -> q_each
+        | "any" NUMWORD -> q_exact
+        | "any" NUMBER -> q_exact
         | NUMWORD -> q_exact
         | NUMBER -> q_exact
         | "x" -> q_x
@@ -302,6 +305,7 @@ class _Block:
         self.heals_only: set[str] = set()
         self.types: tuple[str, ...] = ()
         self.brigade: str | None = None
+        self.traits: tuple[str, ...] = ()
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -376,7 +380,7 @@ def _target(block: _Block, tree: Tree) -> None:
         # "Heal any Hero": any one Hero; "any Heroes", "all Heroes": every one the player picks
         block.min_targets, block.max_targets = 1, 1
     elif q == "q_exact":
-        word = _words(qnode).strip()
+        word = _words(qnode).split()[-1]
         n = int(word) if word.isdigit() else NUMBERS[word]
         block.min_targets, block.max_targets = n, n
     elif q == "q_up_to":
@@ -416,13 +420,25 @@ def _target(block: _Block, tree: Tree) -> None:
             block.add("target", _words(tree), reason="two brigades named for one target")
             return
         brigade = next(str(t) for t in brigade_of.children if isinstance(t, Token) and t.type == "BRIGADE")
+    traits: list[str] = []
+    tokens = rest.split()
+    while len(tokens) > 1 and tokens[0] in TRAIT_WORDS:
+        traits.append(TRAIT_WORDS[tokens.pop(0)])
+    rest = " ".join(tokens)
     types = _TYPE_WORDS.get(rest)
+    if types is None and rest in _TRAIT_NOUNS:
+        traits.append(TRAIT_WORDS[rest])
+        types = _TYPE_WORDS["character"]
     if types is None:
         block.add("target", _words(tree), reason=f"the description '{desc}' is not one the model can check "
-                                                  "(it knows Hero, Evil Character and character, with a brigade)")
+                                                  "(it knows Hero, Evil Character and character, with a brigade "
+                                                  "and traits such as human, male or N.T.)")
         return
     block.types = types
     mapped.append(("target_types", "/".join(types)))
+    if traits:
+        block.traits = tuple(dict.fromkeys(traits))
+        mapped.append(("target_traits", ", ".join(block.traits)))
     if brigade is not None:
         block.brigade = brigade.title().replace(" ", "_")
         mapped.append(("target_brigade", block.brigade))
@@ -672,6 +688,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         pieces=tuple(block.pieces),
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
+        target_traits=block.traits,
     )
 
 
