@@ -203,9 +203,7 @@ def _card_fields() -> dict[str, FieldSpec]:
                             "left out is one it lacks (`traits: []` for none). A case that uses an ability naming a "
                             "trait for its targets (\"a human Hero\") on a card whose traits it does not list is "
                             "refused, unless the card list's identifiers give the card that trait.",
-                            "not stated: a real card (named by its first identity) has the traits its identifiers "
-                            "in the card list give it, which do not record humanity, gender or, for most cards, "
-                            "testament"),
+                            DEFAULTS["traits"]),
     }
     for key, word in CONDITION_WORDS.items():
         fields[key] = FieldSpec("true or false", BOOL, f"The card starts {word}.", "false")

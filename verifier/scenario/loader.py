@@ -50,6 +50,9 @@ DEFAULTS = {
     "zone": "territory for characters, hand for every other card",
     "zone_of": "the owner",
     "brigade": "none",
+    "traits": "not stated: a real card (named by its first identity) has the traits its identifiers in the card "
+              "list give it, which do not record humanity, gender or, for most cards, testament; an ability naming "
+              "a trait for its targets is refused on a card that leaves that trait open",
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
