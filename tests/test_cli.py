@@ -571,9 +571,9 @@ def test_cards_shows_a_reading(cli: Cli, assert_no_crash: Check) -> None:
 
 
 def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -> None:
-    result = cli("cards", "Darkness (FoM)", "Feast of Booths", "--format", "json")
+    result = cli("cards", "Darkness (FoM)", "Feast of Booths", "Training in Righteousness", "--format", "json")
     assert_no_crash(result)
-    darkness, booths = json.loads(result.output)["cards"]
+    darkness, booths, training = json.loads(result.output)["cards"]
     assert set(darkness) >= {"name", "text", "status", "abilities", "unsupported"}
     (a,) = darkness["abilities"]
     assert set(a) >= {"kind", "duration", "paired", "on_return", "target_zone", "targets_opponents_cards",
@@ -581,9 +581,11 @@ def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -
     assert a["duration"] == {"kind": "for_turns", "turns": 2, "min_turns": None}
     assert a["cannot_be_negated"] == "x is 4 or greater"
     assert darkness["status"] == "modelled" and darkness["unsupported"] == []
-    assert booths["status"] == "unsupported" and any("human heroes" in u for u in booths["unsupported"])
+    assert booths["status"] == "modelled" and booths["unsupported"] == []
     (b,) = booths["abilities"]
     assert b["duration"] == {"kind": "for_chosen_turns", "turns": 7, "min_turns": 1}
+    assert b["targets"] == {"min": 0, "max": None, "types": ["Hero"], "brigade": None, "traits": ["human"]}
+    assert training["status"] == "unsupported" and any("single-color human hero" in u for u in training["unsupported"])
 
 
 def test_cards_unknown_name_exits_2(cli: Cli, assert_no_crash: Check) -> None:

@@ -18,6 +18,7 @@ from .explore.scope import MAX_CANDIDATES, OUTCOME_SYMBOLS, SCOPE_KEYS
 from .language.encoding import RULE_ID, STATEMENT_ID
 from .language.types import BUILTINS, QUESTION_FORMS
 from .ruling import RULE_KEYS, RULING_ID, RULING_KEYS, RULING_ONLY_KEYS
+from .scenario.cardreading import TRAIT_WORDS, TRAITS
 from .scenario.loader import (
     ABILITY_KEYS,
     ABILITY_KINDS,
@@ -106,6 +107,10 @@ def _members_shown(value_set: str) -> str:
 
 NAME_SCHEMA: Schema = {"type": "string", "pattern": NAME.pattern}
 TEXT: Schema = {"type": "string", "pattern": r"\S"}
+# a trait as the loader reads it: any case, dots anywhere ("N.T.", "nt")
+TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*\.*(?:" + "|".join(
+    "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(
+        set(TRAIT_WORDS) | {t.lower().replace(".", "") for t in TRAITS})) + r")\s*$"}
 BOOL: Schema = {"type": "boolean"}
 
 
@@ -192,6 +197,13 @@ def _card_fields() -> dict[str, FieldSpec]:
         "x": FieldSpec("whole number, 0 to 100", _integer(0, 100),
                        "The card's X, where a real card's text depends on it (for X turns, X cards)."),
         "equipped_to": FieldSpec("card name", NAME_SCHEMA, "The character a Weapon is equipped to.", "not equipped"),
+        "traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
+                            "What the card is, of the traits target descriptions name: "
+                            + ", ".join(f"`{t}`" for t in TRAITS) + ". The list is the card's whole answer: a trait "
+                            "left out is one it lacks (`traits: []` for none). A case that uses an ability naming a "
+                            "trait for its targets (\"a human Hero\") on a card whose traits it does not list is "
+                            "refused, unless the card list's identifiers give the card that trait.",
+                            DEFAULTS["traits"]),
     }
     for key, word in CONDITION_WORDS.items():
         fields[key] = FieldSpec("true or false", BOOL, f"The card starts {word}.", "false")
@@ -259,6 +271,10 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                  "The card types the ability names for its targets (CORE-15); for an ability that "
                                  "adds characters to battle, the types it can add (CORE-16): "
                                  f"{_members_shown('card_type')}.", "any"),
+        "target_traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
+                                   "The traits the ability names for its targets (\"a human Hero\", \"N.T. "
+                                   "Heroes\"), CORE-15: a target must have every one (see the card's `traits`).",
+                                   "none"),
         "targets_own": FieldSpec("true or false", BOOL,
                                  "The ability targets only cards its user controls (\"your\").", "false"),
         "when_enters_battle": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),

@@ -23,8 +23,9 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     if a.kind is None:
         return {"block": a.number, "label": a.label, "kind": None,
                 "unsupported": [f"{p.kind}: {p.text}: {p.reason}" for p in a.unsupported]}
+    traits = {"target_traits": list(a.target_traits)} if a.target_traits else {}
     return {
-        "block": a.number, "label": a.label, "kind": a.kind,
+        "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],
         "paired": a.paired, "on_return": a.on_return, "grants": a.grants_ability,
         "cannot_be_negated": a.cannot_be_negated,

@@ -98,9 +98,9 @@ def test_darkness_needs_x() -> None:
 
 
 def test_an_unsupported_card_says_what_and_why() -> None:
-    r = read_card(card("Feast of Booths"))
+    r = read_card(card("Training in Righteousness"))
     assert r.status == "unsupported"
-    assert any("all of your human heroes" in u and "'human heroes' is not one the model can check" in u
+    assert any("a single-color human hero" in u and "'single-color human hero' is not one the model can check" in u
                for u in r.unsupported)
 
 
@@ -122,6 +122,17 @@ def test_an_override_reads_gideons_300() -> None:
     assert r.status == "override" and r.note and r.unsupported == ()
     (a,) = r.abilities
     assert (a.duration_kind, a.target_zone, a.targets_all_in_location) == ("until_end_of_battle", "territory", True)
+
+
+def test_an_override_reads_a_misprinted_text() -> None:
+    # "Set a hero aside (our of play) for 3 turns. Hero returns with abilities increased 6/6."
+    r = read_card(card("Listening to God"))
+    assert r.status == "override" and r.unsupported == () and "misprint" in r.note
+    (a,) = r.abilities
+    assert (a.kind, a.duration_kind, a.duration_turns, a.paired, a.on_return, a.grants_ability) == (
+        "set_aside_effect", "for_turns", 3, True, True, False)
+    assert (a.min_targets, a.max_targets, a.target_types, a.parts) == (1, 1, ("Hero",), ("set_aside_part",))
+    assert categories_of(r)["set-aside"] == "override"
 
 
 def write_overrides(tmp_path: Path, body: str) -> Path:
@@ -164,6 +175,10 @@ def test_an_override_sets_fields_and_needs_a_note(tmp_path: Path, monkeypatch: p
         cards_module.read_card.cache_clear()
     bad = write_overrides(tmp_path, "overrides:\n  - card: Provisions\n    text_sha256: 0000000000000000\n    note: ''\n")
     with pytest.raises(CaseError, match="needs a note"):
+        cards_module._read_overrides(bad)
+    bad = write_overrides(tmp_path, "overrides:\n  - card: Provisions\n    text_sha256: 0000000000000000\n"
+                                    "    note: listed fields\n    set: {target_types: [Hero, Angel]}\n")
+    with pytest.raises(CaseError, match="'target_types' must be a list of: Hero, Evil_Character"):
         cards_module._read_overrides(bad)
 
 

@@ -92,7 +92,40 @@ def test_targets_count_and_description() -> None:
     a = only("Heal any Hero from the Blue Brigade that is being discarded.")
     assert (a.min_targets, a.max_targets, a.target_brigade, a.heals_only) == (1, 1, "Blue", ("discarded_condition",))
     assert only("Set aside one or more of your Heroes.").targets_own_cards
-    assert any("description" in r for r in reasons(only("Set aside a male Hero.")))
+    assert any("description" in r for r in reasons(only("Set aside a single-color Hero.")))
+    assert any("description" in r for r in reasons(only("Set aside a male Hero (face down).")))
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "traits", "brigade", "low", "high"),
+    [
+        ("Set aside a male Hero.", ("Hero",), ("male",), None, 1, 1),
+        ("Set aside all of your human Heroes for one turn.", ("Hero",), ("human",), None, 0, None),
+        ("Set aside up to three O.T. male Heroes for four turns.", ("Hero",), ("O.T.", "male"), None, 0, 3),
+        ("Heal a N.T. Hero.", ("Hero",), ("N.T.",), None, 1, 1),
+        ("Heal any number of humans.", ("Hero", "Evil_Character"), ("human",), None, 0, None),
+        ("Set aside an opponent's female for 2 turns.", ("Hero", "Evil_Character"), ("female",), None, 1, 1),
+        ("Set any 2 humans aside until Son of God is played.", ("Hero", "Evil_Character"), ("human",), None, 2, 2),
+        ("Set aside any number of clay missionaries for 1 turn.", ("Hero", "Evil_Character"), ("missionary",),
+         "Clay", 0, None),
+        ("Set a human evil character aside for 3 turns.", ("Evil_Character",), ("human",), None, 1, 1),
+        ("Set aside your Persian for three turns.", ("Hero", "Evil_Character"), ("Persian",), None, 1, 1),
+    ],
+)
+def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits: tuple[str, ...],
+                                       brigade: str | None, low: int, high: int | None) -> None:
+    # an adjective stands before a type word; a noun alone names a character
+    a = only(text)
+    assert (a.target_types, a.target_traits, a.target_brigade, a.min_targets, a.max_targets) == (
+        types, traits, brigade, low, high)
+    assert not a.unsupported
+
+
+def test_a_territory_of_the_user_targets_the_users_cards() -> None:
+    a = only("You may set aside a Corinth Hero from your territory for one turn.")
+    assert (a.target_zone, a.targets_own_cards, a.target_traits) == ("territory", True, ("Corinth",))
+    a = only("Set aside up to 2 of an opponent's Heroes for 2 turns.")
+    assert (a.targets_opponents_cards, a.min_targets, a.max_targets) == (True, 0, 2)
 
 
 def test_paired_forms() -> None:
@@ -106,6 +139,34 @@ def test_paired_forms() -> None:
     assert a.paired
     a = only("Set-aside Saul/Paul for two turns. On turn three he returns as the Hero Paul.")
     assert a.kind == "set_aside_effect" and any("stated turn" in r for r in reasons(a))
+
+
+def test_return_forms_and_what_they_give() -> None:
+    a = only("Set two heroes aside for 2 turns. Both heroes return with abilities increased 3/3.")
+    assert (a.paired, a.on_return, a.grants_ability, a.min_targets) == (True, True, False, 2)
+    a = only("Set Evil Character aside for 3 turns. Character returns with ability to negate all special abilities.")
+    assert (a.on_return, a.grants_ability) == (True, True)
+    a = only("Set Evil Character aside for 6 turns. Character returns able to interrupt all special abilities.")
+    assert (a.on_return, a.grants_ability) == (True, True)
+    a = only("Set Hero aside. Hero gains 1/1 for every turn Hero meditates. Discard after Hero returns.")
+    assert (a.paired, a.on_return, a.parts) == (True, True, ("set_aside_part",)) and not a.unsupported
+    # an access, or something other than an ability gained on return, is not read as either
+    a = only("Set aside a Hero for one turn. Hero returns with access to rescue any Lost Soul.")
+    assert not a.on_return and any("ability is not read" in r for r in reasons(a))
+    a = only("Set a Hero aside for four turns. On return, Hero gains two additional brigade colors.")
+    assert not a.grants_ability and any("gains on return" in r for r in reasons(a))
+
+
+def test_an_on_return_clause_may_hold_a_semicolon() -> None:
+    a = only("Set aside a Hero for 1 turn. On return, look at the top X cards of your deck; underdeck the rest.")
+    assert a.on_return and not a.unsupported
+
+
+def test_cannot_be_interrupted_is_inert_whatever_its_condition() -> None:
+    a = only("Set aside a Hero. Cannot be interrupted if a male and female Hero are set aside by this ability.")
+    assert not a.unsupported and a.cannot_be_negated is False
+    a = only("Set aside a Hero. Cannot be negated if opposed by a female.")
+    assert any("condition is not modelled" in r for r in reasons(a))
 
 
 def test_cannot_be_negated_is_scoped_to_its_block() -> None:

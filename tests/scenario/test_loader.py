@@ -548,10 +548,41 @@ def test_real_card_with_unsupported_part_is_refused_where_it_is_named(make_case:
     text = """\
 players: [alice, bob]
 cards:
+  training:
+    card: Training in Righteousness
+  moses:
+    type: Hero
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: training
+    on: moses
+    targets: [moses]
+questions:
+  where: zone(moses, 0)
+"""
+    with pytest.raises(CaseError) as info:
+        make_case(text)
+    message = str(info.value)
+    assert message.startswith("case.yaml:4:11: 'Training in Righteousness' is used at line 10")
+    assert "'a single-color human hero' (the description 'single-color human hero' is not one the model can check" \
+        in message
+    assert "write the ability by hand under 'abilities:'" in message
+    # the same card with its ability written by hand is read
+    sc = make_case(text.replace("    card: Training in Righteousness\n",
+                                "    card: Training in Righteousness\n    abilities:\n      - kind: set aside\n"
+                                "        duration: 4\n"))
+    assert sc.abilities[0].duration_turns == 4
+
+
+BOOTHS = """\
+players: [alice, bob]
+cards:
   booths:
     card: Feast of Booths
   moses:
     type: Hero
+    brigade: Purple
 timeline:
   - turn: 1
     phase: Preparation
@@ -561,16 +592,61 @@ timeline:
 questions:
   where: zone(moses, 0)
 """
-    with pytest.raises(CaseError) as info:
-        make_case(text)
-    message = str(info.value)
-    assert message.startswith("case.yaml:4:11: 'Feast of Booths' is used at line 10")
-    assert "'all of your human heroes' (the description 'human heroes' is not one the model can check" in message
-    assert "write the ability by hand under 'abilities:'" in message
-    # the same card with its ability written by hand is read
-    sc = make_case(text.replace("    card: Feast of Booths\n",
-                                "    card: Feast of Booths\n    abilities:\n      - kind: set aside\n        duration: 7\n"))
-    assert sc.abilities[0].duration_turns == 7
+
+
+def test_a_trait_the_text_names_for_its_targets_must_be_settled(make_case: Callable[..., Scenario]) -> None:
+    # "Set aside all of your human Heroes": the card list does not say who is human, and nothing is assumed
+    with pytest.raises(CaseError, match=r"case.yaml:9:5: booths_a1 names human for its targets, and the case does not "
+                                        r"say whether 'moses' is human: list its traits under 'traits:' "
+                                        r"\(e.g. 'traits: \[human\]', or 'traits: \[\]' for none\)"):
+        make_case(BOOTHS)
+    sc = make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [human, male]\n"))
+    assert sc.abilities[0].target_traits == ("human",)
+    assert sc.cards[1].traits == ("human", "male") and sc.cards[1].traits_stated
+    assert {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"} == {"booths": False, "moses": True}
+    sc = make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: []\n"))
+    assert {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"} == {"booths": False, "moses": False}
+    # a card the text does not name anyway (an Evil Character for "Heroes") needs no traits
+    sc = make_case(BOOTHS.replace("    type: Hero\n", "    type: Evil_Character\n"))
+    assert {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"} == {"booths": False, "moses": False}
+
+
+def test_traits_are_words_the_card_grammar_knows(make_case: Callable[..., Scenario]) -> None:
+    sc = make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [Humans, nt]\n"))
+    assert sc.cards[1].traits == ("N.T.", "human")
+    with pytest.raises(CaseError, match=r"case.yaml:8:14: unknown trait 'humn' \(did you mean 'human'\?\); one of: human, male"):
+        make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [humn]\n"))
+
+
+def test_the_card_lists_identifiers_give_a_real_card_traits(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  phoebe:
+    card: Phoebe
+  crispus:
+    card: Crispus
+  titus:
+    type: Hero
+    brigade: Clay
+    traits: [Corinth]
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [phoebe]
+  - turn: 1
+    phase: Battle
+    activate: phoebe
+    targets: [crispus, titus]
+questions:
+  where: zone(crispus, 0)
+"""
+    sc = make_case(text)
+    crispus = next(c for c in sc.cards if c.name == "crispus")
+    assert crispus.traits == ("Corinth",) and not crispus.traits_stated
+    assert sc.abilities[0].target_traits == ("Corinth",)
+    fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "phoebe_a1"}
+    assert fits == {"phoebe": True, "crispus": True, "titus": True}
 
 
 def test_real_card_targets_are_read(make_case: Callable[..., Scenario], provisions_text: str) -> None:

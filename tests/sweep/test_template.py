@@ -57,3 +57,14 @@ def test_a_character_card_activates_and_an_evil_card_is_bobs() -> None:
 def test_a_bad_template_is_refused(fields: dict[str, object], message: str) -> None:
     with pytest.raises(UsageError, match=message):
         SweepTemplate(**fields)  # type: ignore[arg-type]
+
+
+def test_the_target_has_the_traits_the_cards_name(rule_base: RuleBase) -> None:
+    # "your human Heroes" and "a N.T. Hero": the template's Hero is both, so that each card can target it
+    cards = _cards("Pentecost", "Miracle at Troas")
+    assert [c.target_traits for c in cards] == [("human",), ("N.T.",)]
+    text = scope_text(cards, DEFAULT_TEMPLATE)
+    assert yaml.safe_load(text)["cards"]["hero"]["traits"] == ["N.T.", "human"]
+    scope = load_scope(ScopeText("pair", text), rule_base)
+    hero = next(c for c in scope.base.cards if c.name == "hero")
+    assert hero.traits == ("N.T.", "human") and hero.traits_stated

@@ -6,9 +6,28 @@ without loading the parser.
 
 from __future__ import annotations
 
-__all__ = ["Part", "AbilityReading", "TextReadingResult"]
+__all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named"]
 
 from typing import NamedTuple
+
+# Words a target description may use for what a card is (an identifier, humanity, gender, testament),
+# each with the trait a case states for its cards (`traits:`); a noun names a character ("a human",
+# "your Persian"), an adjective stands before a type word ("a male Hero", "N.T. Heroes").
+TRAIT_WORDS = {
+    "human": "human", "humans": "human", "male": "male", "males": "male", "female": "female", "females": "female",
+    "nt": "N.T.", "ot": "O.T.", "corinth": "Corinth", "demon": "demon", "demons": "demon",
+    "persian": "Persian", "persians": "Persian", "egyptian": "Egyptian", "egyptians": "Egyptian",
+    "babylonian": "Babylonian", "babylonians": "Babylonian", "assyrian": "Assyrian", "assyrians": "Assyrian",
+    "missionary": "missionary", "missionaries": "missionary", "thessalonian": "Thessalonian",
+    "thessalonians": "Thessalonian",
+}
+TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
+
+
+def trait_named(word: str) -> str | None:
+    """The trait a word names, as a case or the card list's identifiers write it ("N.T.", "nt", "Humans"), or None."""
+    key = word.strip().lower().replace(".", "")
+    return TRAIT_WORDS.get(key) or next((t for t in TRAITS if t.lower().replace(".", "") == key), None)
 
 
 class Part(NamedTuple):
@@ -57,6 +76,7 @@ class AbilityReading(NamedTuple):
     duration_min_turns: int = 0
     inflicts: tuple[str, ...] = ()
     negates_kinds: tuple[str, ...] = ()
+    target_traits: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

@@ -17,7 +17,7 @@ from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import cached_coverage, cached_read_text
-from .cardreading import AbilityReading, Part, TextReadingResult
+from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
          "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
@@ -34,6 +34,13 @@ class RealCard(NamedTuple):
     identifier: str
     text: str
     identity: str | None = None  # the name it was looked up by, when that is one of its identities
+
+    @property
+    def traits(self) -> tuple[str, ...]:
+        """The traits target descriptions name that the card list's identifiers give the card ("Corinth",
+        "Demon", "O.T."); the list does not record humanity, gender or, for most cards, testament."""
+        items = re.sub(r"\[[^\]]*\]", "", self.identifier).replace(";", ",").split(",")
+        return tuple(dict.fromkeys(t for t in (trait_named(i) for i in items if i.strip()) if t is not None))
 
     @property
     def later_identity(self) -> bool:
@@ -187,8 +194,10 @@ _OVERRIDE_FIELDS = {
     "kind": str, "duration_kind": str, "duration_turns": int, "paired": bool, "on_return": bool,
     "grants_ability": bool, "cannot_be_negated": bool, "target_zone": str, "also_in_play": bool,
     "targets_opponents_cards": bool, "targets_own_cards": bool, "targets_all_in_location": bool,
-    "min_targets": int, "max_targets": int,
+    "min_targets": int, "max_targets": int, "target_types": tuple, "parts": tuple,
 }
+# the values a listed field may hold
+_OVERRIDE_MEMBERS = {"target_types": "card_type", "parts": "part"}
 OVERRIDES_FILE = Path(__file__).resolve().parent.parent / "data" / "card-overrides.yaml"
 
 
@@ -228,6 +237,13 @@ def _read_overrides(path: Path) -> dict[str, Override]:
             for key_node, node in set_node.entries:
                 key = str(key_node.value)
                 want = _OVERRIDE_FIELDS[key]
+                if want is tuple:
+                    members = VALUE_SETS[_OVERRIDE_MEMBERS[key]]
+                    if not isinstance(node, YSeq) or not all(
+                            isinstance(i, YScalar) and i.value in members for i in node):
+                        node.fail(f"'{key}' must be a list of: {', '.join(members)}")
+                    fields.append((key, tuple(str(i.value) for i in node)))  # type: ignore[attr-defined]
+                    continue
                 if not isinstance(node, YScalar) or type(node.value) is not want:
                     node.fail(f"'{key}' must be a {want.__name__}")
                 fields.append((key, node.value))

@@ -26,7 +26,7 @@ from functools import lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from .cardreading import AbilityReading, Part, TextReadingResult
+from .cardreading import TRAIT_WORDS, AbilityReading, Part, TextReadingResult
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -37,6 +37,7 @@ _TYPE_WORDS = {
     "evil character": ("Evil_Character",), "evil characters": ("Evil_Character",),
     "character": ("Hero", "Evil_Character"), "characters": ("Hero", "Evil_Character"),
 }
+_TRAIT_NOUNS = frozenset(TRAIT_WORDS) - {"nt", "ot", "corinth"}
 _BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
              "crimson", "gray", "orange", "pale green")
 
@@ -64,7 +65,7 @@ PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate | discard | cost_effect | afflict
-     | cannot | limit | on_return | when_returns | returns_with | on_turn_returns
+     | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
      | protect | interrupted_only | grant_cannot
 
@@ -104,6 +105,8 @@ quantity: "a" -> q_one
         | "all" -> q_all
         | "any" -> q_any
         | "each" -> q_each
+        | "any" NUMWORD -> q_exact
+        | "any" NUMBER -> q_exact
         | NUMWORD -> q_exact
         | NUMBER -> q_exact
         | "x" -> q_x
@@ -116,6 +119,7 @@ owner: "your" -> own
      | "that" -> the
      | "of" "your" -> own
      | "of" "holder's" -> own
+     | "of" "an"? "opponent's" -> opponents
      | "this" -> this
 description: DWORD+
 
@@ -166,9 +170,10 @@ limit: "limit" words?
 // paired forms ---------------------------------------------------------------------------
 on_return: ON_RETURN ","? words
 ON_RETURN: "on return" | "upon return" | "on its return" | "upon its return"
-when_returns.2: words "when" words RETURNS words?
+when_returns.2: words ("when" | "after") words RETURNS words?
 RETURNS: "returns" | "return" | "returns to play"
-returns_with.2: words "returns" "with" words
+returns_with.2: words ("returns" | "return") "with" words
+returns_able.2: words ("returns" | "return") "able" "to" words
 on_turn_returns: "on" "turn" count ","? words "returns" words?
 while_aside: "while" ("that" words ("is" | "are"))? WHILE_ASIDE ","? words
 WHILE_ASIDE: "set aside" | "set-aside"
@@ -178,7 +183,7 @@ gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
 each_upkeep: "each" "upkeep" ","? words
 protect: "protect" words
 
-words: (WORD | ",")+
+words: (WORD | "," | ";")+
 cwords: WORD+
 // a whole word; a description word is any word but those that start a location, duration or clause
 WORD: WORD_START WORD_BODY
@@ -300,6 +305,7 @@ class _Block:
         self.heals_only: set[str] = set()
         self.types: tuple[str, ...] = ()
         self.brigade: str | None = None
+        self.traits: tuple[str, ...] = ()
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -331,6 +337,8 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
         zones.append(_PLACES[place])
         if "opponent" in owner:
             block.opponents = True
+        elif owner in ("your", "holder's"):
+            block.own = True  # the cards in a player's territory (or hand) are the cards that player controls
     zones = sorted(set(zones))
     if len(zones) > 1:
         block.add("location", text, reason=f"targets in more than one zone ({', '.join(zones)}) are not modelled")
@@ -345,6 +353,8 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
         mapped.append(("also_in_play", "true"))
     if block.opponents:
         mapped.append(("targets_opponents_cards", "true"))
+    if block.own:
+        mapped.append(("targets_own_cards", "true"))
     block.add("location", text, tuple(mapped))
 
 
@@ -370,7 +380,7 @@ def _target(block: _Block, tree: Tree) -> None:
         # "Heal any Hero": any one Hero; "any Heroes", "all Heroes": every one the player picks
         block.min_targets, block.max_targets = 1, 1
     elif q == "q_exact":
-        word = _words(qnode).strip()
+        word = _words(qnode).split()[-1]
         n = int(word) if word.isdigit() else NUMBERS[word]
         block.min_targets, block.max_targets = n, n
     elif q == "q_up_to":
@@ -410,13 +420,25 @@ def _target(block: _Block, tree: Tree) -> None:
             block.add("target", _words(tree), reason="two brigades named for one target")
             return
         brigade = next(str(t) for t in brigade_of.children if isinstance(t, Token) and t.type == "BRIGADE")
+    traits: list[str] = []
+    tokens = rest.split()
+    while len(tokens) > 1 and tokens[0] in TRAIT_WORDS:
+        traits.append(TRAIT_WORDS[tokens.pop(0)])
+    rest = " ".join(tokens)
     types = _TYPE_WORDS.get(rest)
+    if types is None and rest in _TRAIT_NOUNS:
+        traits.append(TRAIT_WORDS[rest])
+        types = _TYPE_WORDS["character"]
     if types is None:
         block.add("target", _words(tree), reason=f"the description '{desc}' is not one the model can check "
-                                                  "(it knows Hero, Evil Character and character, with a brigade)")
+                                                  "(it knows Hero, Evil Character and character, with a brigade "
+                                                  "and traits such as human, male or N.T.)")
         return
     block.types = types
     mapped.append(("target_types", "/".join(types)))
+    if traits:
+        block.traits = tuple(dict.fromkeys(traits))
+        mapped.append(("target_traits", ", ".join(block.traits)))
     if brigade is not None:
         block.brigade = brigade.title().replace(" ", "_")
         mapped.append(("target_brigade", block.brigade))
@@ -571,25 +593,33 @@ def _sentence(block: _Block, sentence: str) -> None:
                     return
                 block.cbn = f"x is {m.group(1)} or greater"
                 mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
-        elif cond is not None:
-            block.add("cannot", text, reason="a condition on the effect is not modelled")
-            return
         others = [g for g in guards if g != "g_negated"]
         if others:
-            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"))
+            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"
+                           + (", whatever the condition" if cond is not None and not mapped else "")))
         block.add("cannot", text, tuple(mapped))
         return
     if name == "interrupted_only":
         block.add("cannot", text, (("inert", "no attempt in the model interrupts or prevents an ability"),))
         return
-    if name in ("on_return", "when_returns", "returns_with"):
+    if name in ("on_return", "when_returns", "returns_with", "returns_able"):
         if block.kind != "set_aside_effect":
             block.add("paired", text, reason="a return clause without a set-aside in its ability")
             return
         mapped = [("paired", "true"), ("on_return", "true")]
         clause = re.sub(r"^(?:on|upon) (?:its )?return\s*,?\s*", "", text)
-        if re.search(r"\bgains?\b", clause):
+        if name == "returns_with" and not re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b"
+                                                    r"|\breturns? with abilities (?:increased|\d)", clause):
+            # "returns with access to ...": whether that is an ability it gains is not read
+            block.add("on_return", text, reason="whether this return clause gives the card an ability is not read")
+            return
+        if (name == "returns_able" or re.search(r"\bgains? (?:the |an? )?abilit(?:y|ies)\b", clause)
+                or re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b", clause)):
             mapped.append(("grants", "true"))
+        elif re.search(r"\bgains?\b", clause):
+            # "gains two additional brigade colors": something other than an ability, which the model may track
+            block.add("on_return", text, reason="what the card gains on return is not modelled")
+            return
         elif name == "on_return" and _ABOUT_THE_CARD.match(clause):
             # "Upon return, Hero has access to any site and ignores ...": it may give the card an
             # ability without saying "gains"; whether it does is not read
@@ -658,6 +688,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         pieces=tuple(block.pieces),
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
+        target_traits=block.traits,
     )
 
 

@@ -36,7 +36,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "targets_own_cards": a.targets_own_cards,
         "targets_all_in_location": a.targets_all_in_location,
         "targets": {"min": a.min_targets, "max": a.max_targets, "types": list(a.target_types),
-                    "brigade": a.target_brigade},
+                    "brigade": a.target_brigade, "traits": list(a.target_traits)},
         "cannot_be_negated": a.cannot_be_negated,
         "parts": list(a.parts),
         "heals_only": list(a.heals_only),
@@ -78,6 +78,7 @@ def _describe(a: AbilityReading) -> list[str]:
         f"targets: {count}"
         + (f" {'/'.join(display_value(t) for t in a.target_types)}" if a.target_types else "")
         + (f" of the {a.target_brigade} brigade" if a.target_brigade else "")
+        + (f" that {'is' if a.max_targets == 1 else 'are'} {' and '.join(a.target_traits)}" if a.target_traits else "")
         + (f" in the {display_value(a.target_zone)}" if a.target_zone else "")
         + (" or in play" if a.also_in_play else "")
         + (", the opponent's" if a.targets_opponents_cards else "")

@@ -20,7 +20,7 @@ from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
-from .cardreading import AbilityReading
+from .cardreading import TRAITS, AbilityReading, trait_named
 from .cards import RealCard, find_card, overrides, read_card
 from .model import (
     NEVER_LABEL,
@@ -50,6 +50,9 @@ DEFAULTS = {
     "zone": "territory for characters, hand for every other card",
     "zone_of": "the owner",
     "brigade": "none",
+    "traits": "not stated: a real card (named by its first identity) has the traits its identifiers in the card "
+              "list give it, which do not record humanity, gender or, for most cards, testament; an ability naming "
+              "a trait for its targets is refused on a card that leaves that trait open",
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
@@ -64,11 +67,11 @@ CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paral
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
                    "decreased": "decreased in its abilities", "tied_effect": "under an ongoing effect tied to a condition"}
 CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
-             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", *CONDITIONS)
+             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", "traits", *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
-                "target_type", "targets_own", "when_enters_battle")
+                "target_type", "targets_own", "when_enters_battle", "target_traits")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -345,9 +348,23 @@ class _CaseReader:
         if equipped_to is not None and ctype != "Weapon":
             equipped.fail("only a Weapon can be equipped to a character")  # type: ignore[union-attr]
         abilities = self.abilities(name, body, real)
+        traits_node = body.get("traits")
+        stated = self.traits_of(traits_node, "trait") if traits_node is not None else ()
+        listed = real.traits if real is not None and not real.later_identity else ()
         return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
                     owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities),
-                    equipped_to), abilities
+                    equipped_to, tuple(sorted(set(stated) | set(listed))), traits_node is not None), abilities
+
+    def traits_of(self, node: YNode, what: str) -> tuple[str, ...]:
+        """Traits written in a case (`human`, `male`, `N.T.`, `Corinth`, ...), as the card grammar names them."""
+        out = []
+        for item in node if isinstance(node, YSeq) else [node]:
+            word = _scalar(item).text(what)
+            trait = trait_named(word)
+            if trait is None:
+                item.fail(f"unknown {what} '{word.strip()}'{did_you_mean(word.strip(), TRAITS)}; one of: {', '.join(TRAITS)}")
+            out.append(trait)
+        return tuple(dict.fromkeys(out))
 
     def abilities(self, card: str, body: YMap, real: RealCard | None) -> list[Ability]:
         node = body.get("abilities")
@@ -418,6 +435,8 @@ class _CaseReader:
                 target_types=self.target_types(item.get("target_type")),
                 targets_own_cards=_flag(item, "targets_own", False),
                 entry_trigger=trigger_types,
+                target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
+                               if item.get("target_traits") is not None else ()),
             )
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
@@ -485,7 +504,8 @@ class _CaseReader:
                        a.targets_all_in_location, a.text, also_in_play=a.also_in_play, parts=a.parts,
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
-                       duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds)
+                       duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
+                       target_traits=a.target_traits)
 
     def target_types(self, node: YNode | None, what: str = "target type") -> tuple[str, ...]:
         """Card types an ability written by hand names: for its targets ("a Hero"), or for its trigger."""
@@ -1021,6 +1041,31 @@ class _CaseReader:
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 
 
+def _refuse_unsettled_traits(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                             attempts: list[Attempt]) -> None:
+    """An ability that names traits for its targets ("a human Hero") used on a card whose traits the case
+    does not settle is refused: the card list does not record them all, and none is assumed."""
+    by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    uses: list[tuple[str | None, tuple[str, ...], Location | None]] = [
+        (x.ability, x.targets, x.loc) for x in attempts if x.ability is not None]
+    uses += [(a.id, a.adds, None) for a in abilities if a.adds]
+    for ability_id, names, where in uses:
+        a = by_ability.get(ability_id or "")
+        if a is None or not a.target_traits:
+            continue
+        for name in names:
+            c = by_card.get(name)
+            if c is None or c.traits_stated or not a._replace(target_traits=()).fits(c):
+                continue
+            missing = [t for t in a.target_traits if t not in c.traits]
+            if missing:
+                raise CaseError(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
+                                f"'{name}' is {' and '.join(missing)}: list its traits under 'traits:' "
+                                f"(e.g. 'traits: [{', '.join(missing)}]', or 'traits: []' for none)",
+                                where or reader.locate(name))
+
+
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
     """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
     equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
@@ -1120,6 +1165,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
+    _refuse_unsettled_traits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:

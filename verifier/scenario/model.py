@@ -80,11 +80,14 @@ class Ability(NamedTuple):
     inflicts: tuple[str, ...] = ()
     negates_kinds: tuple[str, ...] = ()
     entry_trigger: tuple[str, ...] = ()  # the character types whose entry into battle triggers it
+    target_traits: tuple[str, ...] = ()
 
     def fits(self, card: Card) -> bool:
-        """The card is of the type and brigade the ability names for its targets (any card when none is named)."""
+        """The card is of the type and brigade, and has the traits, the ability names for its targets
+        (any card when none is named)."""
         return ((not self.target_types or card.type in self.target_types)
-                and (self.target_brigade is None or self.target_brigade in card.brigades))
+                and (self.target_brigade is None or self.target_brigade in card.brigades)
+                and all(t in card.traits for t in self.target_traits))
 
 
 class Modifier(NamedTuple):
@@ -115,6 +118,8 @@ class Card(NamedTuple):
     zone_of: str
     abilities: tuple[str, ...]
     equipped_to: str | None = None
+    traits: tuple[str, ...] = ()  # what the card is, of the traits target descriptions name (human, male, ...)
+    traits_stated: bool = False  # the case lists the card's traits: a trait not listed is one it lacks
 
 
 class Attempt(NamedTuple):

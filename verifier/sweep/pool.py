@@ -48,6 +48,7 @@ class SweepCard(NamedTuple):
     target_brigade: str | None
     needs_x: bool
     kind: str  # the ability's kind: set_aside_effect, heal_effect, ...
+    target_traits: tuple[str, ...] = ()  # what its text names its targets as ("human", "N.T.")
 
 
 class SkippedCard(NamedTuple):
@@ -101,7 +102,7 @@ def _place(card: RealCard, categories: dict[str, str], asked: Sequence[str]) -> 
     return SweepCard(card.name, (), carried, categories[carried[0]], ability.number, len(reading.abilities),
                      card.type, SIDES[card.type], card.brigades, types[0], ability.target_zone,
                      ability.target_brigade, "x" in (ability.min_targets, ability.max_targets, ability.duration_turns),
-                     ability.kind or "")
+                     ability.kind or "", ability.target_traits)
 
 
 def select_cards(categories: Sequence[str], names: Iterable[str] | None = None) -> CardPool:

@@ -96,11 +96,13 @@ def scope_text(cards: Sequence[SweepCard], template: SweepTemplate) -> str:
     side_of = {"good": ("alice", "hero", "Hero"), "evil": ("bob", "evil", "Evil_Character")}
     target_side = {"Hero": "good", "Evil_Character": "evil"}
     brigades: dict[str, list[str]] = {"hero": [], "evil": [], "hero_in_hand": [], "evil_in_hand": []}
+    traits: dict[str, list[str]] = {k: [] for k in brigades}  # what the cards name their targets as
     for c in cards:
         brigades[side_of[c.side][1]] += c.brigades
         target = side_of[target_side[c.target]][1] + ("_in_hand" if c.target_zone == "hand" else "")
         if c.target_brigade:
             brigades[target].append(c.target_brigade)
+        traits[target] += c.target_traits
         if c.side == target_side[c.target]:
             brigades[target] += c.brigades
     heals = any(c.kind == "heal_effect" for c in cards)
@@ -115,6 +117,8 @@ def scope_text(cards: Sequence[SweepCard], template: SweepTemplate) -> str:
             shown = _brigades(brigades[character])
             if shown is not None:
                 body["brigade"] = shown
+            if traits[character]:
+                body["traits"] = sorted(set(traits[character]))
             if character.endswith("_in_hand"):
                 body["zone"] = "hand"
             if character == "hero" and heals:
