@@ -217,7 +217,8 @@ _LOADED: dict[tuple[str, Path, tuple[tuple[str, int, int], ...]], object] = {}
 # Under pytest-xdist (`--dist loadgroup`, in pyproject.toml) the tests that share an expensive session
 # fixture run on one worker: the case files' results, the gate's small repository, the sweep of a small
 # deck, the HTML report, the mutation runs. Every other file's tests stay together too, for their module
-# fixtures.
+# fixtures. A test marked with a group of its own keeps it (the tests that count the card list's coverage
+# join the gate's, which counts it: once per run, not once per worker).
 _CASE_RESULTS = {"test_cases.py", "test_snapshot.py", "gate/test_gate_repository.py"}
 _SHARED_FOLDERS = {"gate", "sweep", "htmlreport", "mutation"}
 _TESTS = Path(__file__).resolve().parent
@@ -226,6 +227,8 @@ _TESTS = Path(__file__).resolve().parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
         try:
             where = Path(item.path).resolve().relative_to(_TESTS)
         except ValueError:

@@ -600,6 +600,7 @@ def test_cards_needs_names_or_coverage(cli: Cli, assert_no_crash: Check) -> None
     assert result.exit_code == 2
 
 
+@pytest.mark.xdist_group("gate")  # counts the card list's coverage, as the gate does
 def test_cards_coverage_json(cli: Cli, assert_no_crash: Check) -> None:
     result = cli("cards", "--coverage", "--format", "json")
     assert_no_crash(result)

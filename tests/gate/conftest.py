@@ -1,5 +1,5 @@
-"""Fixtures of the gate's tests: a small rules repository (three cases) with its lock, accepted findings and
-accepted survivors."""
+"""Fixtures of the gate's tests: a small rules repository (three cases) with its lock and accepted findings,
+and the same with its accepted survivors."""
 
 from __future__ import annotations
 
@@ -27,17 +27,31 @@ def gate_template(tmp_path_factory: pytest.TempPathFactory, repo_root: Path, tin
         shutil.copy(repo_root / "cases" / case, root / "cases" / case)
     (root / CONTRADICTION).write_text(tiny_contradiction_text, encoding="utf-8")
     renew_lock(root)
-    accept_every_survivor(root)
-    # accept_every_survivor has just deleted every rule in turn: the gate need not do it again
     report = run_gate(root, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, accept_findings=True, mutate=False))
     assert report.passed, report.problems
     return root
 
 
+@pytest.fixture(scope="session")
+def survivors_template(gate_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small rules repository with every rule whose deletion its cases do not notice accepted: it passes
+    the gate's mutation check too."""
+    root = Path(shutil.copytree(gate_template, tmp_path_factory.mktemp("gate") / "survivors"))
+    accept_every_survivor(root)
+    return root
+
+
 @pytest.fixture
 def gate_repo(gate_template: Path, tmp_path: Path) -> Path:
-    """A private copy of the small rules repository, to change on purpose."""
+    """A private copy of the small rules repository, to change on purpose (it has no accepted survivors:
+    see `survivors_repo`)."""
     return Path(shutil.copytree(gate_template, tmp_path / "repo"))
+
+
+@pytest.fixture
+def survivors_repo(survivors_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the small rules repository with its accepted survivors, to change on purpose."""
+    return Path(shutil.copytree(survivors_template, tmp_path / "repo"))
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ def test_an_edit_made_while_accepting_findings_is_kept(gate_repo: Path) -> None:
     baseline = gate_repo / FINDINGS_FILE
     edited = baseline.read_text(encoding="utf-8").replace("note: ", "note: EDITED ", 1)
     assert "EDITED" in edited
-    options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, accept_findings=True)
+    options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, accept_findings=True, mutate=False)
 
     def editing(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
         baseline.write_text(edited, encoding="utf-8")  # someone edits a note while the cases are checked

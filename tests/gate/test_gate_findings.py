@@ -133,7 +133,7 @@ def test_unknown_is_a_failure_even_when_expected(gate_repo: Path) -> None:
                 result = dataclasses.replace(result, results=(first, *result.results[1:]))
             yield result
 
-    report = run_gate(gate_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1), giving_up)
+    report = run_gate(gate_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, mutate=False), giving_up)
     assert [(p.check, p.case, p.question) for p in report.problems] == [("unknown", PROVISIONS, "legal")]
     assert "[unknown] " in render_gate(report) and "legal: the solver gave up: timeout after 10 s" in render_gate(report)
 

@@ -25,9 +25,9 @@ def _add_rule(root: Path) -> None:
     replace_in(root / "encodings" / "set-aside.yaml", "\nrules:\n", "\nrules:" + NEW_RULE)
 
 
-def test_a_new_rule_no_case_depends_on_fails_the_gate(gate_repo: Path, gate: Callable[..., Result]) -> None:
-    _add_rule(gate_repo)
-    result = gate(gate_repo, "--format", "json", mutate=True)
+def test_a_new_rule_no_case_depends_on_fails_the_gate(survivors_repo: Path, gate: Callable[..., Result]) -> None:
+    _add_rule(survivors_repo)
+    result = gate(survivors_repo, "--format", "json", mutate=True)
     assert result.exit_code == 1, result.output
     report = json.loads(result.output)
     problems = [p for p in report["problems"] if p["check"] == "mutation"]
@@ -35,41 +35,41 @@ def test_a_new_rule_no_case_depends_on_fails_the_gate(gate_repo: Path, gate: Cal
     assert "rule SA-99 can be deleted without any case noticing" in problems[0]["message"]
     assert problems[0]["place"].startswith("encodings/set-aside.yaml:")
     # accepted with a reason, it passes (the ambiguities it now takes part in accepted too)
-    with (gate_repo / "accepted-survivors.yaml").open("a", encoding="utf-8") as f:
+    with (survivors_repo / "accepted-survivors.yaml").open("a", encoding="utf-8") as f:
         f.write("  - rule: SA-99\n    reason: restates CORE-1 (a card is in one zone at a time)\n")
-    again = gate(gate_repo, "--accept-findings", mutate=True)
+    again = gate(survivors_repo, "--accept-findings", mutate=True)
     assert again.exit_code == 0, again.output
     assert "accepted in accepted-survivors.yaml" in again.output
 
 
-def test_an_accepted_survivor_that_a_case_now_notices_fails_the_gate(gate_repo: Path,
+def test_an_accepted_survivor_that_a_case_now_notices_fails_the_gate(survivors_repo: Path,
                                                                      gate: Callable[..., Result]) -> None:
     # SA-1 (a set-aside card is in a set-aside area) decides the bundled Provisions case
-    with (gate_repo / "accepted-survivors.yaml").open("a", encoding="utf-8") as f:
+    with (survivors_repo / "accepted-survivors.yaml").open("a", encoding="utf-8") as f:
         f.write("  - rule: SA-1\n    reason: listed by mistake\n")
-    result = gate(gate_repo, mutate=True)
+    result = gate(survivors_repo, mutate=True)
     assert result.exit_code == 1, result.output
     assert "accepted survivor SA-1 is no longer one" in result.output
     assert "remove it from accepted-survivors.yaml" in result.output
 
 
-def test_bad_survivors_file_is_bad_input(gate_repo: Path, gate: Callable[..., Result]) -> None:
-    path = gate_repo / "accepted-survivors.yaml"
+def test_bad_survivors_file_is_bad_input(survivors_repo: Path, gate: Callable[..., Result]) -> None:
+    path = survivors_repo / "accepted-survivors.yaml"
     replace_in(path, "survivors:\n", "survivors:\n  - rule: SA-999\n    reason: no such rule\n")
-    result = gate(gate_repo, mutate=True)
+    result = gate(survivors_repo, mutate=True)
     assert result.exit_code == 2, result.output
     assert "accepted-survivors.yaml:2" in result.output
     assert "no rule 'SA-999' in the encodings" in result.output
     path.write_text("survivors:\n  - rule: SA-5-I1\n    reason: an interpretation\n", encoding="utf-8")
-    result = gate(gate_repo, mutate=True)
+    result = gate(survivors_repo, mutate=True)
     assert result.exit_code == 2 and "is an interpretation" in result.output
     path.write_text("survivors:\n  - rule: SA-1\n", encoding="utf-8")
-    result = gate(gate_repo, mutate=True)
+    result = gate(survivors_repo, mutate=True)
     assert result.exit_code == 2 and "reason" in result.output
 
 
-def test_no_mutate_leaves_the_check_out(gate_repo: Path, gate: Callable[..., Result]) -> None:
-    _add_rule(gate_repo)
-    result = gate(gate_repo, "--no-mutate", "--accept-findings")
+def test_no_mutate_leaves_the_check_out(survivors_repo: Path, gate: Callable[..., Result]) -> None:
+    _add_rule(survivors_repo)
+    result = gate(survivors_repo, "--no-mutate", "--accept-findings")
     assert result.exit_code == 0, result.output
     assert "mutation:" not in result.output

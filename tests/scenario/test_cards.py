@@ -185,6 +185,7 @@ def test_an_override_sets_fields_and_needs_a_note(tmp_path: Path, monkeypatch: p
 # -- coverage --------------------------------------------------------------------------------------
 
 
+@pytest.mark.xdist_group("gate")  # counts the card list's coverage, as the gate does
 def test_coverage_counts_every_category_and_status() -> None:
     counts = coverage()
     assert set(counts) == set(CATEGORIES)
