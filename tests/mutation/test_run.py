@@ -59,3 +59,16 @@ def test_two_workers_give_the_same_results(table) -> None:  # type: ignore[no-un
                         progress=lambda done, total: seen.append((done, total)))
     assert one == two
     assert seen and seen[-1] == (2 * len(scenarios), 2 * len(scenarios))
+
+
+def test_a_mutant_has_the_same_fate_whichever_mutants_run_before_it(repo_root: Path) -> None:
+    # Mutants of play_allowed and of can_use both change definitions CORE-6 uses through attempt_allowed;
+    # run on the same case grounded once, the second must not be answered with the first one's terms.
+    repo = open_repository(repo_root)
+    case = load(repo, repo_root / "cases" / "set-aside" / "provisions-on-hero-of-other-brigade-not-legal.yaml")
+    found = {m.mutant.id: m for m in mutations(repo.rules, ("play_allowed", "can_use"))}
+    alone = run_mutations(repo.rules, [case], [found["can_use drop 1"]], DEFAULT_TIMEOUT_MS, jobs=1)
+    after = run_mutations(repo.rules, [case], [found["play_allowed drop 1"], found["can_use drop 1"]],
+                          DEFAULT_TIMEOUT_MS, jobs=1)
+    assert alone[0].status is MutantStatus.KILLED
+    assert after[1] == alone[0]
