@@ -40,7 +40,11 @@ def test_a_definitions_mutant_changes_every_rule_that_uses_it(repo_root: Path) -
     users = {r.id for r in m.put_in}
     assert users == set(m.left_out) == set(m.mutant.rules)
     # the mutant's own definitions are renamed, so they can be grounded beside the originals
-    assert "set_aside_ability#mutant" in m.rule_base.definitions and "set_aside_use#mutant" in m.rule_base.definitions
+    own = f"#mutant:{m.mutant.id}"
+    assert f"set_aside_ability{own}" in m.rule_base.definitions and f"set_aside_use{own}" in m.rule_base.definitions
+    # and never like another mutant's, whose terms a case grounded once may already hold
+    other = next(o for o in mutations(rules, ("set_aside_ability",)) if o.mutant.id != m.mutant.id)
+    assert not (set(m.rule_base.definitions) - set(rules.definitions)) & set(other.rule_base.definitions)
     plain = m.mutated_base(rules)
     assert set(plain.definitions) == set(rules.definitions)
     assert plain.definitions["set_aside_ability"].body.op == "!="

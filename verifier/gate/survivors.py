@@ -7,8 +7,8 @@ rules apply already says the same, or that no case reaches it yet). A listed rul
 noticed fails the gate too, so that the list stays true.
 
     survivors:
-      - rule: SA-14
-        reason: restated by the definition enhancement_play_allowed, which CORE-6 applies
+      - rule: SA-6b
+        reason: no question asks when a set-aside without a duration is scheduled to return
 """
 
 from __future__ import annotations

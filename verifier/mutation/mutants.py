@@ -92,7 +92,9 @@ class Mutation:
         return original._replace(rules=rules)
 
 
-_SUFFIX = "#mutant"  # the name of a definition changed by a mutant, or using one: never a valid name in a file
+# The name of a definition changed by a mutant, or using one, ends with `#mutant:` and the mutant's ID:
+# never a valid name in a file.
+_SUFFIX = "#mutant"
 
 
 def _plain(name: str) -> str:
@@ -271,17 +273,20 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
             continue
         renamed = {entry.name} | users[entry.name]
         affected = [r for r in rules.rules if _calls(r.body, renamed)]
+        ids = tuple(r.id for r in affected)
         for kind, node, what, body in _edits(entry.body):
             if kind not in kinds:
                 continue
-            changed = {n + _SUFFIX: rules.definitions[n]._replace(name=n + _SUFFIX,
-                                                                   body=_rename(rules.definitions[n].body, renamed))
+            made = mutant(kind, str(node.loc), what, ids)
+            # Each mutant's changed definitions get names of their own: a case grounded once shares its
+            # terms between mutants by name, so two mutants must never name different terms alike.
+            to = f"{_SUFFIX}:{made.id}"
+            changed = {n + to: rules.definitions[n]._replace(name=n + to,
+                                                             body=_rename(rules.definitions[n].body, renamed, to))
                        for n in sorted(renamed)}
-            changed[entry.name + _SUFFIX] = entry._replace(name=entry.name + _SUFFIX, body=_rename(body, renamed))
+            changed[entry.name + to] = entry._replace(name=entry.name + to, body=_rename(body, renamed, to))
             definitions = {**rules.definitions, **changed}
-            why = _type_error(changed[entry.name + _SUFFIX].body, entry.params, definitions, entry.result)
-            put_in = tuple(r._replace(body=_rename(r.body, renamed)) for r in affected)
-            ids = tuple(r.id for r in affected)
-            out.append(Mutation(mutant(kind, str(node.loc), what, ids), ids, put_in,
-                                rules._replace(definitions=definitions), why))
+            why = _type_error(changed[entry.name + to].body, entry.params, definitions, entry.result)
+            put_in = tuple(r._replace(body=_rename(r.body, renamed, to)) for r in affected)
+            out.append(Mutation(made, ids, put_in, rules._replace(definitions=definitions), why))
     return out
