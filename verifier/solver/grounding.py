@@ -909,10 +909,10 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # how many); past this many the Python work alone takes a minute and the solver's problem gigabytes,
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
 # once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some
-# 553,000, 50 over 10 some 398,000 (both grounded); 100 over 10 some 875,000 and 50 over 20 some
-# 1,413,000 (not grounded: grounded, the latter took 70 s and 3.6 GB to end `unknown` on --timeout
+# 413,000, 50 over 10 some 309,000 (both grounded); 100 over 10 some 690,000 and 50 over 20 some
+# 1,060,000 (not grounded: grounded, the latter took 70 s and 3.6 GB to end `unknown` on --timeout
 # when it weighed 1,242,000).
-MAX_RULE_INSTANCES = 600_000
+MAX_RULE_INSTANCES = 450_000
 
 
 def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
