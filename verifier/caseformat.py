@@ -109,8 +109,7 @@ NAME_SCHEMA: Schema = {"type": "string", "pattern": NAME.pattern}
 TEXT: Schema = {"type": "string", "pattern": r"\S"}
 # a trait as the loader reads it: any case, dots anywhere ("N.T.", "nt")
 TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*\.*(?:" + "|".join(
-    "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(
-        set(TRAIT_WORDS) | {t.lower().replace(".", "") for t in TRAITS})) + r")\s*$"}
+    "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(TRAIT_WORDS)) + r")\s*$"}
 BOOL: Schema = {"type": "boolean"}
 
 

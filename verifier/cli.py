@@ -34,7 +34,7 @@ from .runner import CaseInputError
 from .scenario.loader import DEFAULTS
 from .solver.backend import prepare_context
 from .solver.engine import DEFAULT_TIMEOUT_MS
-from .terminal import Progress, plural
+from .terminal import Progress, Selection, SelectionError, plural
 from .verdicts import CaseResult, RulingVerdict
 
 EXIT_OK, EXIT_FINDING, EXIT_INPUT = 0, 1, 2
@@ -169,12 +169,9 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     """Check the case files in PATHS (files or folders, searched recursively)."""
     from dataclasses import replace
 
-    from .terminal import Selection, SelectionError, colour_marks, use_colour
+    from .terminal import colour_marks, use_colour
 
-    try:
-        selection = Selection(select) if select is not None else None
-    except SelectionError as err:
-        raise click.UsageError(str(err)) from None
+    selection = _selection(select)
     files = collect_cases(paths)
     if not files:
         raise click.UsageError("no case files (*.yaml) found in the given paths")
@@ -408,6 +405,14 @@ def _collect_scopes(paths: tuple[str, ...]) -> list[Path]:
     return found
 
 
+def _selection(select: str | None) -> Selection | None:
+    """A `-k` expression as given on the command line, or None without one; one it cannot read is a usage error."""
+    try:
+        return Selection(select) if select is not None else None
+    except SelectionError as err:
+        raise click.UsageError(str(err)) from None
+
+
 def _progress_printer() -> Callable[[str, int, int], None]:
     """Progress of a long search on standard error: one updating line on a terminal, a line per tenth elsewhere."""
     tty = sys.stderr.isatty()
@@ -448,14 +453,9 @@ def explore(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, 
     involved) with the smallest scenario that shows it. Findings listed in accepted-findings.yaml are
     shown apart. Exits 1 when a finding is new or a search was cut short by a limit.
     """
-    from .terminal import Selection, SelectionError
-
     scopes = _collect_scopes(paths)
-    if select is not None:
-        try:
-            selection = Selection(select)
-        except SelectionError as err:
-            raise click.UsageError(str(err)) from None
+    selection = _selection(select)
+    if selection is not None:
         scopes = [p for p in scopes if selection.matches_path(str(p))]
         if not scopes:
             raise click.UsageError(f"no scope file matches -k {select!r}")

@@ -204,3 +204,9 @@ def test_texts_that_only_name_a_set_aside_or_heal_are_in_no_such_category(name: 
 @pytest.mark.parametrize("name", ["Bound", "Foolishness of Five Virgins", "The Vineyard"])
 def test_a_set_aside_inside_a_longer_sentence_still_counts(name: str) -> None:
     assert categories_of(read_card(card(name)))["set-aside"] == "unsupported"
+
+
+def test_every_trait_is_named_by_its_own_spelling() -> None:
+    from verifier.scenario.cardreading import TRAITS, trait_named
+
+    assert all(trait_named(t) == t and trait_named(t.lower()) == t for t in TRAITS)

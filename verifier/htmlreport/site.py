@@ -474,12 +474,17 @@ def _coverage(site: Site) -> str:
                  f"<tbody>{rows}</tbody></table>" + locked_table)
 
 
+def _left_out(title: str, name: str, heading: str, what: str, option: str) -> str:
+    """The page of a part the report was not asked for, saying which option adds it."""
+    return _page(title, name, f"<h1>{heading}</h1><p>{what} in this report: "
+                              f"<code>regcheck report --html DIR {option}</code> adds one.</p>")
+
+
 def _sweep(site: Site) -> str:
     title = "Sweep - " + site.title
     report = site.sweep
     if report is None:
-        return _page(title, "sweep.html", "<h1>Sweep</h1><p>No sweep in this report: "
-                                          "<code>regcheck report --html DIR --sweep DATABASE</code> adds one.</p>")
+        return _left_out(title, "sweep.html", "Sweep", "No sweep", "--sweep DATABASE")
     run, c = report.run, report.counts
     template = run["template"]
     body = [f"<h1>Sweep</h1><p>{escape(report.database)}: {plural(len(report.rows), 'combination')} of {template['size']} "
@@ -519,8 +524,7 @@ def _explore(site: Site) -> str:
     title = "Explore - " + site.title
     report = site.explore
     if report is None:
-        return _page(title, "explore.html", "<h1>Explore</h1><p>No search of scopes in this report: "
-                                            "<code>regcheck report --html DIR --scope FILE</code> adds one.</p>")
+        return _left_out(title, "explore.html", "Explore", "No search of scopes", "--scope FILE")
     body = ["<h1>Explore</h1><p>Every scenario of each scope searched for contradictions and ambiguities; "
             "each finding is shown once per cause, with the smallest scenario that shows it.</p>"]
     for n, s in enumerate(report.scopes):

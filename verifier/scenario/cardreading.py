@@ -26,8 +26,7 @@ TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
 
 def trait_named(word: str) -> str | None:
     """The trait a word names, as a case or the card list's identifiers write it ("N.T.", "nt", "Humans"), or None."""
-    key = word.strip().lower().replace(".", "")
-    return TRAIT_WORDS.get(key) or next((t for t in TRAITS if t.lower().replace(".", "") == key), None)
+    return TRAIT_WORDS.get(word.strip().lower().replace(".", ""))
 
 
 class Part(NamedTuple):
