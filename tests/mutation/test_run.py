@@ -3,6 +3,7 @@ case), the killing case and question, invalid mutants, and the same results with
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from verifier.api import load, open_repository
 from verifier.gate.run import case_files
 from verifier.mutation import MutantStatus, mutations, naive_status, run_mutations
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
+from verifier.solver.swap import SwitchedCase
+from verifier.verdicts import Verdict
 
 CHOSEN = ("SA-1 delete", "SA-1 negate 1", "SA-1 constant 1", "SA-1 condition 1", "SA-6 delete", "SA-6b delete",
           "CORE-7b delete", "GLOSS-12 delete", "set_aside_ability negate 1", "duration_reached boundary 1",
@@ -72,3 +75,28 @@ def test_a_mutant_has_the_same_fate_whichever_mutants_run_before_it(repo_root: P
                           DEFAULT_TIMEOUT_MS, jobs=1)
     assert alone[0].status is MutantStatus.KILLED
     assert after[1] == alone[0]
+
+
+def test_a_question_the_solver_gave_up_on_leaves_the_mutant_unknown(table, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The question that kills SA-1's deletion, answered `unknown` under the rules as they are (as a
+    # check cut short by --timeout on a busy machine is), cannot notice the mutant: the mutant is
+    # unknown, never reported as surviving.
+    repo, scenarios, chosen = table
+    deleted = [m for m in chosen if m.mutant.id == "SA-1 delete"]
+    (killed,) = run_mutations(repo.rules, scenarios, deleted, DEFAULT_TIMEOUT_MS, jobs=1)
+    assert killed.status is MutantStatus.KILLED
+    answers = SwitchedCase.answers
+
+    def giving_up(self, left_out=(), put_in=()):  # type: ignore[no-untyped-def]
+        result = answers(self, left_out, put_in)
+        if left_out or put_in or self.sc.path != killed.case:
+            return result
+        return replace(result, results=tuple(
+            replace(r, verdict=Verdict.UNKNOWN, value=None, ok=False, reason="the solver hit the --timeout")
+            if r.question == killed.question else r for r in result.results))
+
+    monkeypatch.setattr(SwitchedCase, "answers", giving_up)
+    case = [sc for sc in scenarios if sc.path == killed.case]
+    (r,) = run_mutations(repo.rules, case, deleted, DEFAULT_TIMEOUT_MS, jobs=1)
+    assert r.status is MutantStatus.UNKNOWN, r
+    assert r.reason == f"{killed.case}::{killed.question}: the solver hit the --timeout"

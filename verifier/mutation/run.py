@@ -92,7 +92,10 @@ class _Run:
             return
         before = sw.answers()
         ok = {r.question for r in before.results if r.ok}
-        if not ok:
+        # a question the solver gave up on under the rules as they are can notice no mutant
+        gave_up = next((f"{sc.path}::{r.question}: {r.reason}" for r in before.results
+                        if r.verdict is Verdict.UNKNOWN), "")
+        if not ok and not gave_up:
             return
         killed: set[str] = set()
         for m in candidates:
@@ -114,7 +117,9 @@ class _Run:
             elif not any(rid in sw.instances for rid in left_out):
                 continue  # a deleted rule with no instance in the case
             self.runs[mid] = self.runs.get(mid, 0) + 1
-            if sw.unchanged(before, left_out, bodies):
+            if gave_up:
+                self.unknown.setdefault(mid, gave_up)
+            if not ok or sw.unchanged(before, left_out, bodies):
                 continue
             after = sw.answers(left_out, bodies)
             found = _kill(before, after, ok)
@@ -248,6 +253,8 @@ def naive_status(rules: RuleBase, scenarios: Sequence[Scenario], mutation: Mutat
             after = check_scenario(sc, mutated, None, timeout_ms)
         except EncodingError:
             return MutantStatus.INVALID, sc.path
+        if any(r.verdict is Verdict.UNKNOWN for r in original.results):
+            unknown = True  # a question the solver gave up on can notice no mutant
         found = _kill(original, after, {r.question for r in original.results if r.ok})
         if found is not None and first is None:
             if found[3]:
