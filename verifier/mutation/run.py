@@ -93,9 +93,9 @@ class _Run:
         before = sw.answers()
         ok = {r.question for r in before.results if r.ok}
         # a question the solver gave up on under the rules as they are can notice no mutant
-        gave_up = next((f"{sc.path}::{r.question}: {r.reason}" for r in before.results
-                        if r.verdict is Verdict.UNKNOWN), "")
-        if not ok and not gave_up:
+        unanswered = next((f"{sc.path}::{r.question}: {r.reason}" for r in before.results
+                           if r.verdict is Verdict.UNKNOWN), "")
+        if not ok and not unanswered:
             return
         killed: set[str] = set()
         for m in candidates:
@@ -117,8 +117,8 @@ class _Run:
             elif not any(rid in sw.instances for rid in left_out):
                 continue  # a deleted rule with no instance in the case
             self.runs[mid] = self.runs.get(mid, 0) + 1
-            if gave_up:
-                self.unknown.setdefault(mid, gave_up)
+            if unanswered:
+                self.unknown.setdefault(mid, unanswered)
             if not ok or sw.unchanged(before, left_out, bodies):
                 continue
             after = sw.answers(left_out, bodies)
@@ -127,7 +127,8 @@ class _Run:
                 continue
             question, expected, got, gave_up = found
             if gave_up:
-                self.unknown.setdefault(mid, f"{sc.path}::{question}: {after.results[0].reason}")
+                reason = next(a.reason for a in after.results if a.question == question)
+                self.unknown.setdefault(mid, f"{sc.path}::{question}: {reason}")
                 continue
             self.results[mid] = MutantResult(mid, MutantStatus.KILLED, sc.path, question, expected, got,
                                              cases_run=self.runs[mid])
