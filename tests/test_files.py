@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import resource
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from verifier.files import FileState, WriteError, file_state, irregular, write_file
+from verifier.files import FileState, WriteError, cached, file_state, irregular, write_file
 
 OLD = "old content\n" * 10
 NEW = "".join(f"new line {i}\n" for i in range(20_000))  # about 280 kB: many chunks
@@ -164,3 +165,34 @@ def test_file_size_limit_gives_a_message_and_leaves_the_file(tmp_path: Path) -> 
     assert done.stdout.endswith("rules.lock: the file would exceed the file size limit; it is left as it was\n")
     assert target.read_text(encoding="utf-8") == OLD
     assert leftovers(tmp_path) == []
+
+
+def test_a_cached_value_is_computed_once_and_a_damaged_entry_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "cache" / "entry.json"
+    calls: list[int] = []
+
+    def compute() -> dict[str, int]:
+        calls.append(1)
+        return {"n": len(calls)}
+
+    def decode(data: object) -> dict[str, int]:
+        if not isinstance(data, dict) or not isinstance(data.get("n"), int):
+            raise ValueError("not an entry")
+        return data
+
+    assert cached(path, decode, compute, lambda v: v) == {"n": 1}
+    assert cached(path, decode, compute, lambda v: v) == {"n": 1}  # read back, not computed
+    assert len(calls) == 1
+    path.write_text('["of another shape"]', encoding="utf-8")
+    assert cached(path, decode, compute, lambda v: v) == {"n": 2}
+    path.write_text("{not json", encoding="utf-8")
+    assert cached(path, decode, compute, lambda v: v) == {"n": 3}
+    assert json.loads(path.read_text("utf-8")) == {"n": 3}  # rewritten
+    assert cached(None, decode, compute, lambda v: v) == {"n": 4}  # the cache is off
+
+
+def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path: Path) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("", encoding="utf-8")
+    value = cached(blocked / "entry.json", lambda data: data, lambda: [1, 2], lambda v: v)
+    assert value == [1, 2]

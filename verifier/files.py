@@ -18,19 +18,22 @@ edited it) nothing is written and the error says so.
 
 from __future__ import annotations
 
-__all__ = ["display_path", "WriteError", "FileState", "file_state", "write_file", "ignore_file_size_signal", "irregular",
-           "cache_dir"]
+__all__ = ["cached", "display_path", "WriteError", "FileState", "file_state", "write_file", "ignore_file_size_signal",
+           "irregular", "cache_dir"]
 
 import contextlib
 import errno
 import fcntl
 import hashlib
+import json
 import os
 import secrets
 import signal
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .errors import RegcheckError
 
@@ -217,3 +220,25 @@ def cache_dir() -> Path | None:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "regcheck"
+
+
+T = TypeVar("T")
+
+
+def cached(path: Path | None, decode: Callable[[Any], T], compute: Callable[[], T],
+           encode: Callable[[T], Any]) -> T:
+    """`decode` of the JSON at `path` in the cache folder, else `compute()`, written there as `encode`
+    gives it. A file that is missing, unreadable or of another shape (`decode` raises ValueError,
+    TypeError, KeyError or IndexError) is computed afresh and rewritten; one that cannot be written
+    only makes the next run slower. With no `path` (the cache is off), `compute()`."""
+    if path is None:
+        return compute()
+    try:
+        return decode(json.loads(path.read_text("utf-8")))
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        pass
+    value = compute()
+    with contextlib.suppress(WriteError, OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_file(path, json.dumps(encode(value), separators=(",", ":")))
+    return value

@@ -11,13 +11,12 @@ from __future__ import annotations
 __all__ = ["cached_rule_base"]
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import Location
-from ..files import WriteError, cache_dir, display_path, write_file
+from ..files import cache_dir, cached, display_path
 from . import syntax
 from .encoding import Rule, RuleBase, Waiver
 from .types import Definition
@@ -119,16 +118,10 @@ def cached_rule_base(folder: Path, load: Callable[[Path], RuleBase]) -> RuleBase
         path = directory / f"rulebase-{_key(folder, files)}.json"
     except OSError:
         return load(folder)
-    try:
-        data = json.loads(path.read_text("utf-8"))
-        if data.get("format") == FORMAT:
-            return _load(data)
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        pass
-    rb = load(folder)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        write_file(path, json.dumps(_dump(rb, files), separators=(",", ":")))
-    except (OSError, WriteError):
-        pass  # a cache that cannot be written is only a slower next run
-    return rb
+    return cached(path, _decoded, lambda: load(folder), lambda rb: _dump(rb, files))
+
+
+def _decoded(data: Any) -> RuleBase:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError("a rule base cached in another format")
+    return _load(data)

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 __all__ = ["cached_read_text", "cached_coverage"]
 
-import contextlib
 import hashlib
-import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..files import WriteError, cache_dir, write_file
+from ..files import cache_dir, cached
 from .cardreading import AbilityReading, Part, TextReadingResult
 
 FORMAT = 1
@@ -62,20 +60,14 @@ def cached_read_text(text: str) -> TextReadingResult:
     """`read_text`, through the cache when there is one; the grammar's parser is loaded only when the
     reading is not cached."""
     folder = cache_dir()
-    path = _path(folder, text) if folder is not None else None
-    if path is not None:
-        try:
-            return _decode(json.loads(path.read_text("utf-8")), text)
-        except (OSError, ValueError, TypeError, KeyError):
-            pass
-    from .cardtext import read_text
 
-    reading = read_text(text)
-    if path is not None:
-        with contextlib.suppress(WriteError, OSError):  # a cache that cannot be written is only slower
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_file(path, json.dumps({"text": text, "abilities": [list(a) for a in reading.abilities]}))
-    return reading
+    def read() -> TextReadingResult:
+        from .cardtext import read_text
+
+        return read_text(text)
+
+    return cached(_path(folder, text) if folder is not None else None, lambda data: _decode(data, text), read,
+                  lambda reading: {"text": text, "abilities": [list(a) for a in reading.abilities]})
 
 
 def _coverage_key() -> str:
@@ -92,16 +84,12 @@ def _coverage_key() -> str:
 def cached_coverage(count: Callable[[], dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
     """`count()` (the coverage of the card list, per category and status), through the cache when there is one."""
     folder = cache_dir()
-    path = folder / "cards" / f"coverage-{_coverage_key()}.json" if folder is not None else None
-    if path is not None:
-        with contextlib.suppress(OSError, ValueError):
-            data = json.loads(path.read_text("utf-8"))
-            if isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
-                                              for v in data.values()):
-                return data
-    counts = count()
-    if path is not None:
-        with contextlib.suppress(WriteError, OSError):  # a cache that cannot be written is only slower
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_file(path, json.dumps(counts))
-    return counts
+    return cached(folder / "cards" / f"coverage-{_coverage_key()}.json" if folder is not None else None,
+                  _counts, count, lambda counts: counts)
+
+
+def _counts(data: Any) -> dict[str, dict[str, int]]:
+    if not (isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
+                                           for v in data.values())):
+        raise ValueError("not a coverage count")
+    return data
