@@ -276,6 +276,14 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                    "none"),
         "targets_own": FieldSpec("true or false", BOOL,
                                  "The ability targets only cards its user controls (\"your\").", "false"),
+        "target_count": FieldSpec("whole number, `up to N`, `at least N` or `any number`",
+                                  {"anyOf": [_integer(1, MAX_CARDS), {"type": "string", "pattern": (
+                                      r"^\s*(?:[Aa][Nn][Yy]\s+[Nn][Uu][Mm][Bb][Ee][Rr]|(?:[Uu][Pp]\s+[Tt][Oo]|"
+                                      r"[Aa][Tt]\s+[Ll][Ee][Aa][Ss][Tt])\s+[1-9][0-9]*)\s*$")}]},
+                                  "How many cards the ability names for its targets (CORE-15): a number for "
+                                  "exactly that many (\"a Hero\" is `1`), `up to N`, `at least N` (\"one or "
+                                  "more\" is `at least 1`) or `any number` (\"all\", \"any number of\").",
+                                  "any number"),
         "when_enters_battle": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),
                                         "A triggered ability: it activates at step 9 of the activation order when a "
                                         "character of this type is played into battle or added (AAO-16); leave out "

@@ -247,6 +247,41 @@ def test_interpretations(make_case: Callable[..., Scenario]) -> None:
 # -- errors, each at its place (the CLI path is in test_malformed.py) ---------------------------
 
 
+@pytest.mark.parametrize(("written", "low", "high"), [
+    ("1", 1, 1), ("3", 3, 3), ("up to 2", 0, 2), ("At least 1", 1, -1), ("any number", 0, -1), (None, 0, -1),
+])
+def test_ability_names_how_many_targets(make_case: Callable[..., Scenario], written: str | None, low: int,
+                                        high: int) -> None:
+    count = f"        target_count: {written}\n" if written is not None else ""
+    sc = make_case(MINIMAL.replace("questions:", f"""\
+  samson:
+    type: Hero
+    abilities:
+      - kind: set aside
+{count}questions:"""))
+    (ability,) = sc.abilities
+    assert (ability.min_targets, ability.max_targets) == (low, high)
+    facts = {f.symbol: f.value for f in sc.facts if f.args == ("samson_a1",)}
+    assert (facts["min_targets"], facts["max_targets"]) == (low, high)
+
+
+@pytest.mark.parametrize(("written", "message"), [
+    ("0", "target_count must be between 1 and 250, got 0"),
+    ("up to 0", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N' or 'any number'"),
+    ("a few", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N' or 'any number'"),
+])
+def test_a_target_count_it_cannot_read_is_refused(make_case: Callable[..., Scenario], written: str,
+                                                  message: str) -> None:
+    text = MINIMAL.replace("questions:", f"""\
+  samson:
+    type: Hero
+    abilities:
+      - kind: set aside
+        target_count: {written}
+questions:""")
+    assert error(make_case, text) == (message, 9, 23)
+
+
 def error(make_case: Callable[..., Scenario], text: str) -> tuple[str, int, int]:
     with pytest.raises(InputError) as info:
         make_case(text)

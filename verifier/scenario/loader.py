@@ -57,7 +57,7 @@ DEFAULTS = {
     "ability paired / on_return / grants / cannot_be_negated": "false",
     "ability target_zone": "none named: targets must be in play",
     "ability targets": "any card, any number of them (a real card's text names its own; "
-                       "target_type and targets_own name them for an ability written by hand)",
+                       "target_type, targets_own and target_count name them for an ability written by hand)",
     "attempt player": "the permanent controller of the card used; for entering battle, the active player",
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
@@ -71,7 +71,7 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
-                "target_type", "targets_own", "when_enters_battle", "target_traits")
+                "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -416,6 +416,7 @@ class _CaseReader:
             gained_node = item.get("gained")
             adds_node = item.get("adds")
             ability_id = f"{card}_a{i}"
+            count = self.target_count(item.get("target_count"))
             ability = Ability(
                 ability_id, card, kind, dkind, turns,
                 _flag(item, "paired", False) or on_return, on_return, _flag(item, "grants", False),
@@ -435,6 +436,7 @@ class _CaseReader:
                 target_types=self.target_types(item.get("target_type")),
                 targets_own_cards=_flag(item, "targets_own", False),
                 entry_trigger=trigger_types,
+                min_targets=count[0], max_targets=count[1],
                 target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
                                if item.get("target_traits") is not None else ()),
             )
@@ -506,6 +508,25 @@ class _CaseReader:
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
                        target_traits=a.target_traits)
+
+    def target_count(self, node: YNode | None) -> tuple[int, int]:
+        """How many cards an ability written by hand names for its targets, as the fewest and the most (-1: no
+        limit): `1` ("a Hero"), `up to 2`, `at least 1` ("one or more") or `any number`, the default."""
+        if node is None:
+            return 0, -1
+        scalar = _scalar(node)
+        if isinstance(scalar.value, int) and not isinstance(scalar.value, bool):
+            n = scalar.integer("target_count", 1, MAX_CARDS)
+            return n, n
+        words = scalar.text("target_count").strip().lower().split()
+        if words == ["any", "number"]:
+            return 0, -1
+        if len(words) == 3 and words[:2] in (["up", "to"], ["at", "least"]) and words[2].isdigit() \
+                and 1 <= int(words[2]) <= MAX_CARDS:
+            n = int(words[2])
+            return (0, n) if words[0] == "up" else (n, -1)
+        node.fail(f"a target count is a whole number of cards (1 to {MAX_CARDS}), 'up to N', 'at least N' or "
+                  "'any number'")
 
     def target_types(self, node: YNode | None, what: str = "target type") -> tuple[str, ...]:
         """Card types an ability written by hand names: for its targets ("a Hero"), or for its trigger."""
