@@ -242,7 +242,9 @@ def naive_status(rules: RuleBase, scenarios: Sequence[Scenario], mutation: Mutat
                  before: Sequence[CaseResult] | None = None) -> tuple[MutantStatus, str | None]:
     """The naive way, for reference: the mutated rule base grounded afresh and checked on every case, in
     full; the mutant's status and the first case that kills it. `before`: the cases' results under the rules
-    as they are (worked out when not given)."""
+    as they are (worked out when not given). A case with a question the solver gave up on leaves a mutant that
+    no case kills unknown, whether or not the mutant could change that case (the fast way looks only where it
+    could)."""
     if mutation.invalid:
         return MutantStatus.INVALID, None
     mutated = mutation.mutated_base(rules)
