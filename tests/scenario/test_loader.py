@@ -679,3 +679,79 @@ questions:
         make_case(text)
     sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
     assert sc.attempts[0].ability == "fountain_a1"
+
+
+WORSHIPPING = """\
+players: [alice, bob]
+cards:
+  worship:
+    card: Worshipping God
+  moses:
+    type: Hero
+    brigade: Purple
+  covenant:
+    type: Covenant
+  other:
+    type: TYPE
+    owner: bob
+    abilities:
+      - kind: discard
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: worship
+    on: moses
+    targets: [moses]
+  - id: discard_it
+    turn: 2
+    phase: Preparation
+    discard: [covenant]
+    by: other
+questions:
+  where: zone(covenant, 0)
+"""
+
+
+def test_a_protection_is_refused_where_it_could_matter(make_case: Callable[..., Scenario]) -> None:
+    # "While set aside, holder's covenants are protected from being discarded ... by evil cards": protection is
+    # not modelled, so a discard by an Evil Character (an evil card) refuses the case
+    with pytest.raises(CaseError) as info:
+        make_case(WORSHIPPING.replace("TYPE", "Evil_Character"))
+    message = str(info.value)
+    assert message.startswith("case.yaml:4:11: 'Worshipping God' protects cards ('while set aside, holder's covenants")
+    assert "attempt 'discard_it' (line 21) could be one it protects against" in message
+    # a Hero is no evil card: the protection cannot meet its discard
+    assert make_case(WORSHIPPING.replace("TYPE", "Hero")).abilities[0].card == "worship"
+    # unused, the paired protection never starts
+    unused = WORSHIPPING.replace("TYPE", "Evil_Character").replace(
+        "  - turn: 1\n    phase: Preparation\n    play: worship\n    on: moses\n    targets: [moses]\n", "")
+    assert make_case(unused).attempts[0].id == "discard_it"
+
+
+def test_a_card_protection_is_refused_even_when_the_card_is_not_used(make_case: Callable[..., Scenario]) -> None:
+    # "Protect holder's Heroes from having their abilities reduced" holds while the card is there, used or not
+    text = """\
+players: [alice, bob]
+cards:
+  sustainer:
+    card: I am Sustainer
+  moses:
+    type: Hero
+  plague:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: [decreased]
+timeline:
+  - id: decrease_moses
+    turn: 2
+    phase: Preparation
+    play: plague
+    on: moses
+    targets: [moses]
+questions:
+  where: zone(moses, 0)
+"""
+    with pytest.raises(CaseError, match=r"'I am Sustainer' protects cards .* attempt 'decrease_moses' \(line 14\)"):
+        make_case(text)

@@ -292,6 +292,7 @@ class _Block:
         self.min_turns = 0
         self.inflicts: set[str] = set()
         self.negates: set[str] = set()
+        self.protections: set[str] = set()
         self.paired = False
         self.on_return = False
         self.grants = False
@@ -633,19 +634,70 @@ def _sentence(block: _Block, sentence: str) -> None:
         if block.kind != "set_aside_effect":
             block.add("paired", text, reason="a paired ability without a set-aside in its ability")
             return
+        effect = _WHILE_ASIDE_LEAD.sub("", _WHILE_ASIDE_TAIL.sub("", text)).strip()
+        if _PROTECTS.search(effect):
+            subject = effect.split(" is immune")[0].split(" are immune")[0] if name == "immune_while_aside" else ""
+            _protection(block, "paired", text, effect,
+                        about_the_set_aside=_SET_ASIDE_SUBJECT.fullmatch(subject) is not None)
+            block.paired = True
+            return
+        tracked = _TRACKED.search(re.sub(r"\b(?:is|are) set[- ]aside\b", "", effect))
+        if tracked is not None:
+            block.add("paired", text, reason=f"an ongoing effect while set aside that changes what the model tracks "
+                                             f"('{tracked.group(0)}') is not modelled")
+            return
         block.paired = True
         block.add("paired", text, (("paired", "true"),))
+        return
+    if name == "protect":
+        _protection(block, "protect", text, text, about_the_set_aside=False)
         return
     reasons = {
         "on_turn_returns": "a return on a stated turn is not modelled",
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
         "each_upkeep": "an effect each upkeep is not modelled",
-        "protect": "protection given to other cards is not modelled",
         "grant_cannot": "'cannot be negated' given to other cards is not modelled",
         "limit": "a limit on how often the ability is used is not modelled",
         "cost_effect": "a cost is not modelled",
     }
     block.add(name, text, reason=reasons.get(name, "not modelled"))
+
+
+# A paired clause "while (that Hero is) set aside, ...", or "... while set-aside", without those words.
+_WHILE_ASIDE_LEAD = re.compile(r"^while (?:(?:that|the|this) [^,]*? (?:is|are) )?set[- ]aside\s*,?\s*")
+_WHILE_ASIDE_TAIL = re.compile(r"\s*while (?:[^,]*? (?:is|are) )?set[- ]aside$")
+# The subject of "... is immune ... while set aside" when it is the card set aside.
+_SET_ASIDE_SUBJECT = re.compile(r"(?:that |the |this )?(?:hero|heroes|hero\(s\)|character|characters|"
+                                r"evil characters?|demons?|he|she|it|they)")
+_PROTECTS = re.compile(r"\b(?:protect|protects|protected|immune|immunity)\b")
+# Words of an ongoing effect on something the model decides (zones, negation, conditions).
+_TRACKED = re.compile(r"\b(?:negate[sd]?|discard(?:s|ed)?|heal(?:s|ed)?|set[- ]aside|returns?|cannot be|can not be|"
+                      r"may not be|prevent(?:s|ed)?|interrupt(?:s|ed)?|poison(?:s|ed)?|disease[sd]?|paralyze[sd]?|"
+                      r"decrease[sd]?|capture[sd]?|banish(?:es|ed)?)\b")
+
+
+def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_aside: bool) -> None:
+    """Read a protection ("protect ... from ...", "... is immune to ...") as what it guards, against what,
+    and whether it is the paired ability of a set-aside (else it is the card's, whether or not it is used).
+
+    The model has no protection: the reading records it so that a case in which the protection could
+    decide something is refused (see the case loader); against capture, which the model does not have,
+    it decides nothing. What it guards: the cards the ability sets aside, cards in set-aside areas, or
+    (any other wording) any card; against what: capture, evil cards, or (any other wording) anything.
+    """
+    source = ("capture" if re.search(r"\bfrom capture$", effect) and "," not in effect
+              else "evil" if re.search(r"\bevil cards\b", effect) else "any")
+    whom = ("set_aside_cards" if about_the_set_aside
+            else "set_aside_areas" if re.search(r"\bin (?:a |all )?set[- ]aside areas?\b", effect) else "any_card")
+    block.protections.add(f"{whom}/{source}/{'paired' if kind == 'paired' else 'card'}")
+    block.add(kind, text, (("protects", f"{_WHOM[whom]}, against {_SOURCE[source]}"),
+                           ("refused_when", "a case holds an attempt the protection could meet" if source != "capture"
+                            else "never: the model has no capture")))
+
+
+_WHOM = {"set_aside_cards": "the cards it sets aside", "set_aside_areas": "cards in set-aside areas",
+         "any_card": "the cards it names (read as any card)"}
+_SOURCE = {"capture": "capture", "evil": "evil cards", "any": "anything (read as broadly as its words could go)"}
 
 
 def _heal_condition(block: _Block, tree: Tree) -> None:
@@ -688,7 +740,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         pieces=tuple(block.pieces),
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
-        target_traits=block.traits,
+        target_traits=block.traits, protections=tuple(sorted(block.protections)),
     )
 
 

@@ -192,6 +192,8 @@ class _CaseReader:
         self.facts: list[Fact] = []
         # abilities of real cards with unsupported parts: refused when the timeline uses them
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
+        # abilities of real cards that protect cards (not modelled): refused when the protection could matter
+        self.protections: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], YNode]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
@@ -385,6 +387,9 @@ class _CaseReader:
                 if a.unsupported:
                     own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
                     self.refused[ability.id] = (real.name, own, body.get("card") or body)
+                if a.protections:
+                    said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
+                    self.protections[ability.id] = (real.name, a.protections, said, body.get("card") or body)
                 self.ability_facts(ability, body.loc, from_text=True)
                 out.append(ability)
             return out
@@ -1066,6 +1071,57 @@ def _refuse_unsettled_traits(reader: _CaseReader, cards: list[Card], abilities: 
                                 where or reader.locate(name))
 
 
+# Attempts that harm no card: a protection never meets them.
+_HARMLESS = ("choose_return", "end_battle", "enter_battle")
+
+
+def _refuse_protections_that_could_matter(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                                          attempts: list[Attempt]) -> None:
+    """A real card's protection ("protect ... from ...", "immune ... while set aside") is not modelled: a case
+    holding the card (for a set-aside's paired protection: using that set-aside) is refused when it holds
+    an attempt the protection could meet.
+
+    Read as broadly as its words could go: an attempt of another card, other than a heal or an attempt
+    that harms no card, could meet it, unless the protection is against capture (the model has none), or
+    against evil cards and the attempt's card is a Hero or a Good Enhancement, or it guards only the
+    cards the ability sets aside (or cards in set-aside areas) and the attempt targets none of them.
+    """
+    by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    set_aside_kinds = {"set_aside_effect"}
+    maybe_set_aside = {c.name for c in cards if c.zone == "set_aside_area"} | {
+        t for x in attempts if by_ability.get(x.ability or "") is not None
+        and by_ability[x.ability or ""].kind in set_aside_kinds for t in x.targets}
+    for ability_id, (name, protections, said, where) in reader.protections.items():
+        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
+        own_card = by_ability[ability_id].card
+        guarded = {t for x in uses for t in x.targets}
+        for y in attempts:
+            if y.kind in _HARMLESS or y.card == own_card:
+                continue
+            used = by_ability.get(y.ability or "")
+            if used is not None and used.kind == "heal_effect":
+                continue
+            card = by_card.get(y.card or "")
+            for protection in protections:
+                whom, against, whose = protection.split("/")
+                if against == "capture" or (whose == "paired" and not uses):
+                    continue
+                if against == "evil" and card is not None and card.type in ("Hero", "GE"):
+                    continue
+                if whom == "set_aside_cards" and not guarded & set(y.targets):
+                    continue
+                if whom == "set_aside_areas" and not (maybe_set_aside & set(y.targets) or (
+                        used is not None and used.target_zone == "set_aside_area")):
+                    continue
+                listed = "; ".join(f"'{t}'" for t in said)
+                raise CaseError(
+                    f"{quoted(name)} protects cards ({listed}), and regcheck does not model protection: attempt "
+                    f"'{y.id}' (line {y.loc.line}) could be one it protects against. Keep 'card: {name}' for its "
+                    "type and brigade and write the ability by hand under 'abilities:', deciding what the "
+                    "protection does in this case", where.loc)
+
+
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
     """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
     equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
@@ -1166,6 +1222,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
     _refuse_unsettled_traits(reader, cards, abilities, attempts)
+    _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:
