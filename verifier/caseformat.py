@@ -173,7 +173,13 @@ def _card_fields() -> dict[str, FieldSpec]:
     fields = {
         "card": FieldSpec("text: a printed card's name", TEXT,
                           "A real card of the card list: its type, brigades, Territory Class and abilities are "
-                          "read from its printed text (`regcheck cards NAME` shows the reading)."),
+                          "read from its printed text (`regcheck cards NAME` shows the reading). regcheck does not "
+                          "model protection (\"protect ... from ...\", \"immune ... while set aside\"): a case "
+                          "holding a card that protects (a set-aside's paired protection: once the set-aside is "
+                          "used) is refused when another card's attempt could meet the protection (any but a heal, "
+                          "a choice of return, or entering or ending battle; against evil cards, not one of a Hero "
+                          "or Good Enhancement; guarding only the cards set aside, or cards in set-aside areas, one "
+                          "that targets such a card); against capture it decides nothing."),
         "type": FieldSpec("card type", _member("card_type"), f"The card's type: {_members_shown('card_type')}.",
                           "the real card's type (required without `card`)"),
         "brigade": FieldSpec("brigade or list of them", _one_or_list(_member("brigade")),
