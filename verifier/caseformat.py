@@ -280,6 +280,12 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                    "The traits the ability names for its targets (\"a human Hero\", \"N.T. "
                                    "Heroes\"), CORE-15: a target must have every one (see the card's `traits`).",
                                    "none"),
+        "limit": FieldSpec("text", {"type": "string",
+                                    "pattern": r"^\s*(?:[Oo][Nn][Cc][Ee]|[Tt][Ww][Ii][Cc][Ee]|[0-9]+ [Tt][Ii][Mm][Ee][Ss])"
+                                               r" [Pp][Ee][Rr] (?:[Gg][Aa][Mm][Ee]|[Tt][Uu][Rr][Nn])\s*$"},
+                           "How often the card's text lets the ability be used (CORE-17): `once per game`, "
+                           "`twice per turn`, `N times per game` (or `per turn`); a further use is not legal.",
+                           "no limit"),
         "targets_own": FieldSpec("true or false", BOOL,
                                  "The ability targets only cards its user controls (\"your\").", "false"),
         "when_enters_battle": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),

@@ -217,3 +217,16 @@ def test_an_ongoing_effect_while_set_aside_on_what_the_model_tracks_is_refused()
     assert any("('cannot be')" in r for r in reasons(a))
     a = only("Set Hero aside. Hero gains 1/1 for every turn Hero is set aside.")
     assert a.paired and not a.unsupported  # counting the turns set aside is no effect on what the model tracks
+
+
+def test_use_limits() -> None:
+    a = only("You may set aside a Corinth Hero from your territory for one turn. Limit once per game.")
+    assert (a.kind, a.use_limit, a.unsupported) == ("set_aside_effect", "1/game", ())
+    a = only("Once per turn, you may heal a Hero.")
+    assert (a.kind, a.use_limit, a.unsupported) == ("heal_effect", "1/turn", ())
+    a = only("Set aside a Hero for one turn. Limit twice per game.")
+    assert a.use_limit == "2/game"
+    a = only("Once per round you may heal a Hero.")
+    assert a.use_limit == "" and any("the rules do not define a round" in r for r in reasons(a))
+    a = only("Heal a Hero. Limit once.")
+    assert a.use_limit == "" and any("does not say how often per game or per turn" in r for r in reasons(a))

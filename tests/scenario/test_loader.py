@@ -755,3 +755,77 @@ questions:
 """
     with pytest.raises(CaseError, match=r"'I am Sustainer' protects cards .* attempt 'decrease_moses' \(line 14\)"):
         make_case(text)
+
+
+LIMITED = """\
+players: [alice, bob]
+cards:
+  deborah:
+    type: Hero
+    abilities:
+      - kind: set aside
+        limit: LIMIT
+  barak:
+    type: Hero
+  confusion:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - id: first_use
+    turn: 1
+    phase: Preparation
+    activate: deborah
+    targets: [barak]
+  - id: undo
+    turn: 1
+    phase: Preparation
+    negate: first_use
+    by: confusion
+  - id: second_use
+    turn: 3
+    phase: Preparation
+    activate: deborah
+    targets: [barak]
+questions:
+  where: zone(barak, 0)
+"""
+
+
+def test_a_use_limit_is_read_and_pinned(make_case: Callable[..., Scenario]) -> None:
+    unnegated = LIMITED.replace("  - id: undo\n    turn: 1\n    phase: Preparation\n    negate: first_use\n"
+                                "    by: confusion\n", "")
+    sc = make_case(unnegated.replace("LIMIT", "twice per game"))
+    assert (sc.abilities[0].uses_per_game, sc.abilities[0].uses_per_turn) == (2, 0)
+    facts = {f.name: f.value for f in sc.facts}
+    assert (facts["uses_per_game(deborah_a1)"], facts["uses_per_turn(deborah_a1)"]) == (2, 0)
+    assert len(sc.attempts) == 2
+    assert make_case(unnegated.replace("LIMIT", "3 Times per Turn")).abilities[0].uses_per_turn == 3
+    with pytest.raises(CaseError, match=r"case.yaml:7:16: unknown limit 'once per round'"):
+        make_case(unnegated.replace("LIMIT", "once per round"))
+
+
+def test_what_a_use_limit_leaves_unsaid_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # whether a negated use counts toward the limit is not stated
+    with pytest.raises(CaseError, match=r"case.yaml:26:5: deborah_a1 may be used once per game \(CORE-17\), and "
+                                        r"'first_use' is negated before 'second_use' uses it again"):
+        make_case(LIMITED.replace("LIMIT", "once per game"))
+    # without the later use, or without a limit, nothing is left unsaid
+    assert len(make_case(LIMITED.replace("LIMIT", "once per game").split("  - id: second_use")[0]
+                         + "questions:\n  where: zone(barak, 0)\n").attempts) == 2
+    assert len(make_case(LIMITED.replace("        limit: LIMIT\n", "")).attempts) == 3
+    # whether the limit counts each copy of a printed card apart is not stated
+    two = """\
+players: [alice, bob]
+cards:
+  crispus:
+    card: Crispus
+  crispus_again:
+    card: Crispus
+questions:
+  where: zone(crispus, 0)
+"""
+    with pytest.raises(CaseError, match=r"case.yaml:5:3: 'crispus' and 'crispus_again' are both 'Crispus', whose "
+                                        r"ability may be used once per game"):
+        make_case(two)

@@ -80,6 +80,8 @@ class AbilityReading(NamedTuple):
     # against is capture, evil or any; whose is paired (a set-aside's paired ability) or card (the card's,
     # used or not). The model has no protection: see the case loader.
     protections: tuple[str, ...] = ()
+    # how often the text lets the ability be used (CORE-17), as "N/game" or "N/turn"; "" for no limit
+    use_limit: str = ""
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

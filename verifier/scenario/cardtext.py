@@ -50,7 +50,8 @@ _ABBREVIATIONS = {"O.T.": "OT", "N.T.": "NT", "o.t.": "OT", "n.t.": "NT", "i.e."
 
 GRAMMAR = r"""
 // One sentence of card text, lower-cased and normalised, without its final period.
-start: lead? body tails?
+start: lead_limit_first? lead? body tails?
+lead_limit_first: "once" "per" ONCE_UNIT ","?  -> lead_limit
 
 lead: condition ","                           -> lead_condition
     | "if" "used" "by" cwords ","             -> lead_used_by
@@ -293,6 +294,7 @@ class _Block:
         self.inflicts: set[str] = set()
         self.negates: set[str] = set()
         self.protections: set[str] = set()
+        self.limit = ""
         self.paired = False
         self.on_return = False
         self.grants = False
@@ -508,21 +510,26 @@ def _sentence(block: _Block, sentence: str) -> None:
     if tree is None:
         block.add("sentence", sentence, reason="not understood by the card grammar")
         return
-    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")), None)
+    leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
-    if lead is not None:
+    for lead in leads:
         if lead.data == "lead_permission":
             block.add("permission", _words(lead), (("optional", "the player may use it"),))
         elif lead.data == "lead_used_by":
             block.add("condition", _words(lead), reason="a condition on who uses the ability is not modelled")
         elif lead.data == "lead_limit":
-            block.add("limit", _words(lead), reason="a limit on how often the ability is used is not modelled")
+            _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
+                                                           and t.type == "ONCE_UNIT")))
         elif lead.data == "lead_interrupt":
             block.add("interrupt", _words(lead), reason="interrupting the battle is not modelled")
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
     text = _words(body)
+    if name == "discard" and re.search(r"\bto (?:heal|restore|set)\b", text):
+        # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
+        block.add("sentence", sentence, reason="an effect bought with a cost ('discard ... to ...') is not modelled")
+        return
     if name in _EFFECT_KINDS:
         if name == "discard" and block.kind is not None and text.startswith("discard this card"):
             block.add("cost", text, reason="a cost is not modelled")
@@ -649,6 +656,13 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.paired = True
         block.add("paired", text, (("paired", "true"),))
         return
+    if name == "limit":
+        m = re.fullmatch(r"limit (once|twice|\d+ times) per (\w+)", text)
+        if m is None:
+            block.add("limit", text, reason="a limit that does not say how often per game or per turn is not modelled")
+            return
+        _use_limit(block, text, {"once": "1", "twice": "2"}.get(m.group(1), m.group(1).split()[0]), m.group(2))
+        return
     if name == "protect":
         _protection(block, "protect", text, text, about_the_set_aside=False)
         return
@@ -657,7 +671,6 @@ def _sentence(block: _Block, sentence: str) -> None:
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
         "each_upkeep": "an effect each upkeep is not modelled",
         "grant_cannot": "'cannot be negated' given to other cards is not modelled",
-        "limit": "a limit on how often the ability is used is not modelled",
         "cost_effect": "a cost is not modelled",
     }
     block.add(name, text, reason=reasons.get(name, "not modelled"))
@@ -698,6 +711,15 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
 _WHOM = {"set_aside_cards": "the cards it sets aside", "set_aside_areas": "cards in set-aside areas",
          "any_card": "the cards it names (read as any card)"}
 _SOURCE = {"capture": "capture", "evil": "evil cards", "any": "anything (read as broadly as its words could go)"}
+
+
+def _use_limit(block: _Block, text: str, times: str, per: str) -> None:
+    """A limit on how often the ability is used (CORE-17), per game or per turn; a round is not defined."""
+    if per not in ("game", "turn"):
+        block.add("limit", text, reason=f"a limit per {per} is not modelled: the rules do not define a {per}")
+        return
+    block.limit = f"{times}/{per}"
+    block.add("limit", text, (("use_limit", f"at most {times} use(s) per {per} (CORE-17)"),))
 
 
 def _heal_condition(block: _Block, tree: Tree) -> None:
@@ -741,6 +763,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
+        use_limit=block.limit,
     )
 
 

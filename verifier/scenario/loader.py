@@ -62,6 +62,9 @@ DEFAULTS = {
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
 
+# How often a card's text lets its ability be used (CORE-17): 'once per game', 'twice per turn', '3 times per game'.
+USE_LIMIT = re.compile(r"(once|twice|\d+ times) per (game|turn)")
+USE_COUNTS = {"once": 1, "twice": 2}
 CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paralyzed": "start_paralyzed",
               "decreased": "start_decreased", "tied_effect": "start_tied_effect"}
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
@@ -71,7 +74,7 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
-                "target_type", "targets_own", "when_enters_battle", "target_traits")
+                "target_type", "targets_own", "when_enters_battle", "target_traits", "limit")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -443,6 +446,8 @@ class _CaseReader:
                 target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
                                if item.get("target_traits") is not None else ()),
             )
+            per_game, per_turn = self.use_limit(item.get("limit"))
+            ability = ability._replace(uses_per_game=per_game, uses_per_turn=per_turn)
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -510,7 +515,23 @@ class _CaseReader:
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
-                       target_traits=a.target_traits)
+                       target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
+                       uses_per_turn=_reading_limit(a.use_limit, "turn"))
+
+    def use_limit(self, node: YNode | None) -> tuple[int, int]:
+        """How often an ability written by hand may be used ('once per game', 'twice per turn', '3 times per
+        game'), as its uses per game and per turn (0: no limit)."""
+        if node is None:
+            return 0, 0
+        text = _scalar(node).text("limit").strip().lower()
+        m = USE_LIMIT.fullmatch(text)
+        if m is None:
+            node.fail(f"unknown limit '{text}': write 'once per game', 'twice per turn' or 'N times per game' "
+                      "(or per turn)")
+        n = USE_COUNTS.get(m.group(1)) or int(m.group(1).split()[0])
+        if not 1 <= n <= 20:
+            node.fail("a limit allows from 1 to 20 uses")
+        return (n, 0) if m.group(2) == "game" else (0, n)
 
     def target_types(self, node: YNode | None, what: str = "target type") -> tuple[str, ...]:
         """Card types an ability written by hand names: for its targets ("a Hero"), or for its trigger."""
@@ -663,6 +684,9 @@ class _CaseReader:
                       f"{a.id.rsplit('_a', 1)[1]} of {a.card}"))
         facts.append(("gained_order", a.gained_order,
                       f"{a.id} was gained {ordinal(a.gained_order)}" if a.gained_order else f"{a.id} is printed on the card"))
+        for symbol, limit, per in (("uses_per_game", a.uses_per_game, "game"), ("uses_per_turn", a.uses_per_turn, "turn")):
+            facts.append((symbol, limit, f"{a.id} may be used at most {limit} time(s) per {per}" if limit
+                          else f"{a.id} may be used any number of times per {per}"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
         for cond in VALUE_SETS["condition"]:
@@ -1071,6 +1095,50 @@ def _refuse_unsettled_traits(reader: _CaseReader, cards: list[Card], abilities: 
                                 where or reader.locate(name))
 
 
+def _reading_limit(limit: str, per: str) -> int:
+    """The uses per game or per turn of the limit a reading records ("1/game", "2/turn"); 0: no limit."""
+    if not limit or limit.split("/")[1] != per:
+        return 0
+    return int(limit.split("/")[0])
+
+
+def _refuse_unsettled_use_limits(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                                 attempts: list[Attempt]) -> None:
+    """What CORE-17 leaves unsaid about a limited ability is refused, not guessed: whether a negated use
+    counts (a limited ability used again after a negated use), and whether the limit counts each copy of a
+    printed card apart (two copies of a real card with a limited ability)."""
+    limited = {a.id: a for a in abilities if a.uses_per_game or a.uses_per_turn}
+    if not limited:
+        return
+    negated = {x.negated_attempt for x in attempts if x.negated_attempt is not None}
+    by_id = {x.id: x for x in attempts}
+    for n in sorted(negated):
+        first = by_id[n]
+        if first.ability not in limited:
+            continue
+        later = [x for x in attempts if x.ability == first.ability and x.step > first.step
+                 and x.kind in ("play_card", "activate_ability")]
+        if later:
+            raise CaseError(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
+                            f"'{first.id}' is negated before '{later[0].id}' uses it again: whether a negated use "
+                            "counts toward the limit is not stated, so this case is not answered", later[0].loc)
+    printed: dict[str, list[str]] = {}
+    for c in cards:
+        if c.real_card and any(a.card == c.name and a.id in limited for a in abilities):
+            printed.setdefault(c.real_card, []).append(c.name)
+    for name, copies in sorted(printed.items()):
+        if len(copies) > 1:
+            raise CaseError(f"'{copies[0]}' and '{copies[1]}' are both {quoted(name)}, whose ability may be used "
+                            f"{_limit_text(limited[next(a for a in limited if limited[a].card == copies[0])])} "
+                            "(CORE-17): whether the limit counts each copy apart is not stated, so this case is "
+                            "not answered", reader.locate(copies[1]))
+
+
+def _limit_text(a: Ability) -> str:
+    return " and ".join(f"{'once' if n == 1 else 'twice' if n == 2 else f'{n} times'} per {per}"
+                        for n, per in ((a.uses_per_game, "game"), (a.uses_per_turn, "turn")) if n)
+
+
 # Attempts that harm no card: a protection never meets them.
 _HARMLESS = ("choose_return", "end_battle", "enter_battle")
 
@@ -1223,6 +1291,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     steps, attempts = reader.timeline(players, cards, abilities)
     _refuse_unsettled_traits(reader, cards, abilities, attempts)
     _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
+    _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:
