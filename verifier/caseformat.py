@@ -353,6 +353,10 @@ def _entry_fields() -> dict[str, FieldSpec]:
                              "Which ability of the card the entry uses: its number, or its block label "
                              "(such as GE or EE); needed when the card has more than one it could use.",
                              "the card's one ability of the kind needed"),
+        "effect": FieldSpec("text", TEXT,
+                            "For a real card whose text offers a choice of effects (\"Heal an Evil Character or "
+                            "underdeck a Hero\"): the one this entry uses, `heal` (the other is not modelled).",
+                            "none (required for such a card)"),
         "until": FieldSpec("attempt id", NAME_SCHEMA,
                            "The later attempt that ends the duration of the ability this entry uses, when its "
                            "duration is `until an event`.", "none"),

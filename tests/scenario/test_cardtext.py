@@ -230,3 +230,12 @@ def test_use_limits() -> None:
     assert a.use_limit == "" and any("the rules do not define a round" in r for r in reasons(a))
     a = only("Heal a Hero. Limit once.")
     assert a.use_limit == "" and any("does not say how often per game or per turn" in r for r in reasons(a))
+
+
+def test_a_heal_with_another_effect_to_pick_instead() -> None:
+    a = only("Heal an Evil Character or underdeck a Hero.")
+    assert (a.kind, a.target_types, a.alternatives, a.unsupported) == (
+        "heal_effect", ("Evil_Character",), ("underdeck a hero",), ())
+    # "poisoned or diseased" is one condition of the heal, not a second effect
+    a = only("Heal any Hero who has been poisoned or diseased.")
+    assert a.alternatives == () and a.heals_only == ("diseased_condition", "poisoned_condition")

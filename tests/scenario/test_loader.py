@@ -829,3 +829,40 @@ questions:
     with pytest.raises(CaseError, match=r"case.yaml:5:3: 'crispus' and 'crispus_again' are both 'Crispus', whose "
                                         r"ability may be used once per game"):
         make_case(two)
+
+
+TORMENT = """\
+players: [alice, bob]
+cards:
+  sisera:
+    type: Evil_Character
+    brigade: Orange
+    owner: bob
+    poisoned: true
+  torment:
+    card: Torment (Roots)
+    owner: bob
+timeline:
+  - turn: 2
+    phase: Preparation
+    play: torment
+    on: sisera
+    targets: [sisera]
+EFFECT
+questions:
+  where: zone(sisera, 0)
+"""
+
+
+def test_an_ability_offering_another_effect_is_used_for_the_one_modelled(make_case: Callable[..., Scenario]) -> None:
+    assert make_case(TORMENT.replace("EFFECT", "    effect: Heal")).attempts[0].ability == "torment_a1"
+    with pytest.raises(CaseError, match=r"case.yaml:12:5: 'Torment \(Roots\)' lets its player pick an effect \(heal, "
+                                        r"or 'underdeck a hero'\): say which this entry uses with 'effect: heal'"):
+        make_case(TORMENT.replace("EFFECT\n", ""))
+    with pytest.raises(CaseError, match=r"case.yaml:17:13: the other effect of 'Torment \(Roots\)' \('underdeck a "
+                                        r"hero'\) is not modelled"):
+        make_case(TORMENT.replace("EFFECT", "    effect: underdeck"))
+    with pytest.raises(CaseError, match=r"'effect' picks one of the effects an ability's text offers .* "
+                                        r"torment_a1 offers no choice"):
+        make_case(TORMENT.replace("card: Torment (Roots)", "card: Miracle of Healing")
+                  .replace("EFFECT", "    effect: heal"))

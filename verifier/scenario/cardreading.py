@@ -82,6 +82,9 @@ class AbilityReading(NamedTuple):
     protections: tuple[str, ...] = ()
     # how often the text lets the ability be used (CORE-17), as "N/game" or "N/turn"; "" for no limit
     use_limit: str = ""
+    # other effects the text lets the player pick instead of the modelled one ("Heal a Hero or underdeck a
+    # Hero"); not modelled: an entry using the ability says it uses the modelled effect
+    alternatives: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

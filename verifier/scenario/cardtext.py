@@ -133,7 +133,10 @@ PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "se
      | "set aside area" | "set-aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
 
 // heal -----------------------------------------------------------------------------------
-heal: "heal" target location? heal_condition? increase?
+heal: "heal" target location? heal_condition? increase? alternative?
+alternative: ","? "or" ALT_VERB words?
+ALT_VERB: "negate" | "underdeck" | "prevent" | "place" | "take" | "shuffle" | "discard" | "return" | "banish"
+        | "search" | "draw" | "convert" | "protect"
 increase: "and" "increase" ("hero" | "abilities" | "it" | "him")? NUMBER "/" NUMBER
 heal_condition: ","? ("that" | "who" | "which") "is" "about" "to" "be" "discarded" -> about_to_be_discarded
               | ","? ("that" | "who") ("is" | "are") "being" "discarded" -> being_discarded
@@ -295,6 +298,7 @@ class _Block:
         self.negates: set[str] = set()
         self.protections: set[str] = set()
         self.limit = ""
+        self.alternatives: list[str] = []
         self.paired = False
         self.on_return = False
         self.grants = False
@@ -575,6 +579,13 @@ def _sentence(block: _Block, sentence: str) -> None:
                 "about_to_be_discarded", "being_discarded", "sick", "not_full_strength")), None)
             if hc is not None:
                 _heal_condition(block, hc)
+            alt = next((c for c in body.children if isinstance(c, Tree) and c.data == "alternative"), None)
+            if alt is not None:
+                alternative = _words(alt).removeprefix(",").strip().removeprefix("or ").strip()
+                block.alternatives.append(alternative)
+                block.add("alternative", _words(alt), (("alternative", f"'{alternative}', which the player may pick "
+                                                         "instead: not modelled; an entry that uses this ability "
+                                                         "says 'effect: heal'"),))
             inc = next((c for c in body.children if isinstance(c, Tree) and c.data == "increase"), None)
             if inc is not None:
                 block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
@@ -763,7 +774,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
-        use_limit=block.limit,
+        use_limit=block.limit, alternatives=tuple(block.alternatives),
     )
 
 

@@ -83,11 +83,12 @@ ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "retur
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
-                "until", "duration", *ACTIONS)
+                "until", "duration", "effect", *ACTIONS)
 # the fields of a timeline entry that only some kinds of attempt take
 APPLIES_TO = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
               "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",),
-              "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",)}
+              "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",),
+              "effect": ("play_card", "activate_ability")}
 # an ability's duration written in words (after an optional 'for '), or as a number of turns
 DURATION_WORDS = {"none": "no_duration", "no duration": "no_duration",
                   "until end of battle": "until_end_of_battle", "until the end of battle": "until_end_of_battle",
@@ -195,6 +196,8 @@ class _CaseReader:
         self.facts: list[Fact] = []
         # abilities of real cards with unsupported parts: refused when the timeline uses them
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
+        # abilities of real cards whose text lets the player pick another effect instead ("... or underdeck a Hero")
+        self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         # abilities of real cards that protect cards (not modelled): refused when the protection could matter
         self.protections: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], YNode]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
@@ -390,6 +393,8 @@ class _CaseReader:
                 if a.unsupported:
                     own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
                     self.refused[ability.id] = (real.name, own, body.get("card") or body)
+                if a.alternatives:
+                    self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
                 if a.protections:
                     said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
                     self.protections[ability.id] = (real.name, a.protections, said, body.get("card") or body)
@@ -881,6 +886,7 @@ class _CaseReader:
                        else list(target.targets))
         elif kind == "end_battle" and _scalar(main).value is not True:
             main.fail("write 'end_battle: true'")
+        self.picked_effect(item, ability)
         if item.get("ability") is not None and ability is None:
             item.get("ability").fail(f"'ability' does not apply to a {action} entry")  # type: ignore[union-attr]
         for extra in ("on", "targets", "by", "cards"):
@@ -921,6 +927,27 @@ class _CaseReader:
         self.until_nodes.setdefault(aid, item)
         return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
                        cause if kind == "discard_card" else None, stated, until)
+
+    def picked_effect(self, item: YMap, ability: str | None) -> None:
+        """An ability whose text offers another effect instead ("Heal an Evil Character or underdeck a Hero") is
+        used only for the effect the model has, and the entry says so ('effect: heal'); the other is refused."""
+        node = item.get("effect")
+        offered = self.alternatives.get(ability or "")
+        if offered is None:
+            if node is not None:
+                node.fail("'effect' picks one of the effects an ability's text offers (\"heal ... or ...\"); "
+                          f"{'this entry uses no ability' if ability is None else ability + ' offers no choice'}")
+            return
+        name, kind, others = offered
+        word = kind.removesuffix("_effect").replace("_", " ")
+        listed = " or ".join(f"'{o}'" for o in others)
+        if node is None:
+            item.fail(f"{quoted(name)} lets its player pick an effect ({word}, or {listed}): say which this entry "
+                      f"uses with 'effect: {word}' (regcheck models only that one)")
+        picked = _scalar(node).text("effect").strip().lower()
+        if picked != word:
+            node.fail(f"the other effect of {quoted(name)} ({listed}) is not modelled; 'effect: {word}' is the one "
+                      "regcheck models (write the ability by hand under 'abilities:' for the other)")
 
     def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
         """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
