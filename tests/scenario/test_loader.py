@@ -866,3 +866,32 @@ def test_an_ability_offering_another_effect_is_used_for_the_one_modelled(make_ca
                                         r"torment_a1 offers no choice"):
         make_case(TORMENT.replace("card: Torment (Roots)", "card: Miracle of Healing")
                   .replace("EFFECT", "    effect: heal"))
+
+
+def test_a_protection_in_a_block_with_no_ability_of_the_case_still_refuses(make_case: Callable[..., Scenario]) -> None:
+    # "Protect Lost Souls from evil cards" holds while the card is there, though nothing of its text is usable
+    text = """\
+players: [alice, bob]
+cards:
+  handkerchiefs:
+    card: Miraculous Handkerchiefs (EC)
+  soul:
+    type: Lost_Soul
+  other:
+    type: TYPE
+    owner: bob
+    abilities:
+      - kind: discard
+timeline:
+  - id: discard_it
+    turn: 2
+    phase: Preparation
+    discard: [soul]
+    by: other
+questions:
+  where: zone(soul, 0)
+"""
+    with pytest.raises(CaseError, match=r"case.yaml:4:11: 'Miraculous Handkerchiefs \(EC\)' protects cards \('protect "
+                                        r"lost souls from evil cards'\), .* attempt 'discard_it' \(line 13\)"):
+        make_case(text.replace("TYPE", "Evil_Character"))
+    assert make_case(text.replace("TYPE", "Hero")).attempts[0].id == "discard_it"

@@ -199,7 +199,8 @@ class _CaseReader:
         # abilities of real cards whose text lets the player pick another effect instead ("... or underdeck a Hero")
         self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         # abilities of real cards that protect cards (not modelled): refused when the protection could matter
-        self.protections: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], YNode]] = {}
+        # (by ability, or by block for a block with no ability of the case)
+        self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
@@ -386,6 +387,10 @@ class _CaseReader:
                                       for a in reading.abilities)
             for a in reading.abilities:
                 if a.kind is None:
+                    if a.protections:  # a protection in a block with no ability of the case still holds
+                        said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
+                        self.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
+                                                                        body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
                 if a.label:
@@ -397,7 +402,8 @@ class _CaseReader:
                     self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
                 if a.protections:
                     said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
-                    self.protections[ability.id] = (real.name, a.protections, said, body.get("card") or body)
+                    self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
+                                                    ability.id)
                 self.ability_facts(ability, body.loc, from_text=True)
                 out.append(ability)
             return out
@@ -1187,9 +1193,9 @@ def _refuse_protections_that_could_matter(reader: _CaseReader, cards: list[Card]
     maybe_set_aside = {c.name for c in cards if c.zone == "set_aside_area"} | {
         t for x in attempts if by_ability.get(x.ability or "") is not None
         and by_ability[x.ability or ""].kind in set_aside_kinds for t in x.targets}
-    for ability_id, (name, protections, said, where) in reader.protections.items():
-        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
-        own_card = by_ability[ability_id].card
+    for name, own_card, protections, said, where, ability_id in reader.protections.values():
+        uses = [x for x in attempts if ability_id is not None and x.ability == ability_id
+                and x.kind in ("play_card", "activate_ability")]
         guarded = {t for x in uses for t in x.targets}
         for y in attempts:
             if y.kind in _HARMLESS or y.card == own_card:
