@@ -173,7 +173,13 @@ def _card_fields() -> dict[str, FieldSpec]:
     fields = {
         "card": FieldSpec("text: a printed card's name", TEXT,
                           "A real card of the card list: its type, brigades, Territory Class and abilities are "
-                          "read from its printed text (`regcheck cards NAME` shows the reading)."),
+                          "read from its printed text (`regcheck cards NAME` shows the reading). regcheck does not "
+                          "model protection (\"protect ... from ...\", \"immune ... while set aside\"): a case "
+                          "holding a card that protects (a set-aside's paired protection: once the set-aside is "
+                          "used) is refused when another card's attempt could meet the protection (any but a heal, "
+                          "a choice of return, or entering or ending battle; against evil cards, not one of a Hero "
+                          "or Good Enhancement; guarding only the cards set aside, or cards in set-aside areas, one "
+                          "that targets such a card); against capture it decides nothing."),
         "type": FieldSpec("card type", _member("card_type"), f"The card's type: {_members_shown('card_type')}.",
                           "the real card's type (required without `card`)"),
         "brigade": FieldSpec("brigade or list of them", _one_or_list(_member("brigade")),
@@ -274,6 +280,12 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                    "The traits the ability names for its targets (\"a human Hero\", \"N.T. "
                                    "Heroes\"), CORE-15: a target must have every one (see the card's `traits`).",
                                    "none"),
+        "limit": FieldSpec("text", {"type": "string",
+                                    "pattern": r"^\s*(?:[Oo][Nn][Cc][Ee]|[Tt][Ww][Ii][Cc][Ee]|[0-9]+ [Tt][Ii][Mm][Ee][Ss])"
+                                               r" [Pp][Ee][Rr] (?:[Gg][Aa][Mm][Ee]|[Tt][Uu][Rr][Nn])\s*$"},
+                           "How often the card's text lets the ability be used (CORE-17): `once per game`, "
+                           "`twice per turn`, `N times per game` (or `per turn`); a further use is not legal.",
+                           "no limit"),
         "targets_own": FieldSpec("true or false", BOOL,
                                  "The ability targets only cards its user controls (\"your\").", "false"),
         "target_count": FieldSpec("whole number, `up to N`, `at least N` or `any number`",
@@ -349,6 +361,10 @@ def _entry_fields() -> dict[str, FieldSpec]:
                              "Which ability of the card the entry uses: its number, or its block label "
                              "(such as GE or EE); needed when the card has more than one it could use.",
                              "the card's one ability of the kind needed"),
+        "effect": FieldSpec("text", TEXT,
+                            "For a real card whose text offers a choice of effects (\"Heal an Evil Character or "
+                            "underdeck a Hero\"): the one this entry uses, `heal` (the other is not modelled).",
+                            "none (required for such a card)"),
         "until": FieldSpec("attempt id", NAME_SCHEMA,
                            "The later attempt that ends the duration of the ability this entry uses, when its "
                            "duration is `until an event`.", "none"),

@@ -24,6 +24,9 @@ def _ability(a: AbilityReading) -> dict[str, object]:
         return {"block": a.number, "label": a.label, "kind": None,
                 "unsupported": [f"{p.kind}: {p.text}: {p.reason}" for p in a.unsupported]}
     traits = {"target_traits": list(a.target_traits)} if a.target_traits else {}
+    traits |= {"protections": list(a.protections)} if a.protections else {}
+    traits |= {"use_limit": a.use_limit} if a.use_limit else {}
+    traits |= {"alternatives": list(a.alternatives)} if a.alternatives else {}
     return {
         "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],

@@ -210,3 +210,8 @@ def test_every_trait_is_named_by_its_own_spelling() -> None:
     from verifier.scenario.cardreading import TRAITS, trait_named
 
     assert all(trait_named(t) == t and trait_named(t.lower()) == t for t in TRAITS)
+
+
+def test_an_effect_offered_instead_counts_in_its_category_as_unsupported() -> None:
+    # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not
+    assert categories_of(read_card(card("By His Wounds"))) == {"heal": "modelled", "negate": "unsupported"}

@@ -136,7 +136,7 @@ def test_paired_forms() -> None:
     a = only("Set Hero aside. Hero gains 1/1 for every turn Hero is set aside.")
     assert a.paired and not a.on_return and not a.unsupported
     a = only("Set your Hero aside. While that Hero is set aside, protect your Heroes from capture.")
-    assert a.paired
+    assert a.paired and a.protections == ("any_card/capture/paired",) and not a.unsupported
     a = only("Set-aside Saul/Paul for two turns. On turn three he returns as the Hero Paul.")
     assert a.kind == "set_aside_effect" and any("stated turn" in r for r in reasons(a))
 
@@ -195,3 +195,47 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
     a = only("Set aside a Hero. Draw three cards.")
     assert [p.kind for p in a.unsupported] == ["sentence"]
     assert a.unsupported[0].reason == "not understood by the card grammar"
+
+
+def test_protections_are_read_as_what_they_guard_and_against_what() -> None:
+    a = only("Set a Hero aside. While set aside, holder's covenants are protected from being discarded or "
+             "deactivated by evil cards.")
+    assert (a.paired, a.protections, a.unsupported) == (True, ("any_card/evil/paired",), ())
+    a = only("Set aside one or more of your Heroes. Hero(s) is immune to negative effect while set-aside.")
+    assert a.protections == ("set_aside_cards/any/paired",)
+    a = only("Set aside all Heroes in territory until end of battle. Protect Heroes in set-aside areas from harm.")
+    assert a.protections == ("set_aside_areas/any/card",) and not a.paired
+    a = only("Protect holder's Heroes from having their abilities reduced. Restore all of holder's Heroes to full "
+             "abilities.")
+    assert (a.kind, a.protections) == ("heal_effect", ("any_card/any/card",))
+
+
+def test_an_ongoing_effect_while_set_aside_on_what_the_model_tracks_is_refused() -> None:
+    a = only("Set your demon aside. While that demon is set aside, negate all healing abilities on Heroes.")
+    assert not a.paired and any("changes what the model tracks ('negate')" in r for r in reasons(a))
+    a = only("Set aside two Heroes. Holder chooses one Fortress that cannot be discarded while Heroes are set-aside.")
+    assert any("('cannot be')" in r for r in reasons(a))
+    a = only("Set Hero aside. Hero gains 1/1 for every turn Hero is set aside.")
+    assert a.paired and not a.unsupported  # counting the turns set aside is no effect on what the model tracks
+
+
+def test_use_limits() -> None:
+    a = only("You may set aside a Corinth Hero from your territory for one turn. Limit once per game.")
+    assert (a.kind, a.use_limit, a.unsupported) == ("set_aside_effect", "1/game", ())
+    a = only("Once per turn, you may heal a Hero.")
+    assert (a.kind, a.use_limit, a.unsupported) == ("heal_effect", "1/turn", ())
+    a = only("Set aside a Hero for one turn. Limit twice per game.")
+    assert a.use_limit == "2/game"
+    a = only("Once per round you may heal a Hero.")
+    assert a.use_limit == "" and any("the rules do not define a round" in r for r in reasons(a))
+    a = only("Heal a Hero. Limit once.")
+    assert a.use_limit == "" and any("does not say how often per game or per turn" in r for r in reasons(a))
+
+
+def test_a_heal_with_another_effect_to_pick_instead() -> None:
+    a = only("Heal an Evil Character or underdeck a Hero.")
+    assert (a.kind, a.target_types, a.alternatives, a.unsupported) == (
+        "heal_effect", ("Evil_Character",), ("underdeck a hero",), ())
+    # "poisoned or diseased" is one condition of the heal, not a second effect
+    a = only("Heal any Hero who has been poisoned or diseased.")
+    assert a.alternatives == () and a.heals_only == ("diseased_condition", "poisoned_condition")

@@ -714,3 +714,219 @@ questions:
         make_case(text)
     sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
     assert sc.attempts[0].ability == "fountain_a1"
+
+
+WORSHIPPING = """\
+players: [alice, bob]
+cards:
+  worship:
+    card: Worshipping God
+  moses:
+    type: Hero
+    brigade: Purple
+  covenant:
+    type: Covenant
+  other:
+    type: TYPE
+    owner: bob
+    abilities:
+      - kind: discard
+timeline:
+  - turn: 1
+    phase: Preparation
+    play: worship
+    on: moses
+    targets: [moses]
+  - id: discard_it
+    turn: 2
+    phase: Preparation
+    discard: [covenant]
+    by: other
+questions:
+  where: zone(covenant, 0)
+"""
+
+
+def test_a_protection_is_refused_where_it_could_matter(make_case: Callable[..., Scenario]) -> None:
+    # "While set aside, holder's covenants are protected from being discarded ... by evil cards": protection is
+    # not modelled, so a discard by an Evil Character (an evil card) refuses the case
+    with pytest.raises(CaseError) as info:
+        make_case(WORSHIPPING.replace("TYPE", "Evil_Character"))
+    message = str(info.value)
+    assert message.startswith("case.yaml:4:11: 'Worshipping God' protects cards ('while set aside, holder's covenants")
+    assert "attempt 'discard_it' (line 21) could be one it protects against" in message
+    # a Hero is no evil card: the protection cannot meet its discard
+    assert make_case(WORSHIPPING.replace("TYPE", "Hero")).abilities[0].card == "worship"
+    # unused, the paired protection never starts
+    unused = WORSHIPPING.replace("TYPE", "Evil_Character").replace(
+        "  - turn: 1\n    phase: Preparation\n    play: worship\n    on: moses\n    targets: [moses]\n", "")
+    assert make_case(unused).attempts[0].id == "discard_it"
+
+
+def test_a_card_protection_is_refused_even_when_the_card_is_not_used(make_case: Callable[..., Scenario]) -> None:
+    # "Protect holder's Heroes from having their abilities reduced" holds while the card is there, used or not
+    text = """\
+players: [alice, bob]
+cards:
+  sustainer:
+    card: I am Sustainer
+  moses:
+    type: Hero
+  plague:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: [decreased]
+timeline:
+  - id: decrease_moses
+    turn: 2
+    phase: Preparation
+    play: plague
+    on: moses
+    targets: [moses]
+questions:
+  where: zone(moses, 0)
+"""
+    with pytest.raises(CaseError, match=r"'I am Sustainer' protects cards .* attempt 'decrease_moses' \(line 14\)"):
+        make_case(text)
+
+
+LIMITED = """\
+players: [alice, bob]
+cards:
+  deborah:
+    type: Hero
+    abilities:
+      - kind: set aside
+        limit: LIMIT
+  barak:
+    type: Hero
+  confusion:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - id: first_use
+    turn: 1
+    phase: Preparation
+    activate: deborah
+    targets: [barak]
+  - id: undo
+    turn: 1
+    phase: Preparation
+    negate: first_use
+    by: confusion
+  - id: second_use
+    turn: 3
+    phase: Preparation
+    activate: deborah
+    targets: [barak]
+questions:
+  where: zone(barak, 0)
+"""
+
+
+def test_a_use_limit_is_read_and_pinned(make_case: Callable[..., Scenario]) -> None:
+    unnegated = LIMITED.replace("  - id: undo\n    turn: 1\n    phase: Preparation\n    negate: first_use\n"
+                                "    by: confusion\n", "")
+    sc = make_case(unnegated.replace("LIMIT", "twice per game"))
+    assert (sc.abilities[0].uses_per_game, sc.abilities[0].uses_per_turn) == (2, 0)
+    facts = {f.name: f.value for f in sc.facts}
+    assert (facts["uses_per_game(deborah_a1)"], facts["uses_per_turn(deborah_a1)"]) == (2, 0)
+    assert len(sc.attempts) == 2
+    assert make_case(unnegated.replace("LIMIT", "3 Times per Turn")).abilities[0].uses_per_turn == 3
+    with pytest.raises(CaseError, match=r"case.yaml:7:16: unknown limit 'once per round'"):
+        make_case(unnegated.replace("LIMIT", "once per round"))
+
+
+def test_what_a_use_limit_leaves_unsaid_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # whether a negated use counts toward the limit is not stated
+    with pytest.raises(CaseError, match=r"case.yaml:26:5: deborah_a1 may be used once per game \(CORE-17\), and "
+                                        r"'first_use' is negated before 'second_use' uses it again"):
+        make_case(LIMITED.replace("LIMIT", "once per game"))
+    # without the later use, or without a limit, nothing is left unsaid
+    assert len(make_case(LIMITED.replace("LIMIT", "once per game").split("  - id: second_use")[0]
+                         + "questions:\n  where: zone(barak, 0)\n").attempts) == 2
+    assert len(make_case(LIMITED.replace("        limit: LIMIT\n", "")).attempts) == 3
+    # whether the limit counts each copy of a printed card apart is not stated
+    two = """\
+players: [alice, bob]
+cards:
+  crispus:
+    card: Crispus
+  crispus_again:
+    card: Crispus
+questions:
+  where: zone(crispus, 0)
+"""
+    with pytest.raises(CaseError, match=r"case.yaml:5:3: 'crispus' and 'crispus_again' are both 'Crispus', whose "
+                                        r"ability may be used once per game"):
+        make_case(two)
+
+
+TORMENT = """\
+players: [alice, bob]
+cards:
+  sisera:
+    type: Evil_Character
+    brigade: Orange
+    owner: bob
+    poisoned: true
+  torment:
+    card: Torment (Roots)
+    owner: bob
+timeline:
+  - turn: 2
+    phase: Preparation
+    play: torment
+    on: sisera
+    targets: [sisera]
+EFFECT
+questions:
+  where: zone(sisera, 0)
+"""
+
+
+def test_an_ability_offering_another_effect_is_used_for_the_one_modelled(make_case: Callable[..., Scenario]) -> None:
+    assert make_case(TORMENT.replace("EFFECT", "    effect: Heal")).attempts[0].ability == "torment_a1"
+    with pytest.raises(CaseError, match=r"case.yaml:12:5: 'Torment \(Roots\)' lets its player pick an effect \(heal, "
+                                        r"or 'underdeck a hero'\): say which this entry uses with 'effect: heal'"):
+        make_case(TORMENT.replace("EFFECT\n", ""))
+    with pytest.raises(CaseError, match=r"case.yaml:17:13: the other effect of 'Torment \(Roots\)' \('underdeck a "
+                                        r"hero'\) is not modelled"):
+        make_case(TORMENT.replace("EFFECT", "    effect: underdeck"))
+    with pytest.raises(CaseError, match=r"'effect' picks one of the effects an ability's text offers .* "
+                                        r"torment_a1 offers no choice"):
+        make_case(TORMENT.replace("card: Torment (Roots)", "card: Miracle of Healing")
+                  .replace("EFFECT", "    effect: heal"))
+
+
+def test_a_protection_in_a_block_with_no_ability_of_the_case_still_refuses(make_case: Callable[..., Scenario]) -> None:
+    # "Protect Lost Souls from evil cards" holds while the card is there, though nothing of its text is usable
+    text = """\
+players: [alice, bob]
+cards:
+  handkerchiefs:
+    card: Miraculous Handkerchiefs (EC)
+  soul:
+    type: Lost_Soul
+  other:
+    type: TYPE
+    owner: bob
+    abilities:
+      - kind: discard
+timeline:
+  - id: discard_it
+    turn: 2
+    phase: Preparation
+    discard: [soul]
+    by: other
+questions:
+  where: zone(soul, 0)
+"""
+    with pytest.raises(CaseError, match=r"case.yaml:4:11: 'Miraculous Handkerchiefs \(EC\)' protects cards \('protect "
+                                        r"lost souls from evil cards'\), .* attempt 'discard_it' \(line 13\)"):
+        make_case(text.replace("TYPE", "Evil_Character"))
+    assert make_case(text.replace("TYPE", "Hero")).attempts[0].id == "discard_it"

@@ -57,7 +57,7 @@ def test_killed_at_random_moments_and_resumed_nothing_is_lost_or_counted_twice(
 
 def test_the_command_line_lists_what_it_left_out_and_resumes(cli: Cli, tmp_path: Path, repo_root: Path) -> None:
     deck = tmp_path / "deck.txt"
-    deck.write_text("1\tProvisions\n1\tPassover\n1\tElijah\n1\tMustering for War\n", "utf-8")
+    deck.write_text("1\tProvisions\n1\tMeditation (B)\n1\tElijah\n1\tMustering for War\n", "utf-8")
     database = tmp_path / "s.db"
     args = ["sweep", str(database), "--deck", str(deck), "--jobs", "1", *SMALL_OPTIONS, "--root", str(repo_root)]
     first = cli(*args, "--limit", "1")

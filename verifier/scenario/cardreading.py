@@ -76,6 +76,15 @@ class AbilityReading(NamedTuple):
     inflicts: tuple[str, ...] = ()
     negates_kinds: tuple[str, ...] = ()
     target_traits: tuple[str, ...] = ()
+    # what the ability protects, as "whom/against/whose": whom is set_aside_cards, set_aside_areas or any_card;
+    # against is capture, evil or any; whose is paired (a set-aside's paired ability) or card (the card's,
+    # used or not). The model has no protection: see the case loader.
+    protections: tuple[str, ...] = ()
+    # how often the text lets the ability be used (CORE-17), as "N/game" or "N/turn"; "" for no limit
+    use_limit: str = ""
+    # other effects the text lets the player pick instead of the modelled one ("Heal a Hero or underdeck a
+    # Hero"); not modelled: an entry using the ability says it uses the modelled effect
+    alternatives: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

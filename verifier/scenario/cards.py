@@ -372,12 +372,14 @@ def categories_of(reading: CardReading) -> dict[str, str]:
     """For each category the card's text belongs to, the status of the abilities that carry it.
 
     A text belongs to a category when an ability read from it is of that category, or when a
-    sentence of it that the grammar could not read says the category's words (the words of a
-    set-aside *area* do not make a set-aside).
+    sentence of it that the grammar could not read, or an effect it offers instead of the one read
+    ("Heal ... or negate ..."), says the category's words (the words of a set-aside *area* do not
+    make a set-aside); by an effect offered instead, it is unsupported there.
     """
     out: dict[str, str] = {}
     for category in CATEGORIES:
         relevant = []
+        offered_only = False  # the category is only that of an effect offered instead, which is not modelled
         for a in reading.abilities:
             hit = _PART_CATEGORY.get(a.kind or "") == category
             if category == "cannot-be-negated":
@@ -386,13 +388,15 @@ def categories_of(reading: CardReading) -> dict[str, str]:
                 hit = any(p.kind == "duration" for p in a.pieces)
             elif not hit:
                 hit = any(p.kind == "sentence" and _SCREENS[category].search(p.text) for p in a.unsupported)
+                if not hit and any(_SCREENS[category].search(alt) for alt in a.alternatives):
+                    hit = offered_only = True
             if hit:
                 relevant.append(a)
         if not relevant:
             continue
         if reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
             out[category] = "override"
-        elif any(a.unsupported for a in relevant):
+        elif offered_only or any(a.unsupported for a in relevant):
             out[category] = "unsupported"
         elif any(a.kind is not None for a in relevant):
             out[category] = "modelled"

@@ -50,7 +50,8 @@ _ABBREVIATIONS = {"O.T.": "OT", "N.T.": "NT", "o.t.": "OT", "n.t.": "NT", "i.e."
 
 GRAMMAR = r"""
 // One sentence of card text, lower-cased and normalised, without its final period.
-start: lead? body tails?
+start: lead_limit_first? lead? body tails?
+lead_limit_first: "once" "per" ONCE_UNIT ","?  -> lead_limit
 
 lead: condition ","                           -> lead_condition
     | "if" "used" "by" cwords ","             -> lead_used_by
@@ -132,7 +133,10 @@ PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "se
      | "set aside area" | "set-aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
 
 // heal -----------------------------------------------------------------------------------
-heal: "heal" target location? heal_condition? increase?
+heal: "heal" target location? heal_condition? increase? alternative?
+alternative: ","? "or" ALT_VERB words?
+ALT_VERB: "negate" | "underdeck" | "prevent" | "place" | "take" | "shuffle" | "discard" | "return" | "banish"
+        | "search" | "draw" | "convert" | "protect"
 increase: "and" "increase" ("hero" | "abilities" | "it" | "him")? NUMBER "/" NUMBER
 heal_condition: ","? ("that" | "who" | "which") "is" "about" "to" "be" "discarded" -> about_to_be_discarded
               | ","? ("that" | "who") ("is" | "are") "being" "discarded" -> being_discarded
@@ -292,6 +296,9 @@ class _Block:
         self.min_turns = 0
         self.inflicts: set[str] = set()
         self.negates: set[str] = set()
+        self.protections: set[str] = set()
+        self.limit = ""
+        self.alternatives: list[str] = []
         self.paired = False
         self.on_return = False
         self.grants = False
@@ -507,21 +514,26 @@ def _sentence(block: _Block, sentence: str) -> None:
     if tree is None:
         block.add("sentence", sentence, reason="not understood by the card grammar")
         return
-    lead = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")), None)
+    leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
-    if lead is not None:
+    for lead in leads:
         if lead.data == "lead_permission":
             block.add("permission", _words(lead), (("optional", "the player may use it"),))
         elif lead.data == "lead_used_by":
             block.add("condition", _words(lead), reason="a condition on who uses the ability is not modelled")
         elif lead.data == "lead_limit":
-            block.add("limit", _words(lead), reason="a limit on how often the ability is used is not modelled")
+            _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
+                                                           and t.type == "ONCE_UNIT")))
         elif lead.data == "lead_interrupt":
             block.add("interrupt", _words(lead), reason="interrupting the battle is not modelled")
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
     text = _words(body)
+    if name == "discard" and re.search(r"\bto (?:heal|restore|set)\b", text):
+        # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
+        block.add("sentence", sentence, reason="an effect bought with a cost ('discard ... to ...') is not modelled")
+        return
     if name in _EFFECT_KINDS:
         if name == "discard" and block.kind is not None and text.startswith("discard this card"):
             block.add("cost", text, reason="a cost is not modelled")
@@ -567,6 +579,13 @@ def _sentence(block: _Block, sentence: str) -> None:
                 "about_to_be_discarded", "being_discarded", "sick", "not_full_strength")), None)
             if hc is not None:
                 _heal_condition(block, hc)
+            alt = next((c for c in body.children if isinstance(c, Tree) and c.data == "alternative"), None)
+            if alt is not None:
+                alternative = _words(alt).removeprefix(",").strip().removeprefix("or ").strip()
+                block.alternatives.append(alternative)
+                block.add("alternative", _words(alt), (("alternative", f"'{alternative}', which the player may pick "
+                                                         "instead: not modelled; an entry that uses this ability "
+                                                         "says 'effect: heal'"),))
             inc = next((c for c in body.children if isinstance(c, Tree) and c.data == "increase"), None)
             if inc is not None:
                 block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
@@ -633,19 +652,85 @@ def _sentence(block: _Block, sentence: str) -> None:
         if block.kind != "set_aside_effect":
             block.add("paired", text, reason="a paired ability without a set-aside in its ability")
             return
+        effect = _WHILE_ASIDE_LEAD.sub("", _WHILE_ASIDE_TAIL.sub("", text)).strip()
+        if _PROTECTS.search(effect):
+            subject = effect.split(" is immune")[0].split(" are immune")[0] if name == "immune_while_aside" else ""
+            _protection(block, "paired", text, effect,
+                        about_the_set_aside=_SET_ASIDE_SUBJECT.fullmatch(subject) is not None)
+            block.paired = True
+            return
+        tracked = _TRACKED.search(re.sub(r"\b(?:is|are) set[- ]aside\b", "", effect))
+        if tracked is not None:
+            block.add("paired", text, reason=f"an ongoing effect while set aside that changes what the model tracks "
+                                             f"('{tracked.group(0)}') is not modelled")
+            return
         block.paired = True
         block.add("paired", text, (("paired", "true"),))
+        return
+    if name == "limit":
+        m = re.fullmatch(r"limit (once|twice|\d+ times) per (\w+)", text)
+        if m is None:
+            block.add("limit", text, reason="a limit that does not say how often per game or per turn is not modelled")
+            return
+        _use_limit(block, text, {"once": "1", "twice": "2"}.get(m.group(1), m.group(1).split()[0]), m.group(2))
+        return
+    if name == "protect":
+        _protection(block, "protect", text, text, about_the_set_aside=False)
         return
     reasons = {
         "on_turn_returns": "a return on a stated turn is not modelled",
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
         "each_upkeep": "an effect each upkeep is not modelled",
-        "protect": "protection given to other cards is not modelled",
         "grant_cannot": "'cannot be negated' given to other cards is not modelled",
-        "limit": "a limit on how often the ability is used is not modelled",
         "cost_effect": "a cost is not modelled",
     }
     block.add(name, text, reason=reasons.get(name, "not modelled"))
+
+
+# A paired clause "while (that Hero is) set aside, ...", or "... while set-aside", without those words.
+_WHILE_ASIDE_LEAD = re.compile(r"^while (?:(?:that|the|this) [^,]*? (?:is|are) )?set[- ]aside\s*,?\s*")
+_WHILE_ASIDE_TAIL = re.compile(r"\s*while (?:[^,]*? (?:is|are) )?set[- ]aside$")
+# The subject of "... is immune ... while set aside" when it is the card set aside.
+_SET_ASIDE_SUBJECT = re.compile(r"(?:that |the |this )?(?:hero|heroes|hero\(s\)|character|characters|"
+                                r"evil characters?|demons?|he|she|it|they)")
+_PROTECTS = re.compile(r"\b(?:protect|protects|protected|immune|immunity)\b")
+# Words of an ongoing effect on something the model decides (zones, negation, conditions).
+_TRACKED = re.compile(r"\b(?:negate[sd]?|discard(?:s|ed)?|heal(?:s|ed)?|set[- ]aside|returns?|cannot be|can not be|"
+                      r"may not be|prevent(?:s|ed)?|interrupt(?:s|ed)?|poison(?:s|ed)?|disease[sd]?|paralyze[sd]?|"
+                      r"decrease[sd]?|capture[sd]?|banish(?:es|ed)?)\b")
+
+
+def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_aside: bool) -> None:
+    """Read a protection ("protect ... from ...", "... is immune to ...") as what it guards, against what,
+    and whether it is the paired ability of a set-aside (else it is the card's, whether or not it is used).
+
+    The model has no protection: the reading records it so that a case in which the protection could
+    decide something is refused (see the case loader); against capture, which the model does not have,
+    it decides nothing. What it guards: the cards the ability sets aside, cards in set-aside areas, or
+    (any other wording) any card; against what: capture, evil cards, or (any other wording) anything.
+    """
+    source = ("capture" if re.search(r"\bfrom capture$", effect) and "," not in effect
+              else "evil" if re.search(r"\bevil cards\b", effect) else "any")
+    whom = ("set_aside_cards" if about_the_set_aside
+            else "set_aside_areas" if re.search(r"\bin (?:a |all )?set[- ]aside areas?\b", effect) else "any_card")
+    block.protections.add(f"{whom}/{source}/{'paired' if kind == 'paired' else 'card'}")
+    block.add(kind, text, (("protects", f"{_WHOM[whom]}, against {_SOURCE[source]}"),
+                           ("refused_when", "a case holds an attempt the protection could meet" if source != "capture"
+                            else "never: the model has no capture")))
+
+
+_WHOM = {"set_aside_cards": "the cards it sets aside", "set_aside_areas": "cards in set-aside areas",
+         "any_card": "the cards it names (read as any card)"}
+_SOURCE = {"capture": "capture", "evil": "evil cards", "any": "anything (read as broadly as its words could go)"}
+
+
+def _use_limit(block: _Block, text: str, times: str, per: str) -> None:
+    """A limit on how often the ability is used (CORE-17), per game or per turn; a round is not defined."""
+    if per not in ("game", "turn"):
+        block.add("limit", text, reason=f"a limit per {per} is not modelled: the rules do not define a {per}")
+        return
+    block.limit = f"{times}/{per}"
+    block.add("limit", text, (("use_limit", f"at most {times} use(s) per {per} (CORE-17)"),))
 
 
 def _heal_condition(block: _Block, tree: Tree) -> None:
@@ -688,7 +773,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         pieces=tuple(block.pieces),
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
-        target_traits=block.traits,
+        target_traits=block.traits, protections=tuple(sorted(block.protections)),
+        use_limit=block.limit, alternatives=tuple(block.alternatives),
     )
 
 

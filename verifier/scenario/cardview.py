@@ -42,6 +42,10 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "heals_only": list(a.heals_only),
         "inflicts": list(a.inflicts),
         "negates_kinds": list(a.negates_kinds),
+        "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
+                      if a.use_limit else None),
+        "alternatives": list(a.alternatives),
+        "protections": [dict(zip(("guards", "against", "whose"), p.split("/"), strict=True)) for p in a.protections],
         "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
                  for p in a.pieces],
     }
@@ -94,6 +98,14 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append(f"inflicts: {', '.join(display_value(c) for c in a.inflicts)}")
     if a.negates_kinds:
         fields.append(f"negates, while its card is in play: {', '.join(display_value(k) for k in a.negates_kinds)}")
+    if a.use_limit:
+        times, per = a.use_limit.split("/")
+        fields.append(f"may be used: at most {times} time(s) per {per}")
+    if a.alternatives:
+        fields.append(f"or, as its player picks (not modelled): {'; '.join(a.alternatives)}")
+    if a.protections:
+        fields.append("protects (not modelled: a case where it could matter is refused): "
+                      + "; ".join(p.replace("/", ", against ", 1).replace("/", ", ") for p in a.protections))
     return fields
 
 

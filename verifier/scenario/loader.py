@@ -62,6 +62,9 @@ DEFAULTS = {
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
 
+# How often a card's text lets its ability be used (CORE-17): 'once per game', 'twice per turn', '3 times per game'.
+USE_LIMIT = re.compile(r"(once|twice|\d+ times) per (game|turn)")
+USE_COUNTS = {"once": 1, "twice": 2}
 CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paralyzed": "start_paralyzed",
               "decreased": "start_decreased", "tied_effect": "start_tied_effect"}
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
@@ -71,7 +74,7 @@ CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_contro
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
-                "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count")
+                "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -80,11 +83,12 @@ ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "retur
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
-                "until", "duration", *ACTIONS)
+                "until", "duration", "effect", *ACTIONS)
 # the fields of a timeline entry that only some kinds of attempt take
 APPLIES_TO = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
               "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",),
-              "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",)}
+              "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",),
+              "effect": ("play_card", "activate_ability")}
 # an ability's duration written in words (after an optional 'for '), or as a number of turns
 DURATION_WORDS = {"none": "no_duration", "no duration": "no_duration",
                   "until end of battle": "until_end_of_battle", "until the end of battle": "until_end_of_battle",
@@ -192,6 +196,11 @@ class _CaseReader:
         self.facts: list[Fact] = []
         # abilities of real cards with unsupported parts: refused when the timeline uses them
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
+        # abilities of real cards whose text lets the player pick another effect instead ("... or underdeck a Hero")
+        self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        # abilities of real cards that protect cards (not modelled): refused when the protection could matter
+        # (by ability, or by block for a block with no ability of the case)
+        self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
@@ -378,6 +387,10 @@ class _CaseReader:
                                       for a in reading.abilities)
             for a in reading.abilities:
                 if a.kind is None:
+                    if a.protections:  # a protection in a block with no ability of the case still holds
+                        said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
+                        self.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
+                                                                        body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
                 if a.label:
@@ -385,6 +398,12 @@ class _CaseReader:
                 if a.unsupported:
                     own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
                     self.refused[ability.id] = (real.name, own, body.get("card") or body)
+                if a.alternatives:
+                    self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
+                if a.protections:
+                    said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
+                    self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
+                                                    ability.id)
                 self.ability_facts(ability, body.loc, from_text=True)
                 out.append(ability)
             return out
@@ -440,6 +459,8 @@ class _CaseReader:
                 target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
                                if item.get("target_traits") is not None else ()),
             )
+            per_game, per_turn = self.use_limit(item.get("limit"))
+            ability = ability._replace(uses_per_game=per_game, uses_per_turn=per_turn)
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -507,7 +528,23 @@ class _CaseReader:
                        heals_only=a.heals_only, target_types=a.target_types, target_brigade=a.target_brigade,
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
-                       target_traits=a.target_traits)
+                       target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
+                       uses_per_turn=_reading_limit(a.use_limit, "turn"))
+
+    def use_limit(self, node: YNode | None) -> tuple[int, int]:
+        """How often an ability written by hand may be used ('once per game', 'twice per turn', '3 times per
+        game'), as its uses per game and per turn (0: no limit)."""
+        if node is None:
+            return 0, 0
+        text = _scalar(node).text("limit").strip().lower()
+        m = USE_LIMIT.fullmatch(text)
+        if m is None:
+            node.fail(f"unknown limit '{text}': write 'once per game', 'twice per turn' or 'N times per game' "
+                      "(or per turn)")
+        n = USE_COUNTS.get(m.group(1)) or int(m.group(1).split()[0])
+        if not 1 <= n <= 20:
+            node.fail("a limit allows from 1 to 20 uses")
+        return (n, 0) if m.group(2) == "game" else (0, n)
 
     def target_count(self, node: YNode | None) -> tuple[int, int]:
         """How many cards an ability written by hand names for its targets, as the fewest and the most (-1: no
@@ -679,6 +716,9 @@ class _CaseReader:
                       f"{a.id.rsplit('_a', 1)[1]} of {a.card}"))
         facts.append(("gained_order", a.gained_order,
                       f"{a.id} was gained {ordinal(a.gained_order)}" if a.gained_order else f"{a.id} is printed on the card"))
+        for symbol, limit, per in (("uses_per_game", a.uses_per_game, "game"), ("uses_per_turn", a.uses_per_turn, "turn")):
+            facts.append((symbol, limit, f"{a.id} may be used at most {limit} time(s) per {per}" if limit
+                          else f"{a.id} may be used any number of times per {per}"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
         for cond in VALUE_SETS["condition"]:
@@ -873,6 +913,7 @@ class _CaseReader:
                        else list(target.targets))
         elif kind == "end_battle" and _scalar(main).value is not True:
             main.fail("write 'end_battle: true'")
+        self.picked_effect(item, ability)
         if item.get("ability") is not None and ability is None:
             item.get("ability").fail(f"'ability' does not apply to a {action} entry")  # type: ignore[union-attr]
         for extra in ("on", "targets", "by", "cards"):
@@ -913,6 +954,27 @@ class _CaseReader:
         self.until_nodes.setdefault(aid, item)
         return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
                        cause if kind == "discard_card" else None, stated, until)
+
+    def picked_effect(self, item: YMap, ability: str | None) -> None:
+        """An ability whose text offers another effect instead ("Heal an Evil Character or underdeck a Hero") is
+        used only for the effect the model has, and the entry says so ('effect: heal'); the other is refused."""
+        node = item.get("effect")
+        offered = self.alternatives.get(ability or "")
+        if offered is None:
+            if node is not None:
+                node.fail("'effect' picks one of the effects an ability's text offers (\"heal ... or ...\"); "
+                          f"{'this entry uses no ability' if ability is None else ability + ' offers no choice'}")
+            return
+        name, kind, others = offered
+        word = kind.removesuffix("_effect").replace("_", " ")
+        listed = " or ".join(f"'{o}'" for o in others)
+        if node is None:
+            item.fail(f"{quoted(name)} lets its player pick an effect ({word}, or {listed}): say which this entry "
+                      f"uses with 'effect: {word}' (regcheck models only that one)")
+        picked = _scalar(node).text("effect").strip().lower()
+        if picked != word:
+            node.fail(f"the other effect of {quoted(name)} ({listed}) is not modelled; 'effect: {word}' is the one "
+                      "regcheck models (write the ability by hand under 'abilities:' for the other)")
 
     def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
         """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
@@ -1087,6 +1149,101 @@ def _refuse_unsettled_traits(reader: _CaseReader, cards: list[Card], abilities: 
                                 where or reader.locate(name))
 
 
+def _reading_limit(limit: str, per: str) -> int:
+    """The uses per game or per turn of the limit a reading records ("1/game", "2/turn"); 0: no limit."""
+    if not limit or limit.split("/")[1] != per:
+        return 0
+    return int(limit.split("/")[0])
+
+
+def _refuse_unsettled_use_limits(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                                 attempts: list[Attempt]) -> None:
+    """What CORE-17 leaves unsaid about a limited ability is refused, not guessed: whether a negated use
+    counts (a limited ability used again after a negated use), and whether the limit counts each copy of a
+    printed card apart (two copies of a real card with a limited ability)."""
+    limited = {a.id: a for a in abilities if a.uses_per_game or a.uses_per_turn}
+    if not limited:
+        return
+    negated = {x.negated_attempt for x in attempts if x.negated_attempt is not None}
+    by_id = {x.id: x for x in attempts}
+    for n in sorted(negated):
+        first = by_id[n]
+        if first.ability not in limited:
+            continue
+        later = [x for x in attempts if x.ability == first.ability and x.step > first.step
+                 and x.kind in ("play_card", "activate_ability")]
+        if later:
+            raise CaseError(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
+                            f"'{first.id}' is negated before '{later[0].id}' uses it again: whether a negated use "
+                            "counts toward the limit is not stated, so this case is not answered", later[0].loc)
+    printed: dict[str, list[str]] = {}
+    for c in cards:
+        if c.real_card and any(a.card == c.name and a.id in limited for a in abilities):
+            printed.setdefault(c.real_card, []).append(c.name)
+    for name, copies in sorted(printed.items()):
+        if len(copies) > 1:
+            raise CaseError(f"'{copies[0]}' and '{copies[1]}' are both {quoted(name)}, whose ability may be used "
+                            f"{_limit_text(limited[next(a for a in limited if limited[a].card == copies[0])])} "
+                            "(CORE-17): whether the limit counts each copy apart is not stated, so this case is "
+                            "not answered", reader.locate(copies[1]))
+
+
+def _limit_text(a: Ability) -> str:
+    return " and ".join(f"{'once' if n == 1 else 'twice' if n == 2 else f'{n} times'} per {per}"
+                        for n, per in ((a.uses_per_game, "game"), (a.uses_per_turn, "turn")) if n)
+
+
+# Attempts that harm no card: a protection never meets them.
+_HARMLESS = ("choose_return", "end_battle", "enter_battle")
+
+
+def _refuse_protections_that_could_matter(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                                          attempts: list[Attempt]) -> None:
+    """A real card's protection ("protect ... from ...", "immune ... while set aside") is not modelled: a case
+    holding the card (for a set-aside's paired protection: using that set-aside) is refused when it holds
+    an attempt the protection could meet.
+
+    Read as broadly as its words could go: an attempt of another card, other than a heal or an attempt
+    that harms no card, could meet it, unless the protection is against capture (the model has none), or
+    against evil cards and the attempt's card is a Hero or a Good Enhancement, or it guards only the
+    cards the ability sets aside (or cards in set-aside areas) and the attempt targets none of them.
+    """
+    by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    set_aside_kinds = {"set_aside_effect"}
+    maybe_set_aside = {c.name for c in cards if c.zone == "set_aside_area"} | {
+        t for x in attempts if by_ability.get(x.ability or "") is not None
+        and by_ability[x.ability or ""].kind in set_aside_kinds for t in x.targets}
+    for name, own_card, protections, said, where, ability_id in reader.protections.values():
+        uses = [x for x in attempts if ability_id is not None and x.ability == ability_id
+                and x.kind in ("play_card", "activate_ability")]
+        guarded = {t for x in uses for t in x.targets}
+        for y in attempts:
+            if y.kind in _HARMLESS or y.card == own_card:
+                continue
+            used = by_ability.get(y.ability or "")
+            if used is not None and used.kind == "heal_effect":
+                continue
+            card = by_card.get(y.card or "")
+            for protection in protections:
+                whom, against, whose = protection.split("/")
+                if against == "capture" or (whose == "paired" and not uses):
+                    continue
+                if against == "evil" and card is not None and card.type in ("Hero", "GE"):
+                    continue
+                if whom == "set_aside_cards" and not guarded & set(y.targets):
+                    continue
+                if whom == "set_aside_areas" and not (maybe_set_aside & set(y.targets) or (
+                        used is not None and used.target_zone == "set_aside_area")):
+                    continue
+                listed = "; ".join(f"'{t}'" for t in said)
+                raise CaseError(
+                    f"{quoted(name)} protects cards ({listed}), and regcheck does not model protection: attempt "
+                    f"'{y.id}' (line {y.loc.line}) could be one it protects against. Keep 'card: {name}' for its "
+                    "type and brigade and write the ability by hand under 'abilities:', deciding what the "
+                    "protection does in this case", where.loc)
+
+
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
     """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
     equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
@@ -1187,6 +1344,8 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
     _refuse_unsettled_traits(reader, cards, abilities, attempts)
+    _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
+    _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:

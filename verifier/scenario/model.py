@@ -81,6 +81,8 @@ class Ability(NamedTuple):
     negates_kinds: tuple[str, ...] = ()
     entry_trigger: tuple[str, ...] = ()  # the character types whose entry into battle triggers it
     target_traits: tuple[str, ...] = ()
+    uses_per_game: int = 0  # how many times in a game the card's text lets it be used (0: no limit)
+    uses_per_turn: int = 0  # how many times in a turn (0: no limit)
 
     def fits(self, card: Card) -> bool:
         """The card is of the type and brigade, and has the traits, the ability names for its targets

@@ -88,6 +88,13 @@ def _place(card: RealCard, categories: dict[str, str], asked: Sequence[str]) -> 
                     if a.kind is not None and not a.unsupported and _relevant(a, c)), None)
     if ability is None:
         return SkippedCard(card.name, tuple(wanted), "no ability of the categories asked is read in full")
+    if ability.alternatives:
+        return SkippedCard(card.name, tuple(usable), "its text lets the player pick another effect instead "
+                           f"({'; '.join(ability.alternatives)}), which the sweep's template does not state")
+    if any(p.split("/")[1] != "capture" for p in ability.protections):
+        return SkippedCard(card.name, tuple(usable), "it protects cards, which regcheck does not model, and the "
+                           "sweep's scenarios discard and negate (a case in which the protection could matter "
+                           "is refused)")
     if card.type is None or card.type not in SIDES:
         return SkippedCard(card.name, tuple(usable), f"its printed type ({card.type or 'not modelled'}) has no "
                            "user in the sweep's template (it places enhancements and characters only)")
