@@ -288,7 +288,7 @@ def distinguish(repo: Repository, report: MutationReport, max_scenarios: int | N
                                               tuple(sorted({m.kind for m in survivors})))
             if m.mutant.id in wanted}
     files = case_files(repo.root)
-    scenarios = [load_case(f, repo.rules, display_path(f)) for f in files]
+    scenarios = [load_case(f, repo.rules, _shown(repo, f)) for f in files]  # named in the repository, as notes say
     found = distinguish_each(repo.rules, scenarios, files, [made[m.id] for m in survivors], timeout_ms, memory_mb,
                              max_scenarios or DEFAULT_MAX_SCENARIOS, jobs, progress)
     return replace(report, distinctions=tuple(found))

@@ -41,6 +41,7 @@ from ..explore.scenarios import Plan, case_text, scenario_of, slots, template_ap
 from ..explore.scope import OUTCOME_SYMBOLS, PHASES, Scope, ScopeText, load_scope
 from ..language.encoding import RuleBase
 from ..language.syntax import Call, Name, walk
+from ..rulesdoc import statement_order
 from ..scenario.loader import ACTIONS, scenario_from_tree
 from ..scenario.model import Scenario
 from ..solver.grounding import RuleGrounder
@@ -326,16 +327,16 @@ class _Search:
         shown = differ[:CASE_QUESTIONS]
         text_of = {q.name: q.text for q in sc.questions}
         m = self.m.mutant
-        cites = sorted({sid for r in self.rules.rules if r.id in m.rules for sid in r.cites})
+        cites = sorted({sid for r in self.rules.rules if r.id in m.rules for sid in r.cites}, key=statement_order)
         where = "" if m.kind == "delete" else f" ({m.description} at {m.place})"
         lines = [f"{text_of[b.question]}: {_answer(b)} (the mutant: {_answer(a)})" for b, a in shown]
         note = (f"Candidate case, to review against the rules text before it joins cases/. Found by "
                 f"`regcheck mutate --distinguish` for the surviving mutant {m.id}{where}: it is {base.path} "
                 f"{what}, and the rules as encoded answer it otherwise than the mutant does. "
                 + "; ".join(lines) + f". Statements the mutated rules cite: {', '.join(cites) or 'none'}.")
-        title = f"{base.title} ({what})"
+        title = base.title if what == "as written" else f"{base.title}, {what}"
         text = case_text(scope, plan, title, note, {b.question: text_of[b.question] for b, _ in shown},
-                         {b.question: _expect(b) for b, _ in shown}, turns)
+                         {b.question: _expect(b) for b, _ in shown}, turns, about=tuple(cites))
         questions = tuple((text_of[b.question], _answer(b), _answer(a)) for b, a in shown)
         return Distinction(m.id, DistinctionStatus.DISTINGUISHED, self.describe(), searched, held, base.path, what,
                            questions, text)
