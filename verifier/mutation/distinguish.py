@@ -2,12 +2,14 @@
 
 A mutant survives when every case of the table answers every question as before. Its scope is built from
 the sorts of the rules it changes, as the case table instantiates them: the cases in which those rules
-are in force (those whose `about` names a statement the rules cite first, then the table's order), each
-with its players and cards (the card kinds), its attempts (the attempt kinds) placed over its turns and
-over its phases and the phases the rules and the mutant name, and as questions the case's own and every
-application of the outcome symbols the rules and the definitions they use name (`explore`'s templates).
-The scenarios of that scope are searched in this order, level by level across the cases, so that the
-first found is as close to a reviewed case as any:
+are in force, each with its players and cards (the card kinds), its attempts (the attempt kinds) placed
+over its turns and one more and over its phases and the phases the rules and the mutant name, and as
+questions the case's own and every application of the outcome symbols the rules and the definitions
+they use name (`explore`'s templates). The cases come in tiers: first those with the most of the card
+types, attempt kinds, ability kinds, durations, effect classes and discard causes the rules name, then
+those whose `about` names a statement the rules cite, then the table's order. Within a tier, the
+scenarios are searched level by level across its cases, so that the first found is as close to a
+reviewed case as any:
 
 1. each case as written;
 2. each case with one more turn;
@@ -47,6 +49,7 @@ from ..scenario.model import Scenario
 from ..solver.grounding import RuleGrounder
 from ..solver.swap import SwitchedCase
 from ..verdicts import CaseResult, QuestionResult, Verdict
+from ..vocabulary import MEMBER_OF
 from ..yamlsource import load_yaml, load_yaml_text, plain
 from .mutants import Mutation
 
@@ -172,15 +175,26 @@ def _variants(base: _Base, scope: Scope, level: int) -> list[tuple[Plan, int, st
     return out
 
 
-def _named(rules: RuleBase, mutation: Mutation) -> tuple[set[str], set[str]]:
-    """The outcome symbols and phases named by the rules the mutant changes, by their mutated versions, and
-    by the definitions either uses (directly or through others)."""
+def _features(sc: Scenario) -> set[str]:
+    """The value-set members a scenario's inputs take: its cards' types, its abilities' kinds, durations and
+    effect classes, its attempts' kinds and discard causes."""
+    out = {c.type for c in sc.cards} | {a.kind for a in sc.attempts}
+    out |= {a.discard_cause for a in sc.attempts if a.discard_cause}
+    out |= {v for a in sc.abilities for v in (a.kind, a.duration_kind, a.effect_class)}
+    return out
+
+
+def _named(rules: RuleBase, mutation: Mutation) -> tuple[set[str], set[str], set[str]]:
+    """The outcome symbols, the phases and the other value-set members (card types, attempt kinds, ability
+    kinds...) named by the rules the mutant changes, by their mutated versions, and by the definitions either
+    uses (directly or through others)."""
     bodies = [r.body for r in rules.rules if r.id in mutation.mutant.rules] + [r.body for r in mutation.put_in]
     definitions = {**rules.definitions, **mutation.rule_base.definitions}
     seen: set[str] = set()
     todo = list(bodies)
     symbols: set[str] = set()
     phases: set[str] = set()
+    members: set[str] = set()
     while todo:
         for e in walk(todo.pop()):
             if isinstance(e, Call):
@@ -191,7 +205,9 @@ def _named(rules: RuleBase, mutation: Mutation) -> tuple[set[str], set[str]]:
                     todo.append(definitions[e.func].body)
             elif isinstance(e, Name) and e.id in PHASES:
                 phases.add(e.id)
-    return symbols, phases
+            elif isinstance(e, Name) and e.id in MEMBER_OF:
+                members.add(e.id)
+    return symbols, phases, members
 
 
 def _templates(base_sc: Scenario, symbols: Sequence[str]) -> tuple[str, ...]:
@@ -221,16 +237,17 @@ class _Search:
         self.limits = (timeout_ms, memory_mb)
         self.max_scenarios = max_scenarios
         cites = {sid for r in rules.rules if r.id in mutation.mutant.rules for sid in r.cites}
-        symbols, named_phases = _named(rules, mutation)
-        reaching: list[tuple[bool, int, _Base, Scenario]] = []
+        symbols, named_phases, members = _named(rules, mutation)
+        reaching: list[tuple[int, bool, int, _Base, Scenario]] = []
         for path, sc in zip(files, scenarios):
             active = {r.id for r in rules.active_rules(sc.interpretations)}
             if active.intersection(mutation.mutant.rules):
                 base = _base(path, sc)
                 if base is not None:
-                    reaching.append((not base.about & cites, len(reaching), base, sc))
+                    reaching.append((-len(members & _features(sc)), not base.about & cites, len(reaching), base, sc))
         self.cases: list[tuple[_Base, Scope]] = []
-        for _, _, base, sc in sorted(reaching, key=lambda r: r[:2]):
+        self.tiers: list[tuple[int, bool]] = []  # each case's tier: how near it is to the rules (see the module)
+        for matched, far, _, base, sc in sorted(reaching, key=lambda r: r[:3]):
             phases = tuple(p for p in PHASES if p in named_phases or p in MOVED_TO or p in {ph for _, ph in base.placed})
             ordered = sorted(symbols, key=lambda s: (s not in _own_symbols(rules, mutation), s))
             try:
@@ -238,6 +255,7 @@ class _Search:
             except InputError:
                 continue  # a case whose attempts cannot all stand in its own scope
             self.cases.append((base, scope))
+            self.tiers.append((matched, far))
         self.phases = tuple(p for p in PHASES if p in named_phases)
         self.symbols = tuple(sorted(symbols))
 
@@ -254,7 +272,8 @@ class _Search:
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Distinction:
         mid = self.m.mutant.id
-        every = [(base, scope, v) for level in range(4) for base, scope in self.cases
+        every = [(base, scope, v) for tier in sorted(set(self.tiers)) for level in range(4)
+                 for (base, scope), t in zip(self.cases, self.tiers) if t == tier
                  for v in _variants(base, scope, level)]
         held = len(every)
         if not every:
