@@ -22,7 +22,8 @@ with the mutant's version of them. The first scenario in which a question gets a
 where the rules themselves are consistent and the solver gave up on nothing, is written as a case file
 whose `expect` holds the rules' answers: a candidate case for a rules expert to review, re-checked here
 (the rules answer it as it expects; the mutant does not). A mutant none of whose scope's scenarios
-tells it apart is *equivalent in scope*; a search that stops at `max_scenarios` is *cut short*.
+tells it apart is *equivalent in scope*; a search that stops at `max_scenarios` is *cut short*. The mutant
+of a definition no rule uses changes nothing: it is equivalent, with no scope to search.
 """
 
 from __future__ import annotations
@@ -276,6 +277,8 @@ class _Search:
                  for (base, scope), t in zip(self.cases, self.tiers) if t == tier
                  for v in _variants(base, scope, level)]
         held = len(every)
+        if not self.m.mutant.rules:  # a definition no rule uses: the mutant changes nothing at all
+            return Distinction(mid, DistinctionStatus.EQUIVALENT, "none: no rule uses the definition", 0, 0)
         if not every:
             return Distinction(mid, DistinctionStatus.NO_SCOPE, self.describe(), 0, 0)
         grounder = RuleGrounder(self.m.rule_base)

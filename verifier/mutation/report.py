@@ -123,6 +123,8 @@ def _distinction_lines(d: Distinction) -> list[str]:
         head = (f"  distinguished  {d.mutant_id}: {case_name(d.mutant_id)} ({d.based_on} {d.variation}; "
                 f"scenario {d.searched} of {d.held})")
         return [head] + [f"      {q}: {mine}, the mutant: {theirs}" for q, mine, theirs in d.questions]
+    if d.status is DistinctionStatus.EQUIVALENT and not d.held:
+        return [f"  equivalent     {d.mutant_id}: no rule uses the definition, so the mutant changes nothing"]
     if d.status is DistinctionStatus.EQUIVALENT:
         head = f"  equivalent in scope  {d.mutant_id}: every one of the {plural(d.held, 'scenario')} answered alike"
     elif d.status is DistinctionStatus.CUT_SHORT:
