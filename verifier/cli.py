@@ -662,8 +662,10 @@ def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: s
             folder = Path(distinguish_dir)
 
             def told(found: Distinction, done: int, total: int) -> None:
-                click.echo(f"distinguish: {done}/{total} {escape_text(found.mutant_id)}: {found.status.value} "
-                           f"({found.searched} of {plural(found.held, 'scenario')})", err=True)
+                what = (f"{found.status.value} ({found.searched} of {plural(found.held, 'scenario')})" if found.held
+                        else "equivalent (no rule uses the definition)" if found.status.value.startswith("equivalent")
+                        else found.status.value)
+                click.echo(f"distinguish: {done}/{total} {escape_text(found.mutant_id)}: {what}", err=True)
                 if found.case:
                     folder.mkdir(parents=True, exist_ok=True)
                     write_file(folder / case_name(found.mutant_id), found.case)
