@@ -185,6 +185,13 @@ def _features(sc: Scenario) -> set[str]:
     return out
 
 
+def _count(base: _Base, phases: tuple[str, ...]) -> int:
+    """How many scenarios `_variants` gives for a case over all levels, without building its scope."""
+    turns = min(base.turns + 1, MAX_SCOPE_TURNS)
+    attempts = len(base.ids)
+    return 1 + (turns > base.turns) + attempts + attempts * (turns * len(phases) - 1)
+
+
 def _named(rules: RuleBase, mutation: Mutation) -> tuple[set[str], set[str], set[str]]:
     """The outcome symbols, the phases and the other value-set members (card types, attempt kinds, ability
     kinds...) named by the rules the mutant changes, by their mutated versions, and by the definitions either
@@ -246,25 +253,32 @@ class _Search:
                 base = _base(path, sc)
                 if base is not None:
                     reaching.append((-len(members & _features(sc)), not base.about & cites, len(reaching), base, sc))
-        self.cases: list[tuple[_Base, Scope]] = []
+        self.cases: list[tuple[_Base, Scenario, tuple[str, ...]]] = []  # each case, with its scope's phases
         self.tiers: list[tuple[int, bool]] = []  # each case's tier: how near it is to the rules (see the module)
         for matched, far, _, base, sc in sorted(reaching, key=lambda r: r[:3]):
             phases = tuple(p for p in PHASES if p in named_phases or p in MOVED_TO or p in {ph for _, ph in base.placed})
-            ordered = sorted(symbols, key=lambda s: (s not in _own_symbols(rules, mutation), s))
-            try:
-                scope = _scope(base, phases, _templates(sc, ordered), rules)
-            except InputError:
-                continue  # a case whose attempts cannot all stand in its own scope
-            self.cases.append((base, scope))
+            self.cases.append((base, sc, phases))
             self.tiers.append((matched, far))
+        self.ordered = sorted(symbols, key=lambda s: (s not in _own_symbols(rules, mutation), s))
+        self.scopes: dict[int, Scope | None] = {}  # built when first searched
         self.phases = tuple(p for p in PHASES if p in named_phases)
         self.symbols = tuple(sorted(symbols))
+
+    def scope(self, index: int) -> Scope | None:
+        """The scope of the case at `index`, or None when its attempts cannot all stand in it."""
+        if index not in self.scopes:
+            base, sc, phases = self.cases[index]
+            try:
+                self.scopes[index] = _scope(base, phases, _templates(sc, self.ordered), self.rules)
+            except InputError:
+                self.scopes[index] = None
+        return self.scopes[index]
 
     def describe(self) -> str:
         if not self.cases:
             return "no case has the rules it changes in force"
-        names = ", ".join(b.path for b, _ in self.cases[:3]) + (f" and {len(self.cases) - 3} more"
-                                                                 if len(self.cases) > 3 else "")
+        names = ", ".join(b.path for b, _, _ in self.cases[:3]) + (f" and {len(self.cases) - 3} more"
+                                                                    if len(self.cases) > 3 else "")
         return (f"the {len(self.cases)} case{'s' if len(self.cases) != 1 else ''} with its rules in force ({names}): "
                 f"as written, with one more turn, with one attempt left out, with one attempt moved to another "
                 f"phase ({', '.join(p for p in PHASES if p in {*MOVED_TO, *self.phases})} or the case's own) of its "
@@ -272,30 +286,42 @@ class _Search:
                 + f"; asking their questions and {', '.join(self.symbols) or 'no outcome symbol'} of everything")
 
     def run(self, progress: Callable[[int, int], None] | None = None) -> Distinction:
+        """The search, over the scenarios in the module's order; how many the scope holds is counted without
+        building each case's scope, and a case whose scope cannot be built leaves the count when it is reached."""
         mid = self.m.mutant.id
-        every = [(base, scope, v) for tier in sorted(set(self.tiers)) for level in range(4)
-                 for (base, scope), t in zip(self.cases, self.tiers) if t == tier
-                 for v in _variants(base, scope, level)]
-        held = len(every)
         if not self.m.mutant.rules:  # a definition no rule uses: the mutant changes nothing at all
             return Distinction(mid, DistinctionStatus.EQUIVALENT, "none: no rule uses the definition", 0, 0)
-        if not every:
+        held = sum(_count(base, phases) for base, _, phases in self.cases)
+        if not held:
             return Distinction(mid, DistinctionStatus.NO_SCOPE, self.describe(), 0, 0)
         grounder = RuleGrounder(self.m.rule_base)
         unknown = ""
         searched = 0
-        for base, scope, (plan, turns, what) in every[:self.max_scenarios]:
-            searched += 1
-            if progress is not None:
-                progress(searched, min(held, self.max_scenarios))
-            found = self._one(grounder, scope, plan, turns)
-            if isinstance(found, str):
-                unknown = unknown or (found and f"{base.path} {what}: {found}")
+        order = [(i, level) for tier in sorted(set(self.tiers)) for level in range(4)
+                 for i, t in enumerate(self.tiers) if t == tier]
+        for index, level in order:
+            if searched >= self.max_scenarios:
+                break
+            base = self.cases[index][0]
+            scope = self.scope(index)
+            if scope is None:
+                if level == 0:
+                    held -= _count(base, self.cases[index][2])
                 continue
-            if found is None:
-                continue
-            sc, before, after = found
-            return self._written(base, scope, plan, turns, what, sc, before, after, searched, held)
+            for plan, turns, what in _variants(base, scope, level):
+                if searched >= self.max_scenarios:
+                    break
+                searched += 1
+                if progress is not None:
+                    progress(searched, min(held, self.max_scenarios))
+                found = self._one(grounder, scope, plan, turns)
+                if isinstance(found, str):
+                    unknown = unknown or (found and f"{base.path} {what}: {found}")
+                    continue
+                if found is None:
+                    continue
+                sc, before, after = found
+                return self._written(base, scope, plan, turns, what, sc, before, after, searched, held)
         if unknown:
             return Distinction(mid, DistinctionStatus.UNKNOWN, self.describe(), searched, held, reason=unknown)
         status = DistinctionStatus.EQUIVALENT if searched == held else DistinctionStatus.CUT_SHORT
