@@ -14,7 +14,7 @@ from __future__ import annotations
 __all__ = [
     "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
     "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
-    "CaseReport", "report_cases", "mutate",
+    "CaseReport", "report_cases", "mutate", "distinguish",
 ]
 
 import functools
@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that u
     from .gate import GateOptions, GateReport
     from .gate.model import AcceptedFinding, Finding
     from .mutation import MutationReport
+    from .mutation.distinguish import Distinction
     from .sweep import CardPool, SweepOptions, SweepProgress, SweepReport, SweepSummary
 
 
@@ -263,6 +264,34 @@ def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] |
     found = mutations(repo.rules, tuple(targets), chosen)
     results = run_mutations(repo.rules, scenarios, found, timeout_ms, memory_mb, jobs, progress)
     return MutationReport(tuple(m.mutant for m in found), tuple(results), len(scenarios))
+
+
+def distinguish(repo: Repository, report: MutationReport, max_scenarios: int | None = None,
+                timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
+                progress: Callable[[Distinction, int, int], None] | None = None) -> MutationReport:
+    """For each mutant that survived `report` (a `mutate` run on this repository), search a scope built from the
+    rules it changes for a scenario the rules and the mutant answer differently (at most `max_scenarios` of it;
+    see `mutation.distinguish`): the report again, with each survivor's distinguishing case (a case file's
+    text, the rules' answers as `expect`) or its being equivalent in scope. `progress` is told each survivor's
+    result as it comes."""
+    from dataclasses import replace
+
+    from .gate.run import case_files
+    from .mutation import mutations
+    from .mutation.distinguish import DEFAULT_MAX_SCENARIOS, distinguish_each
+
+    survivors = report.survivors()
+    if not survivors:
+        return report
+    wanted = {m.id for m in survivors}
+    made = {m.mutant.id: m for m in mutations(repo.rules, tuple(sorted({m.target for m in survivors})),
+                                              tuple(sorted({m.kind for m in survivors})))
+            if m.mutant.id in wanted}
+    files = case_files(repo.root)
+    scenarios = [load_case(f, repo.rules, _shown(repo, f)) for f in files]  # named in the repository, as notes say
+    found = distinguish_each(repo.rules, scenarios, files, [made[m.id] for m in survivors], timeout_ms, memory_mb,
+                             max_scenarios or DEFAULT_MAX_SCENARIOS, jobs, progress)
+    return replace(report, distinctions=tuple(found))
 
 
 def sweep(repo: Repository, database: Path, options: SweepOptions, categories: Sequence[str] = ("set-aside", "heal"),

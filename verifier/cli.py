@@ -624,12 +624,25 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Worker processes, each running a share of the mutants over every case (default: one per "
                    "processor).")
+@click.option("--distinguish", "distinguish_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="For each surviving mutant, search a scope built from the rules it changes for a scenario the "
+                   "rules and the mutant answer differently, and write it into DIR as a candidate case (the rules' "
+                   "answers as its expect) for review; a survivor with none in scope is equivalent in scope and "
+                   "leaves the score.")
+@click.option("--max-scenarios", type=click.IntRange(1, 100_000), default=None,
+              help="With --distinguish: search at most this many scenarios of each survivor's scope "
+                   "[default: 100].")
 def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: str, timeout: float,
-           memory: int | None, jobs: int | None) -> None:
+           memory: int | None, jobs: int | None, distinguish_dir: str | None, max_scenarios: int | None) -> None:
     """Mutation analysis: edit one rule or definition at a time and check the edit against the case table
     (cases/), reporting each mutant killed (by which case and question), survived or invalid, and the
-    mutation score per section and overall. Exit 0 once the report is out, whatever it says."""
+    mutation score per section and overall. With --distinguish, each survivor's distinguishing case is
+    written, or the survivor is reported equivalent in scope. Exit 0 once the report is out, whatever it says."""
     from .mutation import mutation_json, mutation_text
+    from .mutation.distinguish import Distinction, case_name
+
+    if max_scenarios is not None and distinguish_dir is None:
+        raise click.UsageError("--max-scenarios needs --distinguish")
 
     chosen = tuple(k.strip() for k in kinds.split(",") if k.strip()) if kinds is not None else None
     tty = sys.stderr.isatty()
@@ -645,9 +658,23 @@ def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: s
     try:
         repo = api.open_repository(_repository(root))
         report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show)
+        if distinguish_dir is not None:
+            folder = Path(distinguish_dir)
+
+            def told(found: Distinction, done: int, total: int) -> None:
+                what = (f"{found.status.value} ({found.searched} of {plural(found.held, 'scenario')})" if found.held
+                        else "equivalent (no rule uses the definition)" if found.status.value.startswith("equivalent")
+                        else found.status.value)
+                click.echo(f"distinguish: {done}/{total} {escape_text(found.mutant_id)}: {what}", err=True)
+                if found.case:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    write_file(folder / case_name(found.mutant_id), found.case)
+                    click.echo(f"wrote {escape_text(display_path(folder / case_name(found.mutant_id)))}", err=True)
+
+            report = api.distinguish(repo, report, max_scenarios, int(timeout * 1000), memory, jobs, told)
     except UsageError as err:
         raise click.UsageError(str(err)) from None
-    except RegcheckError as err:
+    except (RegcheckError, WriteError) as err:
         _fail_input(err)
         sys.exit(EXIT_INPUT)
     click.echo(json.dumps(mutation_json(report), indent=2) if fmt == "json" else mutation_text(report))

@@ -183,12 +183,16 @@ def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: t
 
 
 def case_text(scope: Scope, plan: Plan, title: str, note: str, questions: dict[str, str],
-              expect: dict[str, dict[str, str]], turns: int | None = None, cards: tuple[str, ...] | None = None) -> str:
-    """The scenario of a plan written as a case file, with the given questions and expectations."""
+              expect: dict[str, dict[str, str]], turns: int | None = None, cards: tuple[str, ...] | None = None,
+              about: tuple[str, ...] | None = None) -> str:
+    """The scenario of a plan written as a case file, with the given questions and expectations (and the
+    statements it is `about`, when given, instead of the scope's)."""
     tree = scenario_tree(scope, plan, turns, cards)
     doc: dict[str, object] = {"title": title, "note": note}
+    if about is not None:
+        doc["about"] = list(about)
     for key, value in tree.entries:
-        if key.value in ("title", "note", "questions"):
+        if key.value in ("title", "note", "questions") or (key.value == "about" and about is not None):
             continue
         doc[str(key.value)] = plain(value)
     doc["questions"] = dict(questions)

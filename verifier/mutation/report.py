@@ -1,4 +1,5 @@
-"""A mutation run's report: every mutant's fate, and the mutation score per section and overall."""
+"""A mutation run's report: every mutant's fate, what the search for distinguishing cases found for the
+survivors (when it ran), and the mutation score per section and overall."""
 
 from __future__ import annotations
 
@@ -8,23 +9,26 @@ from dataclasses import dataclass
 
 from ..escaping import escape_text
 from ..terminal import plural
+from .distinguish import Distinction, DistinctionStatus, case_name
 from .mutants import Mutant
 from .run import MutantResult, MutantStatus
 
 
 @dataclass(frozen=True)
 class SectionScore:
-    """How a section's mutants fared; the score is killed / (killed + survived), None when both are 0."""
+    """How a section's mutants fared; `equivalent` counts the survivors found equivalent in scope (see
+    `distinguish`). The score is killed / (killed + survived - equivalent), None when that is 0/0."""
 
     section: str
     killed: int
     survived: int
     invalid: int
     unknown: int
+    equivalent: int = 0
 
     @property
     def score(self) -> float | None:
-        decided = self.killed + self.survived
+        decided = self.killed + self.survived - self.equivalent
         return self.killed / decided if decided else None
 
 
@@ -35,17 +39,27 @@ class MutationReport:
     mutants: tuple[Mutant, ...]
     results: tuple[MutantResult, ...]
     cases: int
+    distinctions: tuple[Distinction, ...] = ()  # one per survivor, in order, when the search ran
 
     def sections(self) -> list[SectionScore]:
         """Each section's score, in the order its mutants come, then `all` for every mutant."""
         counts: dict[str, dict[MutantStatus, int]] = {}
+        equivalent: dict[str, int] = {}
+        found = self.distinguished()
         for m, r in zip(self.mutants, self.results):
+            same = found.get(m.id) is not None and found[m.id].status is DistinctionStatus.EQUIVALENT
             for key in (m.section, "all"):
                 tally = counts.setdefault(key, {s: 0 for s in MutantStatus})
                 tally[r.status] += 1
+                equivalent[key] = equivalent.get(key, 0) + same
         ordered = [s for s in counts if s != "all"] + (["all"] if "all" in counts else [])
         return [SectionScore(s, counts[s][MutantStatus.KILLED], counts[s][MutantStatus.SURVIVED],
-                             counts[s][MutantStatus.INVALID], counts[s][MutantStatus.UNKNOWN]) for s in ordered]
+                             counts[s][MutantStatus.INVALID], counts[s][MutantStatus.UNKNOWN], equivalent[s])
+                for s in ordered]
+
+    def distinguished(self) -> dict[str, Distinction]:
+        """Each survivor's search, by mutant ID (empty when the search did not run)."""
+        return {d.mutant_id: d for d in self.distinctions}
 
     def survivors(self, kind: str | None = None) -> list[Mutant]:
         """The mutants that survived (of one kind, when given)."""
@@ -84,12 +98,43 @@ def mutation_text(report: MutationReport) -> str:
     survivors = report.survivors()
     lines.append("")
     lines.append(f"surviving mutants ({len(survivors)}): " + (", ".join(m.id for m in survivors) or "none"))
+    if report.distinctions:
+        lines.append("")
+        lines += [escape_text(line) for d in report.distinctions for line in _distinction_lines(d)]
     lines.append("")
-    lines.append(f"{'section':<28} {'killed':>7} {'survived':>9} {'invalid':>8} {'unknown':>8} {'score':>7}")
+    equivalent = f" {'equivalent':>10}" if report.distinctions else ""
+    lines.append(f"{'section':<28} {'killed':>7} {'survived':>9}{equivalent} {'invalid':>8} {'unknown':>8} {'score':>7}")
     for s in report.sections():
-        lines.append(f"{s.section:<28} {s.killed:>7} {s.survived:>9} {s.invalid:>8} {s.unknown:>8} {_score(s):>7}")
-    lines.append("score: killed / (killed + survived); invalid and unknown mutants do not count")
+        same = f" {s.equivalent:>10}" if report.distinctions else ""
+        lines.append(f"{s.section:<28} {s.killed:>7} {s.survived:>9}{same} {s.invalid:>8} {s.unknown:>8} "
+                     f"{_score(s):>7}")
+    if report.distinctions:
+        lines.append("score: killed / (killed + survived - equivalent in scope); invalid and unknown mutants do not "
+                     "count")
+    else:
+        lines.append("score: killed / (killed + survived); invalid and unknown mutants do not count")
     return "\n".join(lines)
+
+
+def _distinction_lines(d: Distinction) -> list[str]:
+    """A survivor's search: what it found, in which scope."""
+    searched = f"{d.searched} of {plural(d.held, 'scenario')}"
+    if d.status is DistinctionStatus.DISTINGUISHED:
+        head = (f"  distinguished  {d.mutant_id}: {case_name(d.mutant_id)} ({d.based_on} {d.variation}; "
+                f"scenario {d.searched} of {d.held})")
+        return [head] + [f"      {q}: {mine}, the mutant: {theirs}" for q, mine, theirs in d.questions]
+    if d.status is DistinctionStatus.EQUIVALENT and not d.held:
+        return [f"  equivalent     {d.mutant_id}: no rule uses the definition, so the mutant changes nothing"]
+    if d.status is DistinctionStatus.EQUIVALENT:
+        head = f"  equivalent in scope  {d.mutant_id}: every one of the {plural(d.held, 'scenario')} answered alike"
+    elif d.status is DistinctionStatus.CUT_SHORT:
+        head = f"  cut short      {d.mutant_id}: {searched} searched, none told apart (raise --max-scenarios)"
+    elif d.status is DistinctionStatus.UNKNOWN:
+        head = f"  UNKNOWN        {d.mutant_id}: {searched} searched, none told apart; {d.reason}"
+    else:
+        head = f"  no scope       {d.mutant_id}: no case has the rules it changes in force"
+        return [head]
+    return [head, f"      scope: {d.scope}"]
 
 
 def mutation_json(report: MutationReport) -> dict[str, object]:
@@ -102,7 +147,14 @@ def mutation_json(report: MutationReport) -> dict[str, object]:
             "case": r.case, "question": r.question, "expected": r.expected, "got": r.got, "reason": r.reason,
             "cases_run": r.cases_run,
         } for m, r in zip(report.mutants, report.results)],
-        "sections": [{"section": s.section, "killed": s.killed, "survived": s.survived, "invalid": s.invalid,
-                      "unknown": s.unknown, "score": None if s.score is None else round(s.score, 4)}
+        "distinctions": [{
+            "mutant": d.mutant_id, "status": d.status.value, "scope": d.scope, "searched": d.searched,
+            "held": d.held, "case": case_name(d.mutant_id) if d.case else None, "based_on": d.based_on or None,
+            "variation": d.variation or None, "reason": d.reason,
+            "questions": [{"question": q, "expected": mine, "mutant": theirs} for q, mine, theirs in d.questions],
+        } for d in report.distinctions],
+        "sections": [{"section": s.section, "killed": s.killed, "survived": s.survived,
+                      "equivalent": s.equivalent, "invalid": s.invalid, "unknown": s.unknown,
+                      "score": None if s.score is None else round(s.score, 4)}
                      for s in report.sections()],
     }
