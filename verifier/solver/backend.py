@@ -9,7 +9,6 @@ from __future__ import annotations
 
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
-import signal
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -22,7 +21,6 @@ from .grounding import Grounding, mentioned, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 SEED = 0
-_INTERRUPTED = "interrupted from keyboard"  # Z3's reason for a check cancelled by Ctrl-C
 
 
 class Check(NamedTuple):
@@ -84,10 +82,11 @@ class Session:
         self.solver = z3.SimpleSolver(ctx=self.ctx)
         self.solver.set("random_seed", SEED)
         self.solver.set("timeout", int(timeout_ms))
-        # Z3 answers Ctrl-C by cancelling the running check, even in a process that ignores it (a
-        # worker, a job in the background): there the check must go on; elsewhere `_check` turns the
-        # cancelled check into the KeyboardInterrupt Python would have raised.
-        self.solver.set("ctrl_c", signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
+        # Z3's own Ctrl-C handler is off: it takes the signal from Python, and a Ctrl-C that arrived as a check
+        # was ending was lost (the run went on), or cancelled the check into an `unknown` answer. Left to
+        # Python, a Ctrl-C ends the command once the running check returns (each is bounded by --timeout),
+        # and a process that ignores Ctrl-C (a worker, a job in the background) keeps every answer.
+        self.solver.set("ctrl_c", False)
         self.model_cache: z3.ModelRef | None = None
         self.packs: dict[tuple[str, ...], _Pack] = {}
         self.has_model = False
@@ -220,10 +219,7 @@ class Session:
         if result == z3.unsat:
             self.core_ready = False  # read from the solver when asked for, before the next check
             return Check(UNSAT)
-        reason = self.solver.reason_unknown()
-        if reason == _INTERRUPTED:
-            raise KeyboardInterrupt
-        return Check(UNKNOWN, self.gave_up(reason))
+        return Check(UNKNOWN, self.gave_up(self.solver.reason_unknown()))
 
     def gave_up(self, reason: str) -> str:
         """Z3's reason for giving up, in the words of the limit the user set."""
