@@ -9,6 +9,7 @@ __all__ = ["render_case", "results_json", "render_rules", "rules_json", "RuleSta
            "render_explanations", "explanations_json", "core_json", "render_ruling", "ruling_json",
            "render_explore", "explore_json"]
 
+import re
 import textwrap
 from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -287,10 +288,31 @@ def _brief(ranking: Ranking, shown: _Shown) -> list[str]:
         line += ", from facts above"
     lines = [line + (f" (and {rest} more rule instances)" if rest else "")]
     if new:
-        words = "given " + "; ".join(new) + ("; and facts above" if old else "")
+        words = "given " + "; ".join(_sourced_once(new)) + ("; and facts above" if old else "")
         lines += textwrap.wrap(words, width=110, initial_indent="    ", subsequent_indent="      ",
                                break_on_hyphens=False)
     return lines
+
+
+def _sourced_once(facts: list[str]) -> list[str]:
+    """The facts, with the note of where they come from ("(read from the card's text)") said once for a run
+    of facts that share it."""
+    out: list[str] = []
+    run: list[str] = []
+    note = ""
+    for text in [*facts, ""]:
+        m = re.fullmatch(r"(.*\S) (\([^()]*\))", text)
+        if m and m.group(2) == note:
+            run.append(m.group(1))
+            continue
+        if len(run) > 1:
+            out += run[:-1] + [f"{run[-1]} (these {len(run)} {note[1:-1]})"]
+        elif run:
+            out.append(f"{run[0]} {note}")
+        run, note = ([m.group(1)], m.group(2)) if m else ([], "")
+        if text and not m:
+            out.append(text)
+    return out
 
 
 def render_explanations(case: str, title: str, explanations: tuple[Explanation, ...], brief: bool = False) -> str:

@@ -718,7 +718,7 @@ class _CaseReader:
                       f"{a.id} was gained {ordinal(a.gained_order)}" if a.gained_order else f"{a.id} is printed on the card"))
         for symbol, limit, per in (("uses_per_game", a.uses_per_game, "game"), ("uses_per_turn", a.uses_per_turn, "turn")):
             facts.append((symbol, limit, f"{a.id} may be used at most {limit} time(s) per {per}" if limit
-                          else f"{a.id} may be used any number of times per {per}"))
+                          else f"{a.id} has no use limit per {per}"))
         for symbol, value, text in facts:
             self.fact(symbol, (a.id,), value, text + src, loc)
         for cond in VALUE_SETS["condition"]:
