@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from . import api
+from . import api, interruption
 from .errors import InputError, RegcheckError, UsageError
 from .escaping import escape_text, quoted
 from .files import WriteError, display_path, ignore_file_size_signal, write_file
@@ -112,6 +112,7 @@ class _Commands(click.Group):
     """The command group; Ctrl-C ends any command with exit status 130 and one line, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> object:
+        interruption.install()
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import z3
 
 from ..errors import SolverError
+from ..interruption import raise_if_requested
 from .grounding import Grounding, mentioned, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
@@ -206,12 +207,14 @@ class Session:
         self.last_core = []
         self.core_ready = True
         # Z3's Python check() re-casts every assumption on each call; pass them to the C API as they are.
+        raise_if_requested()
         array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
         z3.set_param("memory_max_size", self.memory_mb or 0)
         try:
             code = z3.Z3_solver_check_assumptions(self.ctx.ref(), self.solver.solver, len(assumptions), array)
         finally:
             z3.set_param("memory_max_size", 0)
+        raise_if_requested()
         result = z3.CheckSatResult(code)
         if result == z3.sat:
             self.has_model = True
