@@ -3,7 +3,8 @@
 Every scenario of the scope is first screened (`screen_scenario`): is there a conflict, or can two
 outcomes sharing the inputs and the players' choices differ at all? Only where they can are the
 templated questions built and screened, and only a scenario with a conflict or an ambiguous question
-is answered in full (`check_scenario`), which names the rules behind each finding. The
+is answered in full (`check_scenario`), which names the rules behind each finding; the templated
+screen and the full answer share one grounding of the scenario (`screen_then_check`). The
 brute-force path answers every scenario in full; it is the reference the search is tested against.
 
 A finding is grouped by its verdict, the symbol of its question and the rules involved (for an
