@@ -3,7 +3,8 @@
 Every scenario of the scope is first screened (`screen_scenario`): is there a conflict, or can two
 outcomes sharing the inputs and the players' choices differ at all? Only where they can are the
 templated questions built and screened, and only a scenario with a conflict or an ambiguous question
-is answered in full (`check_scenario`), which names the rules behind each finding. The
+is answered in full (`check_scenario`), which names the rules behind each finding; the templated
+screen and the full answer share one grounding of the scenario (`screen_then_check`). The
 brute-force path answers every scenario in full; it is the reference the search is tested against.
 
 A finding is grouped by its verdict, the symbol of its question and the rules involved (for an
@@ -28,7 +29,7 @@ from ..language.syntax import Call
 from ..rulesdoc import statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
-from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario
+from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario, screen_then_check
 from ..verdicts import CaseResult, Verdict
 from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
 from .scope import Scope
@@ -127,21 +128,24 @@ class _PlanTask:
 
     def __call__(self, plan: Plan) -> _Outcome:
         limits = (self.options.timeout_ms, self.options.memory_mb)
-        used: tuple[str, ...] = ()
-        if not self.options.brute_force:
-            # First without the templated questions: when no outcome at all can differ, no question can.
-            bare = scenario_of(self.scope, plan, self.rules, templates=())
-            asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
-            first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
-            used = first.rules
-            if first.verdict is Verdict.DETERMINED:
-                return _Outcome((), used, "", False)
-            if first.verdict is Verdict.AMBIGUOUS:
-                exact = screen_scenario(scenario_of(self.scope, plan, self.rules), self.rules, *limits)
-                if exact.verdict is Verdict.DETERMINED:
-                    return _Outcome((), used, "", False)
+        if self.options.brute_force:
+            sc = scenario_of(self.scope, plan, self.rules)
+            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), ())
+        # First without the templated questions: when no outcome at all can differ, no question can.
+        bare = scenario_of(self.scope, plan, self.rules, templates=())
+        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
+        first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
+        if first.verdict is Verdict.DETERMINED:
+            return _Outcome((), first.rules, "", False)
         sc = scenario_of(self.scope, plan, self.rules)
-        result = check_scenario(sc, self.rules, None, *limits)
+        if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
+            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), first.rules)
+        # Some outcome may differ: the templated questions screened, and answered in full only if one may.
+        _, answered = screen_then_check(sc, self.rules, *limits)
+        return _Outcome((), first.rules, "", False) if answered is None else self.outcome(sc, answered, first.rules)
+
+    @staticmethod
+    def outcome(sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
         unknown = next((r.reason or "the solver gave up" for r in result.results if r.verdict is Verdict.UNKNOWN), "")
         return _Outcome(finding_keys(sc, result), used, unknown, True)
 

@@ -16,8 +16,8 @@ consistent, each with every question's answer once it is taken.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "DEFAULT_TIMEOUT_MS",
-           "RULING_SECTION"]
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check",
+           "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
 from collections.abc import Callable, Collection
 from dataclasses import replace
@@ -76,7 +76,8 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
 
 class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
-                 timeout_ms: int, memory_mb: int | None, tracked: bool = False) -> None:
+                 timeout_ms: int, memory_mb: int | None, tracked: bool = False,
+                 grounding: Grounding | None = None) -> None:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
@@ -87,7 +88,7 @@ class _Case:
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
         try:
-            self.g: Grounding = ground(scenario, rules)
+            self.g: Grounding = ground(scenario, rules) if grounding is None else grounding
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
             self.limit_hit = str(exc)
             return
@@ -240,7 +241,10 @@ class _Case:
                       if not a.known] if self._load_copy() else []
         if not differ:
             return Screening(Verdict.DETERMINED, "", used)
-        split = self.session.check(self.all, [f"(or {' '.join(differ)})"])
+        # The last check on this session: asserted, the term is read by Z3 itself, much faster than
+        # building it in Python as an assumption (the screen reads no model).
+        self.session.extend([f"(or {' '.join(differ)})"])
+        split = self.session.check(self.all)
         verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
         return Screening(verdict, split.reason, used)
 
@@ -673,6 +677,27 @@ def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAU
     names them) is one no rule constrains; `determined` then still means that no question about the
     scenario's outcomes, nor about those in `asked`, can have two values."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome, asked)
+
+
+def screen_then_check(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                      memory_mb: int | None = None) -> tuple[Screening, CaseResult | None]:
+    """`screen_scenario`, and where it does not find the scenario determined, `check_scenario`'s
+    answer too (without a rules document), both from one grounding of the scenario.
+
+    The screen works on a copy of the grounding, so the full answer is the very one `check_scenario`
+    gives: the same grounding loaded into a fresh solver."""
+    try:
+        g = ground(scenario, rules)
+    except SolverError:  # too large to ground: both say so
+        return screen_scenario(scenario, rules, timeout_ms, memory_mb), check_scenario(scenario, rules, None,
+                                                                                        timeout_ms, memory_mb)
+    copy = replace(g, constants=dict(g.constants), background=list(g.background), tracked=list(g.tracked),
+                   questions=dict(g.questions), derived=dict(g.derived), question_terms=dict(g.question_terms),
+                   shared=dict(g.shared), numbers=dict(g.numbers))
+    screening = _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=copy).screen(False, ())
+    if screening.verdict is Verdict.DETERMINED:
+        return screening, None
+    return screening, _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=g).run()
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
