@@ -5,7 +5,6 @@ equivalent in scope leave the score; the command line writes the cases."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from verifier.mutation.distinguish import Distinction, DistinctionStatus, case_n
 from verifier.mutation.run import MutantResult
 from verifier.verdicts import CaseResult
 
-from .conftest import SMALL_CASES
+from .conftest import copy_small_repo
 
 SURVIVOR = "SA-6b delete"  # the four small cases never ask when a non-set-aside attempt's cards are scheduled to return
 
@@ -27,13 +26,7 @@ SURVIVOR = "SA-6b delete"  # the four small cases never ask when a non-set-aside
 @pytest.fixture
 def repo(tmp_path: Path, repo_root: Path) -> Path:
     """A private rules repository with every rule and the four small cases, to add a case to."""
-    root = tmp_path / "repo"
-    for folder in ("rules", "encodings"):
-        shutil.copytree(repo_root / folder, root / folder)
-    for case in SMALL_CASES:
-        (root / "cases" / case).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(repo_root / "cases" / case, root / "cases" / case)
-    return root
+    return copy_small_repo(repo_root, tmp_path / "repo")
 
 
 def _fate(root: Path, mutant_id: str) -> MutantResult:
