@@ -297,8 +297,8 @@ def test_cli_explain_json_ranks_every_rule(cli: Cli, repo_root: Path, write_case
 
 def test_a_brief_explanation_says_once_where_a_run_of_facts_comes_from() -> None:
     facts = ["a is a Hero", "b is a set aside effect (read from the card's text)",
-             "b lasts 2 turn(s) (read from the card's text)", "x targets a (default)",
+             "b lasts 2 turn(s) (read from the card's text)", "x targets a (default)", "y targets b (default)",
              "c is a heal effect (read from the card's text)"]
     assert _sourced_once(facts) == ["a is a Hero", "b is a set aside effect",
                                     "b lasts 2 turn(s) (these 2 read from the card's text)", "x targets a (default)",
-                                    "c is a heal effect (read from the card's text)"]
+                                    "y targets b (default)", "c is a heal effect (read from the card's text)"]

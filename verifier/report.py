@@ -301,7 +301,7 @@ def _sourced_once(facts: list[str]) -> list[str]:
     run: list[str] = []
     note = ""
     for text in [*facts, ""]:
-        m = re.fullmatch(r"(.*\S) (\([^()]*\))", text)
+        m = re.fullmatch(r"(.*\S) (\(read from [^()]*\))", text)
         if m and m.group(2) == note:
             run.append(m.group(1))
             continue
