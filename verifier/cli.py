@@ -247,7 +247,7 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
             for e in errors:
                 click.echo(escape_text(f"  {e.file}: could not be checked"))
         ok_count = len(qs) - len(failed) - len(updated)
-        line = (f"{plural(len(results), 'case')}, {plural(len(qs), 'question')}: {ok_count} ok, {len(failed)} not ok"
+        line = (f"{plural(len(results), 'case')}, {plural(len(qs), 'question')}: {ok_count:,} ok, {len(failed):,} not ok"
                 + (f", {plural(len(updated), 'expectation')} updated" if update_expect else "")
                 + (f"; {plural(len(errors), 'case file')} could not be checked" if errors else "")
                 + ("; stopped at the first failure (-x)" if stopped else ""))
