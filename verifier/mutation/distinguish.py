@@ -53,6 +53,7 @@ from ..verdicts import CaseResult, QuestionResult, Verdict
 from ..vocabulary import MEMBER_OF
 from ..yamlsource import load_yaml, load_yaml_text, plain
 from .mutants import Mutation
+from .run import changes_in
 
 DEFAULT_MAX_SCENARIOS = 100
 MAX_QUESTIONS = 400  # templated questions of one scenario; outcome symbols named farther from the rule go first
@@ -338,20 +339,13 @@ class _Search:
         sw = SwitchedCase(sc, self.rules, *self.limits)
         if sw.limit_hit:
             return sw.limit_hit
-        active = sw.active
-        left_out = [rid for rid in self.m.left_out if rid in active]
-        put_in = [r for r in self.m.put_in if r.id in active]
-        bodies: list[str] = []
-        if put_in:
-            try:
-                grounded = sw.ground_rules(grounder, put_in)
-            except EncodingError:
-                return None
-            if all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
-                return None
-            bodies = [b for rid in left_out for b in grounded[rid]]
-        elif not any(rid in sw.instances for rid in left_out):
+        try:
+            change = changes_in(sw, self.m, grounder)
+        except EncodingError:
             return None
+        if change is None:
+            return None
+        left_out, bodies = change
         before = sw.answers()
         gave_up = next((r.reason or "the solver gave up" for r in before.results if r.verdict is Verdict.UNKNOWN), "")
         if gave_up:

@@ -8,7 +8,7 @@ question that was answered as expected and is no longer; it is then run on no fu
 
 from __future__ import annotations
 
-__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status"]
+__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "changes_in"]
 
 import os
 from collections.abc import Callable, Sequence
@@ -63,6 +63,21 @@ def _kill(before: CaseResult, after: CaseResult, ok: set[str]) -> tuple[str, str
     return None
 
 
+def changes_in(sw: SwitchedCase, m: Mutation, grounder: RuleGrounder) -> tuple[list[str], list[str]] | None:
+    """What the mutant changes in the case grounded as `sw`: the rules it leaves out there and the instance
+    bodies it puts in their place (grounded by `grounder`, the mutant's); None when it changes nothing there
+    (a deleted rule with no instance, or edited rules that ground to the very same instances). Raises
+    `EncodingError` when the mutant's rules cannot be grounded over the case."""
+    left_out = [rid for rid in m.left_out if rid in sw.active]
+    put_in = [r for r in m.put_in if r.id in sw.active]
+    if not put_in:
+        return (left_out, []) if any(rid in sw.instances for rid in left_out) else None
+    grounded = sw.ground_rules(grounder, put_in)
+    if all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
+        return None
+    return left_out, [b for rid in left_out for b in grounded[rid]]
+
+
 class _Run:
     """Mutants run over the cases in turn, each case grounded once."""
 
@@ -100,22 +115,16 @@ class _Run:
         killed: set[str] = set()
         for m in candidates:
             mid = m.mutant.id
-            left_out = [rid for rid in m.left_out if rid in active]
-            put_in = [r for r in m.put_in if r.id in active]
-            bodies: list[str] = []
-            if put_in:
-                try:
-                    grounded = sw.ground_rules(self.grounder(m), put_in)
-                except EncodingError as exc:
-                    self.results[mid] = MutantResult(mid, MutantStatus.INVALID, case=sc.path,
-                                                     reason=f"cannot be grounded over {sc.path}: {exc.message}")
-                    killed.add(mid)
-                    continue
-                if all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
-                    continue  # the mutant's rules ground to the very same instances here
-                bodies = [b for rid in left_out for b in grounded[rid]]
-            elif not any(rid in sw.instances for rid in left_out):
-                continue  # a deleted rule with no instance in the case
+            try:
+                change = changes_in(sw, m, self.grounder(m))
+            except EncodingError as exc:
+                self.results[mid] = MutantResult(mid, MutantStatus.INVALID, case=sc.path,
+                                                 reason=f"cannot be grounded over {sc.path}: {exc.message}")
+                killed.add(mid)
+                continue
+            if change is None:
+                continue
+            left_out, bodies = change
             self.runs[mid] = self.runs.get(mid, 0) + 1
             if unanswered:
                 self.unknown.setdefault(mid, unanswered)

@@ -386,9 +386,9 @@ class _CaseReader:
                                       f"{display_value(a.kind) if a.kind else 'nothing the model uses'}"
                                       for a in reading.abilities)
             for a in reading.abilities:
+                said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
                 if a.kind is None:
                     if a.protections:  # a protection in a block with no ability of the case still holds
-                        said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
                         self.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
                                                                         body.get("card") or body, None)
                     continue
@@ -401,7 +401,6 @@ class _CaseReader:
                 if a.alternatives:
                     self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
                 if a.protections:
-                    said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
                     self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
                                                     ability.id)
                 self.ability_facts(ability, body.loc, from_text=True)
@@ -436,6 +435,7 @@ class _CaseReader:
             adds_node = item.get("adds")
             ability_id = f"{card}_a{i}"
             count = self.target_count(item.get("target_count"))
+            per_game, per_turn = self.use_limit(item.get("limit"))
             ability = Ability(
                 ability_id, card, kind, dkind, turns,
                 _flag(item, "paired", False) or on_return, on_return, _flag(item, "grants", False),
@@ -455,12 +455,10 @@ class _CaseReader:
                 target_types=self.target_types(item.get("target_type")),
                 targets_own_cards=_flag(item, "targets_own", False),
                 entry_trigger=trigger_types,
-                min_targets=count[0], max_targets=count[1],
+                min_targets=count[0], max_targets=count[1], uses_per_game=per_game, uses_per_turn=per_turn,
                 target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
                                if item.get("target_traits") is not None else ()),
             )
-            per_game, per_turn = self.use_limit(item.get("limit"))
-            ability = ability._replace(uses_per_game=per_game, uses_per_turn=per_turn)
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:

@@ -20,7 +20,6 @@ __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenari
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
 from collections.abc import Callable, Collection
-from dataclasses import replace
 from functools import cached_property
 from itertools import combinations
 
@@ -691,10 +690,7 @@ def screen_then_check(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEF
     except SolverError:  # too large to ground: both say so
         return screen_scenario(scenario, rules, timeout_ms, memory_mb), check_scenario(scenario, rules, None,
                                                                                         timeout_ms, memory_mb)
-    copy = replace(g, constants=dict(g.constants), background=list(g.background), tracked=list(g.tracked),
-                   questions=dict(g.questions), derived=dict(g.derived), question_terms=dict(g.question_terms),
-                   shared=dict(g.shared), numbers=dict(g.numbers))
-    screening = _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=copy).screen(False, ())
+    screening = _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=g.copy()).screen(False, ())
     if screening.verdict is Verdict.DETERMINED:
         return screening, None
     return screening, _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=g).run()
@@ -760,9 +756,7 @@ class _Statements:
                 for sid, lit in self.literal.items()]
         self.statement_of = {lit: sid for sid, lit in self.literal.items()}
         # containers of its own: the second copy of the outcomes, when a question needs it, is added to them
-        self.g = replace(g, constants=dict(g.constants), background=background, tracked=held,
-                         questions=dict(g.questions), derived=dict(g.derived), question_terms=dict(g.question_terms),
-                         shared=dict(g.shared), numbers=dict(g.numbers))
+        self.g = g.copy(background=background, tracked=held)
         self.session = Session(self.g, *case.limits, tracked=True)
         self.session.extend(facts)  # not in the background, which the second copy renames: facts are inputs
         self.has_copy = False

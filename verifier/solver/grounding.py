@@ -16,7 +16,7 @@ __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGround
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -153,6 +153,14 @@ class Grounding:
     shared: dict[str, str] = field(default_factory=dict)
     numbers: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
     steps: int = 0
+
+    def copy(self, **changes: Any) -> Grounding:
+        """A grounding with containers of its own (what is added to one is not added to the other), with
+        `changes` made."""
+        return replace(self, **{"constants": dict(self.constants), "background": list(self.background),
+                                "tracked": list(self.tracked), "questions": dict(self.questions),
+                                "derived": dict(self.derived), "question_terms": dict(self.question_terms),
+                                "shared": dict(self.shared), "numbers": dict(self.numbers), **changes})
 
     def largest(self, type_name: str) -> int | None:
         """The largest raw value a constant of this type takes (`never` for a step), None if unbounded."""
