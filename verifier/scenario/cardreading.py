@@ -6,8 +6,10 @@ without loading the parser.
 
 from __future__ import annotations
 
-__all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named"]
+__all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "USE_LIMIT",
+           "use_count"]
 
+import re
 from typing import NamedTuple
 
 # Words a target description may use for what a card is (an identifier, humanity, gender, testament),
@@ -28,6 +30,14 @@ def trait_named(word: str) -> str | None:
     """The trait a word names, as a case or the card list's identifiers write it ("N.T.", "nt", "Humans"), or None."""
     return TRAIT_WORDS.get(word.strip().lower().replace(".", ""))
 
+
+# How often a text lets an ability be used (CORE-17): "once per game", "twice per turn", "3 times per game".
+USE_LIMIT = re.compile(r"(once|twice|\d+ times) per (\w+)")
+
+
+def use_count(times: str) -> int:
+    """The number of uses `USE_LIMIT`'s first group says: once, twice, N times."""
+    return {"once": 1, "twice": 2}.get(times) or int(times.split()[0])
 
 class Part(NamedTuple):
     """One part read from a sentence: its kind, the words it was read from, and what it maps to.

@@ -26,7 +26,7 @@ from functools import lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from .cardreading import TRAIT_WORDS, AbilityReading, Part, TextReadingResult
+from .cardreading import TRAIT_WORDS, USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -668,11 +668,11 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.add("paired", text, (("paired", "true"),))
         return
     if name == "limit":
-        m = re.fullmatch(r"limit (once|twice|\d+ times) per (\w+)", text)
+        m = USE_LIMIT.fullmatch(text.removeprefix("limit "))
         if m is None:
             block.add("limit", text, reason="a limit that does not say how often per game or per turn is not modelled")
             return
-        _use_limit(block, text, {"once": "1", "twice": "2"}.get(m.group(1), m.group(1).split()[0]), m.group(2))
+        _use_limit(block, text, str(use_count(m.group(1))), m.group(2))
         return
     if name == "protect":
         _protection(block, "protect", text, text, about_the_set_aside=False)

@@ -20,7 +20,7 @@ from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
-from .cardreading import TRAITS, AbilityReading, trait_named
+from .cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from .cards import RealCard, find_card, overrides, read_card
 from .model import (
     NEVER_LABEL,
@@ -62,9 +62,6 @@ DEFAULTS = {
     "turns": "the last turn of the timeline plus the longest duration in turns, plus one",
 }
 
-# How often a card's text lets its ability be used (CORE-17): 'once per game', 'twice per turn', '3 times per game'.
-USE_LIMIT = re.compile(r"(once|twice|\d+ times) per (game|turn)")
-USE_COUNTS = {"once": 1, "twice": 2}
 CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paralyzed": "start_paralyzed",
               "decreased": "start_decreased", "tied_effect": "start_tied_effect"}
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
@@ -536,10 +533,10 @@ class _CaseReader:
             return 0, 0
         text = _scalar(node).text("limit").strip().lower()
         m = USE_LIMIT.fullmatch(text)
-        if m is None:
+        if m is None or m.group(2) not in ("game", "turn"):
             node.fail(f"unknown limit '{text}': write 'once per game', 'twice per turn' or 'N times per game' "
                       "(or per turn)")
-        n = USE_COUNTS.get(m.group(1)) or int(m.group(1).split()[0])
+        n = use_count(m.group(1))
         if not 1 <= n <= 20:
             node.fail("a limit allows from 1 to 20 uses")
         return (n, 0) if m.group(2) == "game" else (0, n)
