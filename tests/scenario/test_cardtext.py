@@ -131,8 +131,14 @@ def test_a_territory_of_the_user_targets_the_users_cards() -> None:
 def test_paired_forms() -> None:
     a = only("Set Hero aside for 4 turns. On return Hero gains ability to band to any Hero.")
     assert (a.paired, a.on_return, a.grants_ability) == (True, True, True)
+    # the grammar cannot tell that "Passover" is the card's own name (the reviewed override of Passover says so)
     a = only("Set aside one or more of your Heroes. Discard Passover when Hero(s) returns to play.")
-    assert a.on_return and "discard_part" not in a.parts
+    assert not a.on_return and "discard_part" not in a.parts
+    assert [p.reason for p in a.unsupported] == [
+        "what this on-return clause changes is not read (regcheck does not carry out an on-return effect; it "
+        "refuses a case the effect could change)"]
+    a = only("Set Hero aside. Discard after Hero returns.")
+    assert a.on_return and a.on_return_changes == ("this_card",) and "discard_part" not in a.parts
     a = only("Set Hero aside. Hero gains 1/1 for every turn Hero is set aside.")
     assert a.paired and not a.on_return and not a.unsupported
     a = only("Set your Hero aside. While that Hero is set aside, protect your Heroes from capture.")
@@ -239,3 +245,58 @@ def test_a_heal_with_another_effect_to_pick_instead() -> None:
     # "poisoned or diseased" is one condition of the heal, not a second effect
     a = only("Heal any Hero who has been poisoned or diseased.")
     assert a.alternatives == () and a.heals_only == ("diseased_condition", "poisoned_condition")
+
+
+@pytest.mark.parametrize(("clause", "changes"), [
+    ("On return, draw 2.", ("draw_pile:any",)),
+    ("On return holder may draw 2 cards and may choose the Evil Character his opponent uses to block Hero's next "
+     "rescue attempt.", ("draw_pile:any", "blocking")),
+    ("On return, you may discard up to X Evil Enhancements to draw an equal number of cards.",
+     ("anywhere:EE", "draw_pile:any")),
+    ("On return, discard a good card from hand to draw four cards.", ("draw_pile:any", "hand:any")),
+    ("On return discard X Heroes and a random face-down Artifact from each opponent's territory.",
+     ("in_play:Hero/Artifact",)),
+    ("On return, convert a human Evil Character to a clay Corinth Hero.", ("in_play:Evil_Character",)),
+    ("On return, search discard pile for an offering Enhancement and add it to hand.", ("discard_pile:GE/EE",)),
+    ("On return, look at the top X cards of your deck; add up to 1 card to hand (or 2 if the Holy Spirit is in "
+     "play) and underdeck the rest.", ("draw_pile:any",)),
+    ("Hero returns with abilities increased 6/6.", ()),
+    ("On return, choose a number from 1 to 4.", ()),
+])
+def test_what_an_on_return_effect_may_change(clause: str, changes: tuple[str, ...]) -> None:
+    # regcheck does not carry an on-return effect out (SA-11): the reading says what it may change, so that a
+    # case holding such a card is refused
+    a = only("Set Hero aside for 2 turns. " + clause)
+    assert a.on_return and not a.unsupported
+    assert a.on_return_changes == tuple(sorted(changes))
+
+
+@pytest.mark.parametrize("clause", [
+    "On return, capture an Evil Character.",
+    "On return, discard those males and shuffle your deck.",
+    "On return, set aside a Hero for one turn.",
+])
+def test_an_on_return_effect_not_read_is_unsupported(clause: str) -> None:
+    a = only("Set Hero aside for 2 turns. " + clause)
+    assert not a.on_return and [p.kind for p in a.unsupported] == ["on_return"]
+
+
+def test_may_be_used_twice_is_a_use_limit() -> None:
+    a = only("Holder may heal all of holder's Heroes in play. May be used twice.")
+    assert (a.kind, a.use_limit, a.unsupported) == ("heal_effect", "2/game", ())
+
+
+def test_a_number_of_turns_the_text_describes_is_x() -> None:
+    a = only("Set Hero aside for the number of turns equal to the number of Evil Characters one opponent has in play.")
+    assert (a.duration_kind, a.duration_turns, a.unsupported) == ("for_turns", "x", ())
+
+
+@pytest.mark.parametrize("clause", [
+    "On return, characters cannot be converted or captured in battle.",
+    "On return, they cannot be converted or captured in battle, except by O.T. Joseph.",
+])
+def test_an_on_return_guard_against_capture_is_an_ability_gained(clause: str) -> None:
+    a = only("Set any number of Egyptian Evil Characters aside for one turn. " + clause)
+    assert (a.paired, a.on_return, a.grants_ability, a.protections) == (
+        True, True, True, ("set_aside_cards/capture/card",))
+    assert not a.unsupported and a.on_return_changes == ()

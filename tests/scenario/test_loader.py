@@ -930,3 +930,85 @@ questions:
                                         r"lost souls from evil cards'\), .* attempt 'discard_it' \(line 13\)"):
         make_case(text.replace("TYPE", "Evil_Character"))
     assert make_case(text.replace("TYPE", "Hero")).attempts[0].id == "discard_it"
+
+
+# -- on-return effects that regcheck does not carry out (SA-11) --------------------------------------
+
+def _on_return_case(extra_cards: str = "", extra_timeline: str = "", card: str = "Provisions") -> str:
+    return f"""\
+players: [alice, bob]
+cards:
+  elijah:
+    type: Hero
+    brigade: Green
+  provisions:
+    card: {card}
+{extra_cards}timeline:
+  - id: play_provisions
+    turn: 1
+    phase: Preparation
+    play: provisions
+    on: elijah
+    targets: [elijah]
+{extra_timeline}questions:
+  returns_at: return_step(play_provisions, elijah)
+"""
+
+
+def test_an_on_return_effect_that_picks_a_later_blocker_refuses_a_later_battle(
+        make_case: Callable[..., Scenario]) -> None:
+    # Provisions: "On return holder may ... choose the Evil Character his opponent uses to block Hero's next
+    # rescue attempt": a battle after the use could have a blocker the holder picked
+    battle = "  - id: rescue\n    turn: 3\n    phase: Battle\n    enter_battle: [elijah]\n"
+    with pytest.raises(CaseError, match=r"'Provisions' has an on-return effect .* could change who may block in "
+                                        r"attempt 'rescue' \(line 1[0-9]\)"):
+        make_case(_on_return_case(extra_timeline=battle))
+    assert make_case(_on_return_case()).attempts[0].id == "play_provisions"
+
+
+def test_an_on_return_draw_refuses_a_card_in_a_draw_pile(make_case: Callable[..., Scenario]) -> None:
+    # Pentecost (FoM): "On return, you may draw 3."
+    in_deck = "  jonah:\n    type: Hero\n    zone: draw pile\n"
+    pentecost = _on_return_case(in_deck, card="Pentecost (FoM)").replace("brigade: Green", "traits: [human]")
+    with pytest.raises(CaseError, match=r"'Pentecost \(FoM\)' has an on-return effect \('on return, you may draw 3'\)"
+                                        r" .* could change card 'jonah' \(in a draw pile\)"):
+        make_case(pentecost)
+    assert make_case(pentecost.replace("draw pile", "hand")).attempts[0].id == "play_provisions"
+
+
+def test_an_on_return_discard_or_conversion_refuses_a_card_of_the_type_it_names(
+        make_case: Callable[..., Scenario]) -> None:
+    # Zeresh Advises Haman: "On return discard X Heroes and a random face-down Artifact from each opponent's
+    # territory"; Crispus: "On return, convert a human Evil Character to a clay Corinth Hero"
+    zeresh = _on_return_case("  haman:\n    type: Evil_Character\n    traits: [Persian]\n", card="Zeresh Advises Haman")
+    zeresh = zeresh.replace("on: elijah\n    targets: [elijah]", "on: haman\n    targets: [haman]").replace(
+        "return_step(play_provisions, elijah)", "return_step(play_provisions, haman)")
+    with pytest.raises(CaseError, match=r"'Zeresh Advises Haman' has an on-return effect .* could change card 'elijah'"):
+        make_case(zeresh)
+    crispus = """\
+players: [alice, bob]
+cards:
+  crispus:
+    card: Crispus
+  titius:
+    type: Hero
+    traits: [Corinth]
+  OTHER
+timeline:
+  - id: use
+    turn: 1
+    phase: Preparation
+    activate: crispus
+    targets: [titius]
+questions:
+  legal: legal(use)
+"""
+    assert make_case(crispus.replace("  OTHER\n", "")).attempts[0].id == "use"
+    with pytest.raises(CaseError, match=r"'Crispus' has an on-return effect .* could change card 'haman'"):
+        make_case(crispus.replace("OTHER", "haman:\n    type: Evil_Character\n    owner: bob"))
+
+
+def test_an_on_return_clause_that_discards_its_own_enhancement_changes_nothing(
+        make_case: Callable[..., Scenario]) -> None:
+    # Passover (a Good Enhancement): "Discard Passover when Hero(s) returns to play"; the rules have discarded it
+    assert make_case(_on_return_case(card="Passover")).attempts[0].id == "play_provisions"

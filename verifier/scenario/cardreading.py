@@ -95,6 +95,10 @@ class AbilityReading(NamedTuple):
     # other effects the text lets the player pick instead of the modelled one ("Heal a Hero or underdeck a
     # Hero"); not modelled: an entry using the ability says it uses the modelled effect
     alternatives: tuple[str, ...] = ()
+    # what the on-return effect may change, which regcheck does not carry out: "zone:types" (zone: anywhere,
+    # in_play, hand, draw_pile or discard_pile; types: "any" or card types joined by "/"), "this_card" (it
+    # discards its own card) or "blocking" (it chooses who blocks a later rescue attempt); see the case loader
+    on_return_changes: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

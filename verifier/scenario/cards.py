@@ -194,10 +194,13 @@ _OVERRIDE_FIELDS = {
     "kind": str, "duration_kind": str, "duration_turns": int, "paired": bool, "on_return": bool,
     "grants_ability": bool, "cannot_be_negated": bool, "target_zone": str, "also_in_play": bool,
     "targets_opponents_cards": bool, "targets_own_cards": bool, "targets_all_in_location": bool,
-    "min_targets": int, "max_targets": int, "target_types": tuple, "parts": tuple,
+    "min_targets": int, "max_targets": int, "target_types": tuple, "parts": tuple, "on_return_changes": tuple,
 }
 # the values a listed field may hold
 _OVERRIDE_MEMBERS = {"target_types": "card_type", "parts": "part"}
+# one change an on-return effect may make (see AbilityReading.on_return_changes)
+_CHANGE = re.compile(r"this_card|blocking|(?:anywhere|in_play|hand|draw_pile|discard_pile):(?:any|(?:%s)(?:/(?:%s))*)"
+                     % (("|".join(VALUE_SETS["card_type"]),) * 2))
 OVERRIDES_FILE = Path(__file__).resolve().parent.parent / "data" / "card-overrides.yaml"
 
 
@@ -237,6 +240,15 @@ def _read_overrides(path: Path) -> dict[str, Override]:
             for key_node, node in set_node.entries:
                 key = str(key_node.value)
                 want = _OVERRIDE_FIELDS[key]
+                if key == "on_return_changes":
+                    if not isinstance(node, YSeq) or not all(
+                            isinstance(i, YScalar) and isinstance(i.value, str) and _CHANGE.fullmatch(i.value)
+                            for i in node):
+                        node.fail("'on_return_changes' must be a list of 'this_card', 'blocking' or 'ZONE:TYPES' "
+                                  "(ZONE: anywhere, in_play, hand, draw_pile or discard_pile; TYPES: any, or card "
+                                  "types joined by '/')")
+                    fields.append((key, tuple(str(i.value) for i in node)))  # type: ignore[attr-defined]
+                    continue
                 if want is tuple:
                     members = VALUE_SETS[_OVERRIDE_MEMBERS[key]]
                     if not isinstance(node, YSeq) or not all(

@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
@@ -68,7 +69,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 ?body: set_aside | heal | restore | healed | negate_kinds | negate | discard | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
-     | protect | interrupted_only | grant_cannot
+     | protect | interrupted_only | grant_cannot | uses_allowed
 
 // set aside ------------------------------------------------------------------------------
 set_aside: SET_ASIDE target location? duration? paired_tail?
@@ -84,6 +85,7 @@ duration: "for" count TURNS                         -> for_turns
         | "until" "the"? "end" "of" "the"? "battle"  -> end_of_battle
         | "for" "the" "remainder" "of" "the" "game"  -> remainder
         | "for" "the" "rest" "of" "the" "game"       -> remainder
+        | "for" "the" "number" "of" "turns" "equal" "to" words  -> turns_equal
         | "until" words                              -> until_event
 
 TURNS: /turns?(?![a-z])/
@@ -170,6 +172,9 @@ interrupted_only: "cannot" "be" "interrupted" "or" "prevented"
 grant_cannot: words CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)?
 
 limit: "limit" words?
+// "May be used twice": how often the ability may be used (the permission "may" is read as the lead)
+uses_allowed: "be" "used" USES ("per" ONCE_UNIT)?
+USES: "twice" | "once" | /[0-9]+ times/
 
 // paired forms ---------------------------------------------------------------------------
 on_return: ON_RETURN ","? words
@@ -249,7 +254,7 @@ def _parser() -> Lark:
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
-                       r"returns|when|while|gains|upkeep|protect|turn)\b")
+                       r"returns|when|while|gains|upkeep|protect|turn|used)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -297,6 +302,7 @@ class _Block:
         self.inflicts: set[str] = set()
         self.negates: set[str] = set()
         self.protections: set[str] = set()
+        self.changes: set[str] = set()
         self.limit = ""
         self.alternatives: list[str] = []
         self.paired = False
@@ -480,6 +486,12 @@ def _duration(block: _Block, tree: Tree) -> None:
         block.add("duration", text, (("duration", f"at least {n} turns, as the player picks"),))
         if not isinstance(n, int):
             block.add("duration", text, reason="'at least X turns' is not modelled")
+    elif kind == "turns_equal":
+        # "for the number of turns equal to the number of Evil Characters one opponent has in play": a
+        # number the model cannot count, so the case states it as the card's x
+        block.duration = ("for_turns", "x")
+        block.add("duration", text, (("duration", f"X turns, X being {text.removeprefix('for the number of turns equal to ')}"
+                                                  " (the case gives the card's x)"),))
     elif kind == "remainder":
         block.duration = ("for_remainder_of_game", 0)
         block.add("duration", text, (("duration", "for the remainder of the game"),))
@@ -569,7 +581,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             loc = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
             _location(block, loc, sentence)
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
-                "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event")), None)
+                "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event",
+                "turns_equal")), None)
             if dur is not None:
                 _duration(block, dur)
             tail = next((c for c in body.children if isinstance(c, Tree) and c.data in ("then_tail", "and_tail")), None)
@@ -632,6 +645,15 @@ def _sentence(block: _Block, sentence: str) -> None:
             # "returns with access to ...": whether that is an ability it gains is not read
             block.add("on_return", text, reason="whether this return clause gives the card an ability is not read")
             return
+        if name == "on_return" and _SAFE_FROM_CAPTURE.fullmatch(clause):
+            # "On return, characters cannot be converted or captured in battle": a protection (an ability, SA-13)
+            # against what the model has none of
+            block.paired = block.on_return = block.grants = True
+            block.protections.add("set_aside_cards/capture/card")
+            block.add("on_return", text, tuple(mapped) + (
+                ("grants", "true"), ("protects", "the cards it sets aside, against conversion and capture"),
+                ("refused_when", "never: the model has neither capture nor conversion")))
+            return
         if (name == "returns_able" or re.search(r"\bgains? (?:the |an? )?abilit(?:y|ies)\b", clause)
                 or re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b", clause)):
             mapped.append(("grants", "true"))
@@ -644,8 +666,17 @@ def _sentence(block: _Block, sentence: str) -> None:
             # ability without saying "gains"; whether it does is not read
             block.add("on_return", text, reason="whether this on-return clause gives the card an ability is not read")
             return
+        changes = () if ("grants", "true") in mapped else on_return_changes(clause)
+        if changes is None:
+            block.add("on_return", text, reason="what this on-return clause changes is not read (regcheck does not carry "
+                                                "out an on-return effect; it refuses a case the effect could change)")
+            return
         block.paired = block.on_return = True
         block.grants = block.grants or ("grants", "true") in mapped
+        block.changes |= set(changes)
+        if changes:
+            mapped.append(("on_return_changes", ", ".join(_CHANGE_WORDS(c) for c in changes) + " (not carried out: a "
+                           "case holding a card it could change is refused)"))
         block.add("on_return", text, tuple(mapped))
         return
     if name in ("while_aside", "immune_while_aside", "gains_every_turn"):
@@ -674,6 +705,11 @@ def _sentence(block: _Block, sentence: str) -> None:
             return
         _use_limit(block, text, str(use_count(m.group(1))), m.group(2))
         return
+    if name == "uses_allowed":
+        times = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "USES")
+        unit = next((str(t) for t in body.children if isinstance(t, Token) and t.type == "ONCE_UNIT"), "game")
+        _use_limit(block, text, str(use_count(times)), unit)
+        return
     if name == "protect":
         _protection(block, "protect", text, text, about_the_set_aside=False)
         return
@@ -687,6 +723,93 @@ def _sentence(block: _Block, sentence: str) -> None:
     block.add(name, text, reason=reasons.get(name, "not modelled"))
 
 
+# What an on-return effect may change, as "zone:types" ("draw_pile:any": cards drawn or searched from a draw
+# pile; "in_play:Hero/Artifact": Heroes and Artifacts in play it discards or converts; "anywhere:EE"), or
+# "this_card" (it discards its own card) or "blocking" (it chooses a blocker of a later rescue attempt).
+# Each phrase of the clause must be one of these; the rest may only join them ("and", "to", ",").
+_SOURCES = {"discard pile": "discard_pile", "deck": "draw_pile", "draw pile": "draw_pile"}
+_ON_RETURN_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[str, ...]]], ...] = tuple(
+    (re.compile(pattern), changes) for pattern, changes in (
+        # abilities increased or announced: the model has no strength numbers
+        (r"(?:on turn \w+,? )?(?:both )?(?:hero|heroes|character|characters) returns? with abilities "
+         r"(?:increased (?:by that amount|\d+/\d+)|\d+/\d+ or \d+/\d+)", lambda m: ()),
+        (r"abilities must be announced when (?:hero|character) returns", lambda m: ()),
+        (r"choose a number from \d+ to \d+", lambda m: ()),
+        # discarding its own card once the set-aside card is back
+        (r"discard after (?:hero|character)\(?s?\)? (?:returns|awakes)", lambda m: ("this_card",)),
+        (r"(?:you |holder )?(?:may )?discard (?:a|an|one|up to x|up to \d+) (?:good |evil )?cards?(?: \(limit \d+\))? from hand",
+         lambda m: ("hand:any",)),
+        (r"(?:you |holder )?(?:may )?discard ([a-z -]+? and [a-z -]+?) from (?:each |an )?opponent's territory",
+         lambda m: _typed("in_play", m.group(1))),
+        (r"(?:you |holder )?(?:may )?discard (?:a|an|one|x|up to x|up to \d+|\d+) ([a-z -]+?)"
+         r"(?: from each opponent's territory| in play)?(?=$| to | and |,|;)", lambda m: _typed("anywhere", m.group(1))),
+        (r"convert (?:a|an|one) ([a-z -]+?) to (?:a|an) [a-z -]+", lambda m: _typed("in_play", m.group(1))),
+        (r"(?:you |holder )?(?:may )?draw (?:\d+|x|one|two|three|four|five|an equal number of)(?: cards?)?"
+         r"(?: \(maximum \d+\))?(?: for each card discarded this way)?", lambda m: ("draw_pile:any",)),
+        (r"(?:you |holder )?(?:may )?search (?:your |opponent's |his |an opponent's )?(discard pile|deck|draw pile) for "
+         r"(?:up to (?:\d+|that number of) |all |an? |one )?([a-z0-9 '-]+?)(?: with a reference from [a-z ]+)? and "
+         r"(?:add (?:it|them) to hand|put (?:it|them) in hand|place (?:it |them )?in (?:his|your|their) territory)",
+         lambda m: _typed(_SOURCES[m.group(1)], m.group(2))),
+        (r"(?:reveal|look at) (?:the )?top (?:x|\d+|one) cards? of (?:your |an opponent's |opponent's )?(?:deck|draw pile)",
+         lambda m: ("draw_pile:any",)),
+        (r"reveal one card from top of draw pile for each turn hero was set aside", lambda m: ("draw_pile:any",)),
+        (r"add up to \d+ cards? to hand(?: \(or \d+ if [a-z ]+ is in play\))?", lambda m: ("draw_pile:any",)),
+        (r"underdeck the rest|put lost souls in play", lambda m: ("draw_pile:any",)),
+        (r"(?:holder )?(?:may )?choose the evil character (?:his )?opponent uses to block hero's next rescue attempt",
+         lambda m: ("blocking",)),
+    ))
+_JOINS = re.compile(r"[\s,;]*(?:(?:and|to|then)[\s,;]+)*")
+# What a description names, for the card types an on-return effect may change.
+_CHANGED_TYPES = (("lost soul", "Lost_Soul"), ("evil enhancement", "EE"), ("good enhancement", "GE"),
+                  ("enhancement", "GE/EE"), ("evil character", "Evil_Character"), ("hero", "Hero"),
+                  ("artifact", "Artifact"), ("human", "Hero/Evil_Character"), ("character", "Hero/Evil_Character"))
+
+
+def _typed(zone: str, description: str) -> tuple[str, ...]:
+    """The changes of an effect on the cards a description names, in a zone; every type, when it names none."""
+    types = [t for words, t in _CHANGED_TYPES if re.search(rf"\b{words}", description)]
+    found = types[0] if types else "any"
+    if len(types) > 1 and "and" in description.split():
+        found = "/".join(dict.fromkeys("/".join(types).split("/")))
+    return (f"{zone}:{found}",)
+
+
+def _CHANGE_WORDS(change: str) -> str:
+    if change == "this_card":
+        return "this card (discarded)"
+    if change == "blocking":
+        return "who blocks a later rescue attempt"
+    zone, types = change.split(":")
+    kinds = "cards" if types == "any" else " or ".join(t.replace("_", " ") for t in types.split("/")) + " cards"
+    where = {"anywhere": "anywhere", "in_play": "in play", "hand": "in a hand", "draw_pile": "in a draw pile",
+             "discard_pile": "in a discard pile"}[zone]
+    return f"{kinds} {where}"
+
+
+def on_return_changes(clause: str) -> tuple[str, ...] | None:
+    """What an on-return clause may change (see `_ON_RETURN_PHRASES`), or None when a phrase of it is not read."""
+    rest = re.sub(r"\s+([,;])", r"\1", clause).strip().rstrip(".")
+    found: list[str] = []
+    while rest:
+        m = _JOINS.match(rest)
+        rest = rest[m.end():] if m else rest
+        if not rest:
+            break
+        for pattern, changes in _ON_RETURN_PHRASES:
+            hit = pattern.match(rest)
+            if hit is not None:
+                found.extend(changes(hit))
+                rest = rest[hit.end():]
+                break
+        else:
+            return None
+    return tuple(dict.fromkeys(found))
+
+
+# An on-return clause that only guards the returning cards against conversion and capture.
+_SAFE_FROM_CAPTURE = re.compile(r"(?:the |those |that )?(?:characters|heroes|evil characters|they|it|he|she) "
+                                r"(?:cannot|can not|can't) be (?:converted or captured|captured or converted|captured|"
+                                r"converted)(?: in battle)?(?: ?, except by [a-z0-9 ']+)?")
 # A paired clause "while (that Hero is) set aside, ...", or "... while set-aside", without those words.
 _WHILE_ASIDE_LEAD = re.compile(r"^while (?:(?:that|the|this) [^,]*? (?:is|are) )?set[- ]aside\s*,?\s*")
 _WHILE_ASIDE_TAIL = re.compile(r"\s*while (?:[^,]*? (?:is|are) )?set[- ]aside$")
@@ -775,6 +898,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         use_limit=block.limit, alternatives=tuple(block.alternatives),
+        on_return_changes=tuple(sorted(block.changes)),
     )
 
 

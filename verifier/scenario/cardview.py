@@ -45,6 +45,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
                       if a.use_limit else None),
         "alternatives": list(a.alternatives),
+        "on_return_changes": list(a.on_return_changes),
         "protections": [dict(zip(("guards", "against", "whose"), p.split("/"), strict=True)) for p in a.protections],
         "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
                  for p in a.pieces],
@@ -103,6 +104,9 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append(f"may be used: at most {times} time(s) per {per}")
     if a.alternatives:
         fields.append(f"or, as its player picks (not modelled): {'; '.join(a.alternatives)}")
+    if a.on_return_changes:
+        fields.append("on return may change (not carried out: a case it could change is refused): "
+                      + "; ".join(a.on_return_changes))
     if a.protections:
         fields.append("protects (not modelled: a case where it could matter is refused): "
                       + "; ".join(p.replace("/", ", against ", 1).replace("/", ", ") for p in a.protections))

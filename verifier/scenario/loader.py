@@ -195,6 +195,8 @@ class _CaseReader:
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         # abilities of real cards whose text lets the player pick another effect instead ("... or underdeck a Hero")
         self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        # an on-return effect regcheck does not carry out: ability -> (card name, card, changes, clause, node)
+        self.on_return_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
         # abilities of real cards that protect cards (not modelled): refused when the protection could matter
         # (by ability, or by block for a block with no ability of the case)
         self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
@@ -397,6 +399,10 @@ class _CaseReader:
                     self.refused[ability.id] = (real.name, own, body.get("card") or body)
                 if a.alternatives:
                     self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
+                if a.on_return_changes:
+                    clause = next((p.text for p in a.pieces if p.kind == "on_return"), "")
+                    self.on_return_effects[ability.id] = (real.name, card, a.on_return_changes, clause,
+                                                          body.get("card") or body)
                 if a.protections:
                     self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
                                                     ability.id)
@@ -1239,6 +1245,61 @@ def _refuse_protections_that_could_matter(reader: _CaseReader, cards: list[Card]
                     "protection does in this case", where.loc)
 
 
+_ZONE_WORDS = {"hand": "in a hand", "draw_pile": "in a draw pile", "discard_pile": "that may be in a discard pile"}
+
+
+def _refuse_on_return_effects_that_could_matter(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
+                                                steps: list[Step], attempts: list[Attempt]) -> None:
+    """A real card's on-return effect (SA-11) is not carried out: a case using the ability is refused when the
+    effect could change one of its cards or attempts (see `AbilityReading.on_return_changes`).
+
+    Read as broadly as its words could go: an effect on cards in play, or anywhere, could change any card of the
+    types it names; one that takes cards from a hand or a draw pile, any card the case puts there; one that takes
+    cards from a discard pile, any card that could be there (put there by the case, a card other than a
+    character, which the rules discard after use or after battle, or any card of a case that discards or
+    battles); one that picks a blocker, any entry into battle after the first use (for a duration of N turns,
+    from the N-th turn after it: an on-return clause fires only once the duration is reached, SA-12). One
+    that discards its own card changes nothing when that card is an enhancement (the rules have discarded it
+    by the time a card returns: SA-15, CORE-8, SA-5).
+    """
+    by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    discards = any(x.kind in ("discard_card", "enter_battle") for x in attempts) or any(
+        a.kind == "discard_effect" for a in abilities)
+    for ability_id, (name, own_card, changes, clause, where) in reader.on_return_effects.items():
+        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
+        if not uses:
+            continue
+        first = min(x.step for x in uses)
+        hit = ""
+        for change in changes:
+            if change == "this_card":
+                if by_card[own_card].type not in ("GE", "EE"):
+                    hit = f"card '{own_card}', which it discards and which is not an enhancement"
+            elif change == "blocking":
+                a = by_ability[ability_id]
+                wait = a.duration_turns if a.duration_kind == "for_turns" else 0
+                later = [x for x in attempts if x.kind == "enter_battle" and x.step > first
+                         and steps[x.step].turn >= steps[first].turn + wait]
+                if later:
+                    hit = f"who may block in attempt '{later[0].id}' (line {later[0].loc.line})"
+            else:
+                zone, types = change.split(":")
+                for c in cards:
+                    if c.name == own_card or (types != "any" and c.type not in types.split("/")):
+                        continue
+                    if zone in ("anywhere", "in_play") or c.zone == zone or (zone == "discard_pile" and (
+                            discards or c.type not in ("Hero", "Evil_Character"))):
+                        where_words = "" if zone in ("anywhere", "in_play") else f" ({_ZONE_WORDS[zone]})"
+                        hit = f"card '{c.name}'{where_words}"
+                        break
+            if hit:
+                raise CaseError(
+                    f"{quoted(name)} has an on-return effect ('{clause}') that regcheck does not carry out, and it "
+                    f"could change {hit}. Keep 'card: {name}' for its type and brigade and write the ability by "
+                    "hand under 'abilities:', deciding what the on-return effect does in this case", where.loc)
+
+
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
     """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
     equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
@@ -1340,6 +1401,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     steps, attempts = reader.timeline(players, cards, abilities)
     _refuse_unsettled_traits(reader, cards, abilities, attempts)
     _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
+    _refuse_on_return_effects_that_could_matter(reader, cards, abilities, steps, attempts)
     _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
