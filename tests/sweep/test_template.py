@@ -41,9 +41,9 @@ def test_the_characters_carry_what_the_cards_need() -> None:
 
 
 def test_a_character_card_activates_and_an_evil_card_is_bobs() -> None:
-    doc = yaml.safe_load(scope_text(_cards("Phoebe", "Molten Calf Worship"), DEFAULT_TEMPLATE))
-    phoebe, calf = doc["attempts"][:2]
-    assert phoebe == {"id": "use_card_1", "activate": "card_1", "targets": ["hero"]}
+    doc = yaml.safe_load(scope_text(_cards("Achaicus", "Molten Calf Worship"), DEFAULT_TEMPLATE))
+    achaicus, calf = doc["attempts"][:2]
+    assert achaicus == {"id": "use_card_1", "activate": "card_1", "targets": ["hero"]}
     assert calf == {"id": "use_card_2", "play": "card_2", "on": "evil", "targets": ["evil"]}
     assert doc["cards"]["card_2"]["owner"] == "bob" and "poisoned" not in doc["cards"]["hero"]
 

@@ -95,6 +95,15 @@ def _place(card: RealCard, categories: dict[str, str], asked: Sequence[str]) -> 
         return SkippedCard(card.name, tuple(usable), "it protects cards, which regcheck does not model, and the "
                            "sweep's scenarios discard and negate (a case in which the protection could matter "
                            "is refused)")
+    # its own enhancement is discarded by then, and the template puts no card in a draw pile; a later blocker
+    # matters only in a template with battles over several turns (a scope where it could is refused when it
+    # loads); any other change could meet the template's characters, the cards in hand or a discard
+    changes = [c for c in ability.on_return_changes if not (c == "this_card" and card.type in ("GE", "EE"))
+               and not c.startswith("draw_pile:") and c != "blocking"]
+    if changes:
+        return SkippedCard(card.name, tuple(usable), "its on-return effect, which regcheck does not carry out, could "
+                           f"change what the sweep's scenarios hold ({', '.join(changes)}; a case in which it could "
+                           "is refused)")
     if card.type is None or card.type not in SIDES:
         return SkippedCard(card.name, tuple(usable), f"its printed type ({card.type or 'not modelled'}) has no "
                            "user in the sweep's template (it places enhancements and characters only)")
