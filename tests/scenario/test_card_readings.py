@@ -28,6 +28,7 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     traits |= {"use_limit": a.use_limit} if a.use_limit else {}
     traits |= {"alternatives": list(a.alternatives)} if a.alternatives else {}
     traits |= {"on_return_changes": list(a.on_return_changes)} if a.on_return_changes else {}
+    traits |= {"use_changes": list(a.use_changes)} if a.use_changes else {}
     return {
         "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],

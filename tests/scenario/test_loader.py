@@ -1012,3 +1012,44 @@ def test_an_on_return_clause_that_discards_its_own_enhancement_changes_nothing(
         make_case: Callable[..., Scenario]) -> None:
     # Passover (a Good Enhancement): "Discard Passover when Hero(s) returns to play"; the rules have discarded it
     assert make_case(_on_return_case(card="Passover")).attempts[0].id == "play_provisions"
+
+
+def test_an_effect_not_carried_out_refuses_an_evil_card_placed_on_the_target(
+        make_case: Callable[..., Scenario]) -> None:
+    # Purifying the Unclean: "Heal a Hero ... Discard all evil cards placed on that Hero."
+    text = """\
+players: [alice, bob]
+cards:
+  aaron:
+    type: Hero
+    poisoned: true
+  venom:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: [poisoned]
+  purifying:
+    card: Purifying the Unclean
+timeline:
+  - id: poison_aaron
+    turn: 1
+    phase: Preparation
+    player: bob
+    play: venom
+    on: aaron
+    targets: [aaron]
+  - id: heal_aaron
+    turn: 1
+    phase: Preparation
+    play: purifying
+    on: aaron
+    targets: [aaron]
+questions:
+  legal: legal(heal_aaron)
+"""
+    with pytest.raises(CaseError, match=r"'Purifying the Unclean' also says 'discard all evil cards placed on that "
+                                        r"hero', which regcheck does not carry out, and card 'venom' could be placed"):
+        make_case(text)
+    # a Good Enhancement played on the Hero is no evil card
+    assert make_case(text.replace("type: EE", "type: GE")).attempts[-1].id == "heal_aaron"

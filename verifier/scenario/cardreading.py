@@ -99,6 +99,9 @@ class AbilityReading(NamedTuple):
     # in_play, hand, draw_pile or discard_pile; types: "any" or card types joined by "/"), "this_card" (it
     # discards its own card) or "blocking" (it chooses who blocks a later rescue attempt); see the case loader
     on_return_changes: tuple[str, ...] = ()
+    # what another effect of the ability, carried out as it is used, may change and regcheck does not carry out:
+    # "placed_on_targets:evil" (it discards the evil cards placed on its targets)
+    use_changes: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

@@ -303,6 +303,7 @@ class _Block:
         self.negates: set[str] = set()
         self.protections: set[str] = set()
         self.changes: set[str] = set()
+        self.use_changes: set[str] = set()
         self.limit = ""
         self.alternatives: list[str] = []
         self.paired = False
@@ -605,9 +606,16 @@ def _sentence(block: _Block, sentence: str) -> None:
                                                               "an increase is no condition it tracks"),))
             return
         # a second effect in the same block
+        if name == "discard" and block.kind == "heal_effect" and re.fullmatch(
+                r"discard all evil cards placed on (?:that|the|this) hero", text):
+            # "Heal a Hero ... Discard all evil cards placed on that Hero": not carried out; a case where an
+            # evil card could be on the Hero healed is refused
+            block.use_changes.add("placed_on_targets:evil")
+            block.add(name, text, (("part", _PART_OF[name]), ("use_changes", "the evil cards placed on its targets "
+                                   "(not carried out: a case where a card could be placed on a target is refused)")))
+            return
         block.add(name, text, ((("part", _PART_OF[name])),),
-                  reason="" if name == "discard" and block.kind == "heal_effect" and "placed on that" in text
-                  else f"a second effect ({name}) in the same ability is not modelled")
+                  reason=f"a second effect ({name}) in the same ability is not modelled")
         return
     if name == "cannot":
         guards = [c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")]
@@ -898,7 +906,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         use_limit=block.limit, alternatives=tuple(block.alternatives),
-        on_return_changes=tuple(sorted(block.changes)),
+        on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
     )
 
 

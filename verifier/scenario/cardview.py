@@ -46,6 +46,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
                       if a.use_limit else None),
         "alternatives": list(a.alternatives),
         "on_return_changes": list(a.on_return_changes),
+        "use_changes": list(a.use_changes),
         "protections": [dict(zip(("guards", "against", "whose"), p.split("/"), strict=True)) for p in a.protections],
         "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
                  for p in a.pieces],
@@ -107,6 +108,9 @@ def _describe(a: AbilityReading) -> list[str]:
     if a.on_return_changes:
         fields.append("on return may change (not carried out: a case it could change is refused): "
                       + "; ".join(a.on_return_changes))
+    if a.use_changes:
+        fields.append("as used may also change (not carried out: a case it could change is refused): "
+                      + "; ".join(a.use_changes))
     if a.protections:
         fields.append("protects (not modelled: a case where it could matter is refused): "
                       + "; ".join(p.replace("/", ", against ", 1).replace("/", ", ") for p in a.protections))

@@ -197,6 +197,8 @@ class _CaseReader:
         self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         # an on-return effect regcheck does not carry out: ability -> (card name, card, changes, clause, node)
         self.on_return_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
+        # another effect of an ability, carried out as it is used, that regcheck does not carry out (same shape)
+        self.use_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
         # abilities of real cards that protect cards (not modelled): refused when the protection could matter
         # (by ability, or by block for a block with no ability of the case)
         self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
@@ -403,6 +405,9 @@ class _CaseReader:
                     clause = next((p.text for p in a.pieces if p.kind == "on_return"), "")
                     self.on_return_effects[ability.id] = (real.name, card, a.on_return_changes, clause,
                                                           body.get("card") or body)
+                if a.use_changes:
+                    words = next((p.text for p in a.pieces if any(f == "use_changes" for f, _ in p.mapped)), "")
+                    self.use_effects[ability.id] = (real.name, card, a.use_changes, words, body.get("card") or body)
                 if a.protections:
                     self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
                                                     ability.id)
@@ -1300,6 +1305,28 @@ def _refuse_on_return_effects_that_could_matter(reader: _CaseReader, cards: list
                     "hand under 'abilities:', deciding what the on-return effect does in this case", where.loc)
 
 
+def _refuse_use_effects_that_could_matter(reader: _CaseReader, cards: list[Card], attempts: list[Attempt]) -> None:
+    """A real card's effect that regcheck does not carry out, besides the one it models ("Discard all evil cards
+    placed on that Hero" after a heal): a case using the ability is refused when the effect could change one of
+    its cards. Read as broadly as its words could go: a card placed on a target is one played on it or equipped
+    to it, at any step, and it could be evil unless it is a Hero or a Good Enhancement.
+    """
+    by_card = {c.name: c for c in cards}
+    for ability_id, (name, own_card, changes, said, where) in reader.use_effects.items():
+        targets = {t for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")
+                   for t in x.targets}
+        if "placed_on_targets:evil" not in changes or not targets:
+            continue
+        placed = sorted({x.card for x in attempts if x.kind == "play_card" and x.played_on in targets and x.card}
+                        | {c.name for c in cards if c.equipped_to in targets})
+        hit = [c for c in placed if c != own_card and by_card[c].type not in ("Hero", "GE")]
+        if hit:
+            raise CaseError(
+                f"{quoted(name)} also says '{said}', which regcheck does not carry out, and card '{hit[0]}' could be "
+                f"placed on a card it targets. Keep 'card: {name}' for its type and brigade and write the ability by "
+                "hand under 'abilities:', deciding what that effect does in this case", where.loc)
+
+
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
     """A Weapon equipped to itself, or Weapons equipped to each other in a ring, is not a game position."""
     equipped = {c.name: c.equipped_to for c in cards if c.equipped_to is not None}
@@ -1402,6 +1429,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     _refuse_unsettled_traits(reader, cards, abilities, attempts)
     _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(reader, cards, abilities, steps, attempts)
+    _refuse_use_effects_that_could_matter(reader, cards, attempts)
     _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
