@@ -1053,3 +1053,39 @@ questions:
         make_case(text)
     # a Good Enhancement played on the Hero is no evil card
     assert make_case(text.replace("type: EE", "type: GE")).attempts[-1].id == "heal_aaron"
+
+
+def test_an_override_reads_a_card_naming_itself_and_the_effect_it_offers_instead(
+        make_case: Callable[..., Scenario]) -> None:
+    # Luke: "Luke may heal one Hero or prevent one Hero, not himself, from being discarded." (reviewed override)
+    luke = """\
+players: [alice, bob]
+cards:
+  peter:
+    type: Hero
+    poisoned: true
+  luke:
+    card: Luke
+timeline:
+  - turn: 1
+    phase: Preparation
+    activate: luke
+    targets: [peter]
+EFFECT
+questions:
+  where: zone(peter, 0)
+"""
+    assert make_case(luke.replace("EFFECT", "    effect: heal")).abilities[0].kind == "heal_effect"
+    with pytest.raises(CaseError, match=r"'Luke' lets its player pick an effect \(heal, or 'prevent one Hero, not "
+                                        r"himself, from being discarded'\): say which this entry uses"):
+        make_case(luke.replace("EFFECT\n", ""))
+
+
+def test_an_override_that_needs_a_kind_of_card_absent_refuses_a_case_holding_one(
+        make_case: Callable[..., Scenario]) -> None:
+    # Torment: "Heal any Evil Character that is being discarded, except by a dominant."
+    torment = TORMENT.replace("card: Torment (Roots)", "card: Torment").replace("EFFECT\n", "")
+    assert make_case(torment).abilities[0].heals_only == ("discarded_condition",)
+    with pytest.raises(CaseError, match=r"the reviewed reading of 'Torment' leaves out what it says about a Dominant, "
+                                        r"and this case holds one \('son_of_god'\)"):
+        make_case(torment.replace("timeline:", "  son_of_god:\n    type: Dominant\ntimeline:"))

@@ -163,6 +163,8 @@ class Override(NamedTuple):
     fields: tuple[tuple[str, object], ...]
     accepted: tuple[tuple[str, str, str], ...]
     loc: Location
+    # card types whose presence in a case makes an accepted part matter again (the case is then refused)
+    unless_types: tuple[str, ...] = ()
 
     def refused_with(self) -> tuple[str, ...]:
         """Cards whose presence in a case makes an accepted part matter again (the case is then refused)."""
@@ -195,9 +197,10 @@ _OVERRIDE_FIELDS = {
     "grants_ability": bool, "cannot_be_negated": bool, "target_zone": str, "also_in_play": bool,
     "targets_opponents_cards": bool, "targets_own_cards": bool, "targets_all_in_location": bool,
     "min_targets": int, "max_targets": int, "target_types": tuple, "parts": tuple, "on_return_changes": tuple,
+    "alternatives": tuple, "heals_only": tuple,
 }
 # the values a listed field may hold
-_OVERRIDE_MEMBERS = {"target_types": "card_type", "parts": "part"}
+_OVERRIDE_MEMBERS = {"target_types": "card_type", "parts": "part", "heals_only": "condition"}
 # one change an on-return effect may make (see AbilityReading.on_return_changes)
 _CHANGE = re.compile(r"this_card|blocking|(?:anywhere|in_play|hand|draw_pile|discard_pile):(?:any|(?:%s)(?:/(?:%s))*)"
                      % (("|".join(VALUE_SETS["card_type"]),) * 2))
@@ -249,6 +252,12 @@ def _read_overrides(path: Path) -> dict[str, Override]:
                                   "types joined by '/')")
                     fields.append((key, tuple(str(i.value) for i in node)))  # type: ignore[attr-defined]
                     continue
+                if key == "alternatives":
+                    if not isinstance(node, YSeq) or not all(
+                            isinstance(i, YScalar) and isinstance(i.value, str) and i.value.strip() for i in node):
+                        node.fail("'alternatives' must be a list of the effects the text offers instead, in its words")
+                    fields.append((key, tuple(str(i.value) for i in node)))  # type: ignore[attr-defined]
+                    continue
                 if want is tuple:
                     members = VALUE_SETS[_OVERRIDE_MEMBERS[key]]
                     if not isinstance(node, YSeq) or not all(
@@ -260,6 +269,7 @@ def _read_overrides(path: Path) -> dict[str, Override]:
                     node.fail(f"'{key}' must be a {want.__name__}")
                 fields.append((key, node.value))
         accepted: list[tuple[str, str, str]] = []
+        unless_types: list[str] = []
         accept_node = item.get("accept")
         if accept_node is not None:
             if not isinstance(accept_node, YSeq):
@@ -267,8 +277,11 @@ def _read_overrides(path: Path) -> dict[str, Override]:
             for a in accept_node:
                 if not isinstance(a, YMap):
                     a.fail("each accepted part is a mapping with 'part' and 'why'")
-                a.check_keys(("part", "why", "unless_card"), "an accepted part")
+                a.check_keys(("part", "why", "unless_card", "unless_type"), "an accepted part")
                 unless = a.get("unless_card")
+                type_node = a.get("unless_type")
+                if type_node is not None:
+                    unless_types.append(_member_of(type_node, "card_type", "unless_type"))
                 accepted.append((_string(a.require("part", "an accepted part"), "part"),
                                  _string(a.require("why", "an accepted part"), "why"),
                                  _string(unless, "unless_card") if unless is not None else ""))
@@ -276,8 +289,15 @@ def _read_overrides(path: Path) -> dict[str, Override]:
         if not isinstance(hash_node, YScalar) or not re.fullmatch(r"[0-9a-f]{16}", hash_node.raw):
             hash_node.fail("text_sha256 must be the 16 hex digits 'regcheck cards NAME' shows")
         out[name] = Override(name, hash_node.raw, note, block,
-                             tuple(fields), tuple(accepted), item.loc)
+                             tuple(fields), tuple(accepted), item.loc, tuple(dict.fromkeys(unless_types)))
     return out
+
+
+def _member_of(node: object, value_set: str, what: str) -> str:
+    value = _string(node, what)
+    if value not in VALUE_SETS[value_set]:
+        raise CaseError(f"'{what}' must be one of: {', '.join(VALUE_SETS[value_set])}", getattr(node, "loc", None))
+    return value
 
 
 def _string(node: object, what: str) -> str:

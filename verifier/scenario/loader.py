@@ -276,6 +276,12 @@ class _CaseReader:
                     real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about "
                                    f"{quoted(other)}, which this case holds as '{printed[other]}': write the "
                                    f"ability of '{key.value}' by hand under 'abilities:'")
+            for ctype in o.unless_types:
+                held = next((c.name for c in cards if c.type == ctype), None)
+                if held is not None:
+                    real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about a "
+                                   f"{display_value(ctype)}, and this case holds one ('{held}'): write the "
+                                   f"ability of '{key.value}' by hand under 'abilities:'")
 
     def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
         if node is None:
