@@ -300,3 +300,15 @@ def test_an_on_return_guard_against_capture_is_an_ability_gained(clause: str) ->
     assert (a.paired, a.on_return, a.grants_ability, a.protections) == (
         True, True, True, ("set_aside_cards/capture/card",))
     assert not a.unsupported and a.on_return_changes == ()
+
+
+def test_conditions_on_the_use_are_requirements_the_case_must_meet() -> None:
+    a = only("If played during your Preparation or Battle phase, set aside all of your clay Thessalonian Heroes "
+             "for 1 turn.")
+    assert a.requires == ("own_turn", "phase:Battle", "phase:Preparation") and not a.unsupported
+    a = only("If used by a N.T. Hero, set aside all Evil Characters for X turns. Each player may draw X.")
+    assert a.requires == ("used_by:Hero", "used_by_trait:N.T.") and a.use_changes == ("draw_pile:any",)
+    assert not a.unsupported
+    # a user the model cannot check is still refused
+    a = only("If used by a Pharisee, set aside a Hero.")
+    assert a.requires == () and [p.kind for p in a.unsupported] == ["condition"]

@@ -1049,7 +1049,8 @@ questions:
   legal: legal(heal_aaron)
 """
     with pytest.raises(CaseError, match=r"'Purifying the Unclean' also says 'discard all evil cards placed on that "
-                                        r"hero', which regcheck does not carry out, and card 'venom' could be placed"):
+                                        r"hero', which regcheck does not carry out, and it could change card 'venom', "
+                                        r"which could be placed on a card it targets"):
         make_case(text)
     # a Good Enhancement played on the Hero is no evil card
     assert make_case(text.replace("type: EE", "type: GE")).attempts[-1].id == "heal_aaron"
@@ -1089,3 +1090,68 @@ def test_an_override_that_needs_a_kind_of_card_absent_refuses_a_case_holding_one
     with pytest.raises(CaseError, match=r"the reviewed reading of 'Torment' leaves out what it says about a Dominant, "
                                         r"and this case holds one \('son_of_god'\)"):
         make_case(torment.replace("timeline:", "  son_of_god:\n    type: Dominant\ntimeline:"))
+
+
+WORK = """\
+players: [alice, bob]
+cards:
+  timothy:
+    type: Hero
+    brigade: Clay
+    traits: [Thessalonian]
+  work:
+    card: Work with Your Hands
+timeline:
+  - id: play_work
+    turn: TURN
+    phase: PHASE
+    play: work
+    on: timothy
+    targets: [timothy]
+questions:
+  where: zone(timothy, 0)
+"""
+
+
+def test_a_use_at_a_time_the_text_does_not_allow_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # Work with Your Hands: "If played during your Preparation or Battle phase, set aside ..."
+    assert make_case(WORK.replace("TURN", "1").replace("PHASE", "Preparation")).attempts[0].id == "play_work"
+    with pytest.raises(CaseError, match=r"'Work with Your Hands' does something only when used as its text says, and "
+                                        r"attempt 'play_work' \(line 10\) may not be: it is used in the Discard Phase"):
+        make_case(WORK.replace("TURN", "1").replace("PHASE", "Discard"))
+    with pytest.raises(CaseError, match=r"it is used in bob's turn, not its player's"):
+        make_case(WORK.replace("TURN", "2").replace("PHASE", "Preparation"))
+
+
+def test_a_use_by_a_user_not_known_to_be_the_one_named_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # Jesus Appears (GoC), GE: "If used by a N.T. Hero, set aside all Evil Characters for X turns. Each player
+    # may draw X."
+    text = """\
+players: [alice, bob]
+cards:
+  peter:
+    type: Hero
+    traits: [N.T., human]
+  sisera:
+    type: Evil_Character
+    owner: bob
+  appears:
+    card: Jesus Appears (GoC)
+    x: 1
+timeline:
+  - id: play_it
+    turn: 1
+    phase: Preparation
+    play: appears
+    ability: GE
+    on: peter
+    targets: [sisera]
+questions:
+  where: zone(sisera, 0)
+"""
+    assert make_case(text).attempts[0].id == "play_it"
+    with pytest.raises(CaseError, match=r"its user \('peter', Hero with traits human\) is not known to be a N.T. Hero"):
+        make_case(text.replace("[N.T., human]", "[human]"))
+    with pytest.raises(CaseError, match=r"also says 'Each player may draw X.', which regcheck does not carry out, and "
+                                        r"it could change card 'jonah' \(in a draw pile\)"):
+        make_case(text.replace("  appears:", "  jonah:\n    type: Hero\n    zone: draw pile\n  appears:"))

@@ -22,7 +22,7 @@ from typing import Any
 from ..files import cache_dir, cached
 from .cardreading import AbilityReading, Part, TextReadingResult
 
-FORMAT = 4
+FORMAT = 5
 # the fields JSON gives back as lists (annotations are forward references: read their text)
 _TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "__forward_arg__", str(t)).startswith("tuple")}
 

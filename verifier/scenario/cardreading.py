@@ -100,8 +100,11 @@ class AbilityReading(NamedTuple):
     # discards its own card) or "blocking" (it chooses who blocks a later rescue attempt); see the case loader
     on_return_changes: tuple[str, ...] = ()
     # what another effect of the ability, carried out as it is used, may change and regcheck does not carry out:
-    # "placed_on_targets:evil" (it discards the evil cards placed on its targets)
+    # "placed_on_targets:evil" (it discards the evil cards placed on its targets), or "ZONE:TYPES" as above
     use_changes: tuple[str, ...] = ()
+    # what a use of the ability must meet for its effect to happen, which the case loader checks (a use that does
+    # not meet it is refused): "own_turn", "phase:PHASE" (one of), "used_by:TYPE" (one of), "used_by_trait:TRAIT"
+    requires: tuple[str, ...] = ()
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

@@ -304,6 +304,7 @@ class _Block:
         self.protections: set[str] = set()
         self.changes: set[str] = set()
         self.use_changes: set[str] = set()
+        self.requires: set[str] = set()
         self.limit = ""
         self.alternatives: list[str] = []
         self.paired = False
@@ -524,6 +525,12 @@ def _sentence(block: _Block, sentence: str) -> None:
     if not low:
         return
     tree = _parse(low)
+    if tree is None and block.kind is not None and _EVERY_PLAYER_DRAWS.fullmatch(low):
+        # "Each player may draw X.": not carried out; a case holding a card in a draw pile is refused
+        block.use_changes.add("draw_pile:any")
+        block.add("draw", sentence, (("use_changes", "cards in a draw pile (not carried out: a case holding one is "
+                                                     "refused)"),))
+        return
     if tree is None:
         block.add("sentence", sentence, reason="not understood by the card grammar")
         return
@@ -532,13 +539,19 @@ def _sentence(block: _Block, sentence: str) -> None:
     for lead in leads:
         if lead.data == "lead_permission":
             block.add("permission", _words(lead), (("optional", "the player may use it"),))
-        elif lead.data == "lead_used_by":
-            block.add("condition", _words(lead), reason="a condition on who uses the ability is not modelled")
+        elif lead.data in ("lead_used_by", "lead_condition") and _words(lead).startswith("if used by "):
+            _used_by(block, _words(lead))
         elif lead.data == "lead_limit":
             _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
                                                            and t.type == "ONCE_UNIT")))
         elif lead.data == "lead_interrupt":
             block.add("interrupt", _words(lead), reason="interrupting the battle is not modelled")
+        elif m := _PLAYED_DURING.fullmatch(_words(lead)):
+            # "If played during your Preparation or Battle phase": a use at another time is refused
+            phases = tuple(p.title() for p in m.groups() if p)
+            block.requires |= {"own_turn", *(f"phase:{p}" for p in phases)}
+            block.add("condition", _words(lead), (("requires", f"its player's own {' or '.join(phases)} Phase (a use "
+                                                              "at another time is refused)"),))
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
@@ -814,6 +827,29 @@ def on_return_changes(clause: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(found))
 
 
+_PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)(?: or (preparation|battle|discard))? "
+                            r"phases? ,")
+_EVERY_PLAYER_DRAWS = re.compile(r"(?:each player|you|holder) may draw (?:x|\d+|one|two|three)(?: cards?)?")
+
+
+def _used_by(block: _Block, text: str) -> None:
+    """"If used by a N.T. Hero, ...": the ability does something only for such a user; a case whose user is not
+    known to be one is refused."""
+    words = text.removeprefix("if used by ").rstrip(" ,").split()
+    if words and words[0] in ("a", "an"):
+        words = words[1:]
+    traits = []
+    while len(words) > 1 and words[0] in TRAIT_WORDS:
+        traits.append(TRAIT_WORDS[words.pop(0)])
+    types = _TYPE_WORDS.get(" ".join(words))
+    if types is None:
+        block.add("condition", text, reason="a condition on who uses the ability is not modelled")
+        return
+    block.requires |= {*(f"used_by:{t}" for t in types), *(f"used_by_trait:{t}" for t in traits)}
+    block.add("condition", text, (("requires", f"used by a {' '.join(traits + ['/'.join(types)])} (a case whose user "
+                                               "is not known to be one is refused)"),))
+
+
 # An on-return clause that only guards the returning cards against conversion and capture.
 _SAFE_FROM_CAPTURE = re.compile(r"(?:the |those |that )?(?:characters|heroes|evil characters|they|it|he|she) "
                                 r"(?:cannot|can not|can't) be (?:converted or captured|captured or converted|captured|"
@@ -907,6 +943,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
+        requires=tuple(sorted(block.requires)),
     )
 
 

@@ -47,6 +47,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "alternatives": list(a.alternatives),
         "on_return_changes": list(a.on_return_changes),
         "use_changes": list(a.use_changes),
+        "requires": list(a.requires),
         "protections": [dict(zip(("guards", "against", "whose"), p.split("/"), strict=True)) for p in a.protections],
         "read": [{"kind": p.kind, "text": p.text, "maps_to": dict(p.mapped), "unsupported": p.reason or None}
                  for p in a.pieces],
@@ -111,6 +112,9 @@ def _describe(a: AbilityReading) -> list[str]:
     if a.use_changes:
         fields.append("as used may also change (not carried out: a case it could change is refused): "
                       + "; ".join(a.use_changes))
+    if a.requires:
+        fields.append("works only when used as it requires (a use not known to meet it is refused): "
+                      + "; ".join(a.requires))
     if a.protections:
         fields.append("protects (not modelled: a case where it could matter is refused): "
                       + "; ".join(p.replace("/", ", against ", 1).replace("/", ", ") for p in a.protections))

@@ -199,6 +199,8 @@ class _CaseReader:
         self.on_return_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
         # another effect of an ability, carried out as it is used, that regcheck does not carry out (same shape)
         self.use_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
+        # what a use of an ability must meet for its effect to happen: ability -> (card name, requirements, node)
+        self.requirements: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         # abilities of real cards that protect cards (not modelled): refused when the protection could matter
         # (by ability, or by block for a block with no ability of the case)
         self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
@@ -411,6 +413,8 @@ class _CaseReader:
                     clause = next((p.text for p in a.pieces if p.kind == "on_return"), "")
                     self.on_return_effects[ability.id] = (real.name, card, a.on_return_changes, clause,
                                                           body.get("card") or body)
+                if a.requires:
+                    self.requirements[ability.id] = (real.name, a.requires, body.get("card") or body)
                 if a.use_changes:
                     words = next((p.text for p in a.pieces if any(f == "use_changes" for f, _ in p.mapped)), "")
                     self.use_effects[ability.id] = (real.name, card, a.use_changes, words, body.get("card") or body)
@@ -1313,24 +1317,65 @@ def _refuse_on_return_effects_that_could_matter(reader: _CaseReader, cards: list
 
 def _refuse_use_effects_that_could_matter(reader: _CaseReader, cards: list[Card], attempts: list[Attempt]) -> None:
     """A real card's effect that regcheck does not carry out, besides the one it models ("Discard all evil cards
-    placed on that Hero" after a heal): a case using the ability is refused when the effect could change one of
-    its cards. Read as broadly as its words could go: a card placed on a target is one played on it or equipped
-    to it, at any step, and it could be evil unless it is a Hero or a Good Enhancement.
+    placed on that Hero" after a heal, "Each player may draw X"): a case using the ability is refused when the
+    effect could change one of its cards. Read as broadly as its words could go: a card placed on a target is
+    one played on it or equipped to it, at any step, and it could be evil unless it is a Hero or a Good
+    Enhancement; a card drawn is any card the case puts in a draw pile.
     """
     by_card = {c.name: c for c in cards}
     for ability_id, (name, own_card, changes, said, where) in reader.use_effects.items():
-        targets = {t for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")
-                   for t in x.targets}
-        if "placed_on_targets:evil" not in changes or not targets:
-            continue
-        placed = sorted({x.card for x in attempts if x.kind == "play_card" and x.played_on in targets and x.card}
-                        | {c.name for c in cards if c.equipped_to in targets})
-        hit = [c for c in placed if c != own_card and by_card[c].type not in ("Hero", "GE")]
+        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
+        targets = {t for x in uses for t in x.targets}
+        hit = []
+        if "placed_on_targets:evil" in changes:
+            placed = sorted({x.card for x in attempts if x.kind == "play_card" and x.played_on in targets and x.card}
+                            | {c.name for c in cards if c.equipped_to in targets})
+            hit = [f"card '{c}', which could be placed on a card it targets" for c in placed
+                   if c != own_card and by_card[c].type not in ("Hero", "GE")]
+        for change in changes:
+            zone, _, types = change.partition(":")
+            if zone in _ZONE_WORDS and uses:
+                hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
+                        and (types == "any" or c.type in types.split("/"))]
         if hit:
             raise CaseError(
-                f"{quoted(name)} also says '{said}', which regcheck does not carry out, and card '{hit[0]}' could be "
-                f"placed on a card it targets. Keep 'card: {name}' for its type and brigade and write the ability by "
-                "hand under 'abilities:', deciding what that effect does in this case", where.loc)
+                f"{quoted(name)} also says '{said}', which regcheck does not carry out, and it could change {hit[0]}. "
+                f"Keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:', "
+                "deciding what that effect does in this case", where.loc)
+
+
+def _refuse_unmet_requirements(reader: _CaseReader, cards: list[Card], steps: list[Step],
+                               attempts: list[Attempt]) -> None:
+    """A real card's ability that does something only when used as its text requires ("If used by a N.T. Hero",
+    "If played during your Preparation or Battle phase"): a use not known to meet it is refused, since the model
+    cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on;
+    of any other card's ability, the card."""
+    by_card = {c.name: c for c in cards}
+    for ability_id, (name, requires, where) in reader.requirements.items():
+        for x in attempts:
+            if x.ability != ability_id or x.kind not in ("play_card", "activate_ability"):
+                continue
+            step = steps[x.step]
+            phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
+            types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
+            traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
+            user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
+            why = ""
+            if "own_turn" in requires and step.active_player != x.player:
+                why = f"it is used in {step.active_player}'s turn, not its player's"
+            elif phases and step.phase not in phases:
+                why = f"it is used in the {step.phase} Phase, not the {' or '.join(phases)} Phase"
+            elif types and (user is None or user.type not in types or not set(traits) <= set(user.traits)):
+                shown = ' '.join(traits + ['/'.join(display_value(t) for t in types)])
+                why = (f"its user ('{user.name}', {display_value(user.type)} with traits "
+                       f"{', '.join(user.traits) or 'none known'}) is not known to be a {shown}" if user is not None
+                       else f"it names no user known to be a {shown}")
+            if why:
+                raise CaseError(
+                    f"{quoted(name)} does something only when used as its text says, and attempt '{x.id}' (line "
+                    f"{x.loc.line}) may not be: {why}. regcheck cannot state a use whose effect does not happen: "
+                    f"keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:'"
+                    f"{', or give the user its traits' if types else ''}", where.loc)
 
 
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
@@ -1436,6 +1481,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(reader, cards, abilities, steps, attempts)
     _refuse_use_effects_that_could_matter(reader, cards, attempts)
+    _refuse_unmet_requirements(reader, cards, steps, attempts)
     _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")

@@ -104,6 +104,9 @@ def _place(card: RealCard, categories: dict[str, str], asked: Sequence[str]) -> 
         return SkippedCard(card.name, tuple(usable), "its on-return effect, which regcheck does not carry out, could "
                            f"change what the sweep's scenarios hold ({', '.join(changes)}; a case in which it could "
                            "is refused)")
+    if ability.requires:
+        return SkippedCard(card.name, tuple(usable), "its effect happens only when used as its text says "
+                           f"({', '.join(ability.requires)}), which the sweep's template does not arrange")
     if card.type is None or card.type not in SIDES:
         return SkippedCard(card.name, tuple(usable), f"its printed type ({card.type or 'not modelled'}) has no "
                            "user in the sweep's template (it places enhancements and characters only)")
