@@ -312,3 +312,24 @@ def test_conditions_on_the_use_are_requirements_the_case_must_meet() -> None:
     # a user the model cannot check is still refused
     a = only("If used by a Pharisee, set aside a Hero.")
     assert a.requires == () and [p.kind for p in a.unsupported] == ["condition"]
+
+
+@pytest.mark.parametrize(("text", "protections"), [
+    ("Set a demon aside for 3 turns. Demon gains the ability 'May band with a demon from another brigade.'", ()),
+    ("Set a human Hero aside for three turns. Hero gains the ability 'Protect Hero from capture, conversion, and "
+     "removal from the game.'", ("set_aside_cards/capture/card",)),
+    ("Set any number of Babylonian Evil Characters aside for one turn. Characters gain the ability 'Immune to "
+     "capture and conversion, except by a human with a Daniel reference.'", ("set_aside_cards/capture/card",)),
+])
+def test_an_ability_the_set_aside_card_gains_is_given_on_return(text: str, protections: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.paired, a.on_return, a.grants_ability, a.requires, a.protections) == (
+        True, True, True, ("no_early_return",), protections)
+    assert not a.unsupported
+
+
+def test_an_ability_gained_that_the_grammar_cannot_place_is_unsupported() -> None:
+    a = only("Set a Hero aside for 3 turns. Hero gains the ability 'Protect Hero from discard.'")
+    assert not a.on_return and [p.kind for p in a.unsupported] == ["gains_ability"]
+    a = only("Set a Hero aside for 3 turns. Hero gains the ability 'Negate an Evil Character.'")
+    assert not a.on_return and [p.kind for p in a.unsupported] == ["gains_ability"]

@@ -1155,3 +1155,41 @@ questions:
     with pytest.raises(CaseError, match=r"also says 'Each player may draw X.', which regcheck does not carry out, and "
                                         r"it could change card 'jonah' \(in a draw pile\)"):
         make_case(text.replace("  appears:", "  jonah:\n    type: Hero\n    zone: draw pile\n  appears:"))
+
+
+def test_a_card_that_gains_an_ability_refuses_an_early_return(make_case: Callable[..., Scenario]) -> None:
+    # Gathering of Demons: "Set a demon aside for 3 turns. Demon gains the ability 'May band with a demon from
+    # another brigade.'"; whether a demon returned early gains it is not read
+    text = """\
+players: [alice, bob]
+cards:
+  legion:
+    type: Evil_Character
+    owner: bob
+    traits: [demon]
+  gathering:
+    card: Gathering of Demons
+    owner: bob
+  angel:
+    type: GE
+    abilities:
+      - kind: negate
+timeline:
+  - id: gather
+    turn: 2
+    phase: Preparation
+    play: gathering
+    on: legion
+    targets: [legion]
+NEGATE
+questions:
+  gains: has_gained_ability(legion, at(5, Battle))
+"""
+    sc = make_case(text.replace("NEGATE\n", ""))
+    (ability,) = [a for a in sc.abilities if a.card == "gathering"]
+    assert (ability.paired, ability.on_return, ability.grants_ability) == (True, True, True)
+    negate = "  - turn: 2\n    phase: Preparation\n    negate: gather\n    by: angel\n"
+    with pytest.raises(CaseError, match=r"'Gathering of Demons' gives the cards it sets aside an ability, and attempt "
+                                        r"'negate_2' \(line 21\) could return them early from the use 'gather' "
+                                        r"\(line 15\): whether a card returned early gains the ability is not read"):
+        make_case(text.replace("NEGATE\n", negate))

@@ -524,6 +524,10 @@ def _sentence(block: _Block, sentence: str) -> None:
     low = low.replace('"', "'")
     if not low:
         return
+    gained = _GAINS_QUOTED.fullmatch(low)
+    if gained is not None and block.kind == "set_aside_effect":
+        _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
+        return
     tree = _parse(low)
     if tree is None and block.kind is not None and _EVERY_PLAYER_DRAWS.fullmatch(low):
         # "Each player may draw X.": not carried out; a case holding a card in a draw pile is refused
@@ -830,6 +834,38 @@ def on_return_changes(clause: str) -> tuple[str, ...] | None:
 _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)(?: or (preparation|battle|discard))? "
                             r"phases? ,")
 _EVERY_PLAYER_DRAWS = re.compile(r"(?:each player|you|holder) may draw (?:x|\d+|one|two|three)(?: cards?)?")
+
+
+# "Demon gains the ability 'May band with a demon from another brigade.'": the set-aside card, named again
+_GAINS_QUOTED = re.compile(r"(?:that |the )?(?:hero|heroes|demon|demons|character|characters|evil character|"
+                           r"evil characters) gains? the ability(?: ,)? '([^']+)'")
+# a gained protection against only what the model has none of
+_SAFE_GAINED = re.compile(r"(?:protect (?:hero|character|demon|it|them) from|immune to) (?:capture|conversion|"
+                          r"removal from the game)(?: ,)?(?:(?: ,)? (?:and|or) (?:capture|conversion|removal from the "
+                          r"game)| , (?:capture|conversion|removal from the game))*(?: , except by [a-z0-9 ']+)?")
+
+
+def _gains_quoted(block: _Block, text: str, ability: str) -> None:
+    """"Hero gains the ability '...'" after a set-aside: an ability the card has gained from being set aside
+    (SA-13), read as the on-return clause "returns with the ability to ..." is (paired, on_return, grants). A
+    card returned early (SA-12) may or may not gain it: a case that could return the card early is refused. The
+    gained ability does nothing in a case unless written there; a protection is read as protections are."""
+    mapped: list[tuple[str, str]] = [("paired", "true"), ("on_return", "true"), ("grants", "true"),
+                                     ("requires", "no early return (a case that could return the card early is "
+                                                  "refused: whether it then gains the ability is not read)")]
+    if re.search(r"\b(?:protect|immune)\b", ability):
+        if not _SAFE_GAINED.fullmatch(ability):
+            block.add("gains_ability", text, reason="a protection the card gains: what it protects against is not read")
+            return
+        block.protections.add("set_aside_cards/capture/card")
+        mapped += [("protects", "the cards it sets aside, against capture, conversion or removal from the game"),
+                   ("refused_when", "never: the model has no capture, conversion or removal from the game")]
+    elif not re.fullmatch(r"may band (?:to|with) [a-z0-9 ']+", ability):
+        block.add("gains_ability", text, reason="what the ability the card gains does is not read")
+        return
+    block.paired = block.on_return = block.grants = True
+    block.requires.add("no_early_return")
+    block.add("gains_ability", text, tuple(mapped))
 
 
 def _used_by(block: _Block, text: str) -> None:

@@ -1349,7 +1349,8 @@ def _refuse_unmet_requirements(reader: _CaseReader, cards: list[Card], steps: li
     """A real card's ability that does something only when used as its text requires ("If used by a N.T. Hero",
     "If played during your Preparation or Battle phase"): a use not known to meet it is refused, since the model
     cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on;
-    of any other card's ability, the card."""
+    of any other card's ability, the card. A set-aside whose card gains an ability ("Demon gains the ability
+    '...'") is refused when an attempt could return its cards early (an early return, or a negate of the use)."""
     by_card = {c.name: c for c in cards}
     for ability_id, (name, requires, where) in reader.requirements.items():
         for x in attempts:
@@ -1361,6 +1362,14 @@ def _refuse_unmet_requirements(reader: _CaseReader, cards: list[Card], steps: li
             traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
             user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
             why = ""
+            early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
+                     or (y.kind == "negate_ability" and y.negated_attempt == x.id)]
+            if "no_early_return" in requires and early:
+                raise CaseError(
+                    f"{quoted(name)} gives the cards it sets aside an ability, and attempt '{early[0].id}' (line "
+                    f"{early[0].loc.line}) could return them early from the use '{x.id}' (line {x.loc.line}): whether "
+                    f"a card returned early gains the ability is not read. Keep 'card: {name}' for its type and "
+                    "brigade and write the ability by hand under 'abilities:' (grants: true or false)", where.loc)
             if "own_turn" in requires and step.active_player != x.player:
                 why = f"it is used in {step.active_player}'s turn, not its player's"
             elif phases and step.phase not in phases:
