@@ -36,6 +36,7 @@ from .model import (
     Step,
     step_label,
 )
+from .refusals import Unmodelled, refuse_unanswerable
 
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 PHASES = VALUE_SETS["phase"]
@@ -195,15 +196,8 @@ class _CaseReader:
         self.refused: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
         # abilities of real cards whose text lets the player pick another effect instead ("... or underdeck a Hero")
         self.alternatives: dict[str, tuple[str, str, tuple[str, ...]]] = {}
-        # an on-return effect regcheck does not carry out: ability -> (card name, card, changes, clause, node)
-        self.on_return_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
-        # another effect of an ability, carried out as it is used, that regcheck does not carry out (same shape)
-        self.use_effects: dict[str, tuple[str, str, tuple[str, ...], str, YNode]] = {}
-        # what a use of an ability must meet for its effect to happen: ability -> (card name, requirements, node)
-        self.requirements: dict[str, tuple[str, tuple[str, ...], YNode]] = {}
-        # abilities of real cards that protect cards (not modelled): refused when the protection could matter
-        # (by ability, or by block for a block with no ability of the case)
-        self.protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = {}
+        # what the real cards say that regcheck does not carry out: refused where it could matter
+        self.unmodelled = Unmodelled(self.locate)
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
@@ -398,7 +392,7 @@ class _CaseReader:
                 said = tuple(p.text for p in a.pieces if any(f == "protects" for f, _ in p.mapped))
                 if a.kind is None:
                     if a.protections:  # a protection in a block with no ability of the case still holds
-                        self.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
+                        self.unmodelled.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
                                                                         body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
@@ -411,15 +405,15 @@ class _CaseReader:
                     self.alternatives[ability.id] = (real.name, a.kind or "", a.alternatives)
                 if a.on_return_changes:
                     clause = next((p.text for p in a.pieces if p.kind == "on_return"), "")
-                    self.on_return_effects[ability.id] = (real.name, card, a.on_return_changes, clause,
+                    self.unmodelled.on_return_effects[ability.id] = (real.name, card, a.on_return_changes, clause,
                                                           body.get("card") or body)
                 if a.requires:
-                    self.requirements[ability.id] = (real.name, a.requires, body.get("card") or body)
+                    self.unmodelled.requirements[ability.id] = (real.name, a.requires, body.get("card") or body)
                 if a.use_changes:
                     words = next((p.text for p in a.pieces if any(f == "use_changes" for f, _ in p.mapped)), "")
-                    self.use_effects[ability.id] = (real.name, card, a.use_changes, words, body.get("card") or body)
+                    self.unmodelled.use_effects[ability.id] = (real.name, card, a.use_changes, words, body.get("card") or body)
                 if a.protections:
-                    self.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
+                    self.unmodelled.protections[ability.id] = (real.name, card, a.protections, said, body.get("card") or body,
                                                     ability.id)
                 self.ability_facts(ability, body.loc, from_text=True)
                 out.append(ability)
@@ -1140,251 +1134,11 @@ class _CaseReader:
         s.fail(f"'{given}' is not a possible {qtype} value{did_you_mean(given, options)}")
 
 
-def _refuse_unsettled_traits(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
-                             attempts: list[Attempt]) -> None:
-    """An ability that names traits for its targets ("a human Hero") used on a card whose traits the case
-    does not settle is refused: the card list does not record them all, and none is assumed."""
-    by_card = {c.name: c for c in cards}
-    by_ability = {a.id: a for a in abilities}
-    uses: list[tuple[str | None, tuple[str, ...], Location | None]] = [
-        (x.ability, x.targets, x.loc) for x in attempts if x.ability is not None]
-    uses += [(a.id, a.adds, None) for a in abilities if a.adds]
-    for ability_id, names, where in uses:
-        a = by_ability.get(ability_id or "")
-        if a is None or not a.target_traits:
-            continue
-        for name in names:
-            c = by_card.get(name)
-            if c is None or c.traits_stated or not a._replace(target_traits=()).fits(c):
-                continue
-            missing = [t for t in a.target_traits if t not in c.traits]
-            if missing:
-                raise CaseError(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
-                                f"'{name}' is {' and '.join(missing)}: list its traits under 'traits:' "
-                                f"(e.g. 'traits: [{', '.join(missing)}]', or 'traits: []' for none)",
-                                where or reader.locate(name))
-
-
 def _reading_limit(limit: str, per: str) -> int:
     """The uses per game or per turn of the limit a reading records ("1/game", "2/turn"); 0: no limit."""
     if not limit or limit.split("/")[1] != per:
         return 0
     return int(limit.split("/")[0])
-
-
-def _refuse_unsettled_use_limits(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
-                                 attempts: list[Attempt]) -> None:
-    """What CORE-17 leaves unsaid about a limited ability is refused, not guessed: whether a negated use
-    counts (a limited ability used again after a negated use), and whether the limit counts each copy of a
-    printed card apart (two copies of a real card with a limited ability)."""
-    limited = {a.id: a for a in abilities if a.uses_per_game or a.uses_per_turn}
-    if not limited:
-        return
-    negated = {x.negated_attempt for x in attempts if x.negated_attempt is not None}
-    by_id = {x.id: x for x in attempts}
-    for n in sorted(negated):
-        first = by_id[n]
-        if first.ability not in limited:
-            continue
-        later = [x for x in attempts if x.ability == first.ability and x.step > first.step
-                 and x.kind in ("play_card", "activate_ability")]
-        if later:
-            raise CaseError(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
-                            f"'{first.id}' is negated before '{later[0].id}' uses it again: whether a negated use "
-                            "counts toward the limit is not stated, so this case is not answered", later[0].loc)
-    printed: dict[str, list[str]] = {}
-    for c in cards:
-        if c.real_card and any(a.card == c.name and a.id in limited for a in abilities):
-            printed.setdefault(c.real_card, []).append(c.name)
-    for name, copies in sorted(printed.items()):
-        if len(copies) > 1:
-            raise CaseError(f"'{copies[0]}' and '{copies[1]}' are both {quoted(name)}, whose ability may be used "
-                            f"{_limit_text(limited[next(a for a in limited if limited[a].card == copies[0])])} "
-                            "(CORE-17): whether the limit counts each copy apart is not stated, so this case is "
-                            "not answered", reader.locate(copies[1]))
-
-
-def _limit_text(a: Ability) -> str:
-    return " and ".join(f"{'once' if n == 1 else 'twice' if n == 2 else f'{n} times'} per {per}"
-                        for n, per in ((a.uses_per_game, "game"), (a.uses_per_turn, "turn")) if n)
-
-
-# Attempts that harm no card: a protection never meets them.
-_HARMLESS = ("choose_return", "end_battle", "enter_battle")
-
-
-def _refuse_protections_that_could_matter(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
-                                          attempts: list[Attempt]) -> None:
-    """A real card's protection ("protect ... from ...", "immune ... while set aside") is not modelled: a case
-    holding the card (for a set-aside's paired protection: using that set-aside) is refused when it holds
-    an attempt the protection could meet.
-
-    Read as broadly as its words could go: an attempt of another card, other than a heal or an attempt
-    that harms no card, could meet it, unless the protection is against capture (the model has none), or
-    against evil cards and the attempt's card is a Hero or a Good Enhancement, or it guards only the
-    cards the ability sets aside (or cards in set-aside areas) and the attempt targets none of them.
-    """
-    by_card = {c.name: c for c in cards}
-    by_ability = {a.id: a for a in abilities}
-    set_aside_kinds = {"set_aside_effect"}
-    maybe_set_aside = {c.name for c in cards if c.zone == "set_aside_area"} | {
-        t for x in attempts if by_ability.get(x.ability or "") is not None
-        and by_ability[x.ability or ""].kind in set_aside_kinds for t in x.targets}
-    for name, own_card, protections, said, where, ability_id in reader.protections.values():
-        uses = [x for x in attempts if ability_id is not None and x.ability == ability_id
-                and x.kind in ("play_card", "activate_ability")]
-        guarded = {t for x in uses for t in x.targets}
-        for y in attempts:
-            if y.kind in _HARMLESS or y.card == own_card:
-                continue
-            used = by_ability.get(y.ability or "")
-            if used is not None and used.kind == "heal_effect":
-                continue
-            card = by_card.get(y.card or "")
-            for protection in protections:
-                whom, against, whose = protection.split("/")
-                if against == "capture" or (whose == "paired" and not uses):
-                    continue
-                if against == "evil" and card is not None and card.type in ("Hero", "GE"):
-                    continue
-                if whom == "set_aside_cards" and not guarded & set(y.targets):
-                    continue
-                if whom == "set_aside_areas" and not (maybe_set_aside & set(y.targets) or (
-                        used is not None and used.target_zone == "set_aside_area")):
-                    continue
-                listed = "; ".join(f"'{t}'" for t in said)
-                raise CaseError(
-                    f"{quoted(name)} protects cards ({listed}), and regcheck does not model protection: attempt "
-                    f"'{y.id}' (line {y.loc.line}) could be one it protects against. Keep 'card: {name}' for its "
-                    "type and brigade and write the ability by hand under 'abilities:', deciding what the "
-                    "protection does in this case", where.loc)
-
-
-_ZONE_WORDS = {"hand": "in a hand", "draw_pile": "in a draw pile", "discard_pile": "that may be in a discard pile"}
-
-
-def _refuse_on_return_effects_that_could_matter(reader: _CaseReader, cards: list[Card], abilities: list[Ability],
-                                                steps: list[Step], attempts: list[Attempt]) -> None:
-    """A real card's on-return effect (SA-11) is not carried out: a case using the ability is refused when the
-    effect could change one of its cards or attempts (see `AbilityReading.on_return_changes`).
-
-    Read as broadly as its words could go: an effect on cards in play, or anywhere, could change any card of the
-    types it names; one that takes cards from a hand or a draw pile, any card the case puts there; one that takes
-    cards from a discard pile, any card that could be there (put there by the case, a card other than a
-    character, which the rules discard after use or after battle, or any card of a case that discards or
-    battles); one that picks a blocker, any entry into battle after the first use (for a duration of N turns,
-    from the N-th turn after it: an on-return clause fires only once the duration is reached, SA-12). One
-    that discards its own card changes nothing when that card is an enhancement (the rules have discarded it
-    by the time a card returns: SA-15, CORE-8, SA-5).
-    """
-    by_card = {c.name: c for c in cards}
-    by_ability = {a.id: a for a in abilities}
-    discards = any(x.kind in ("discard_card", "enter_battle") for x in attempts) or any(
-        a.kind == "discard_effect" for a in abilities)
-    for ability_id, (name, own_card, changes, clause, where) in reader.on_return_effects.items():
-        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
-        if not uses:
-            continue
-        first = min(x.step for x in uses)
-        hit = ""
-        for change in changes:
-            if change == "this_card":
-                if by_card[own_card].type not in ("GE", "EE"):
-                    hit = f"card '{own_card}', which it discards and which is not an enhancement"
-            elif change == "blocking":
-                a = by_ability[ability_id]
-                wait = a.duration_turns if a.duration_kind == "for_turns" else 0
-                later = [x for x in attempts if x.kind == "enter_battle" and x.step > first
-                         and steps[x.step].turn >= steps[first].turn + wait]
-                if later:
-                    hit = f"who may block in attempt '{later[0].id}' (line {later[0].loc.line})"
-            else:
-                zone, types = change.split(":")
-                for c in cards:
-                    if c.name == own_card or (types != "any" and c.type not in types.split("/")):
-                        continue
-                    if zone in ("anywhere", "in_play") or c.zone == zone or (zone == "discard_pile" and (
-                            discards or c.type not in ("Hero", "Evil_Character"))):
-                        where_words = "" if zone in ("anywhere", "in_play") else f" ({_ZONE_WORDS[zone]})"
-                        hit = f"card '{c.name}'{where_words}"
-                        break
-            if hit:
-                raise CaseError(
-                    f"{quoted(name)} has an on-return effect ('{clause}') that regcheck does not carry out, and it "
-                    f"could change {hit}. Keep 'card: {name}' for its type and brigade and write the ability by "
-                    "hand under 'abilities:', deciding what the on-return effect does in this case", where.loc)
-
-
-def _refuse_use_effects_that_could_matter(reader: _CaseReader, cards: list[Card], attempts: list[Attempt]) -> None:
-    """A real card's effect that regcheck does not carry out, besides the one it models ("Discard all evil cards
-    placed on that Hero" after a heal, "Each player may draw X"): a case using the ability is refused when the
-    effect could change one of its cards. Read as broadly as its words could go: a card placed on a target is
-    one played on it or equipped to it, at any step, and it could be evil unless it is a Hero or a Good
-    Enhancement; a card drawn is any card the case puts in a draw pile.
-    """
-    by_card = {c.name: c for c in cards}
-    for ability_id, (name, own_card, changes, said, where) in reader.use_effects.items():
-        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
-        targets = {t for x in uses for t in x.targets}
-        hit = []
-        if "placed_on_targets:evil" in changes:
-            placed = sorted({x.card for x in attempts if x.kind == "play_card" and x.played_on in targets and x.card}
-                            | {c.name for c in cards if c.equipped_to in targets})
-            hit = [f"card '{c}', which could be placed on a card it targets" for c in placed
-                   if c != own_card and by_card[c].type not in ("Hero", "GE")]
-        for change in changes:
-            zone, _, types = change.partition(":")
-            if zone in _ZONE_WORDS and uses:
-                hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
-                        and (types == "any" or c.type in types.split("/"))]
-        if hit:
-            raise CaseError(
-                f"{quoted(name)} also says '{said}', which regcheck does not carry out, and it could change {hit[0]}. "
-                f"Keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:', "
-                "deciding what that effect does in this case", where.loc)
-
-
-def _refuse_unmet_requirements(reader: _CaseReader, cards: list[Card], steps: list[Step],
-                               attempts: list[Attempt]) -> None:
-    """A real card's ability that does something only when used as its text requires ("If used by a N.T. Hero",
-    "If played during your Preparation or Battle phase"): a use not known to meet it is refused, since the model
-    cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on;
-    of any other card's ability, the card. A set-aside whose card gains an ability ("Demon gains the ability
-    '...'") is refused when an attempt could return its cards early (an early return, or a negate of the use)."""
-    by_card = {c.name: c for c in cards}
-    for ability_id, (name, requires, where) in reader.requirements.items():
-        for x in attempts:
-            if x.ability != ability_id or x.kind not in ("play_card", "activate_ability"):
-                continue
-            step = steps[x.step]
-            phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
-            types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
-            traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
-            user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
-            why = ""
-            early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
-                     or (y.kind == "negate_ability" and y.negated_attempt == x.id)]
-            if "no_early_return" in requires and early:
-                raise CaseError(
-                    f"{quoted(name)} gives the cards it sets aside an ability, and attempt '{early[0].id}' (line "
-                    f"{early[0].loc.line}) could return them early from the use '{x.id}' (line {x.loc.line}): whether "
-                    f"a card returned early gains the ability is not read. Keep 'card: {name}' for its type and "
-                    "brigade and write the ability by hand under 'abilities:' (grants: true or false)", where.loc)
-            if "own_turn" in requires and step.active_player != x.player:
-                why = f"it is used in {step.active_player}'s turn, not its player's"
-            elif phases and step.phase not in phases:
-                why = f"it is used in the {step.phase} Phase, not the {' or '.join(phases)} Phase"
-            elif types and (user is None or user.type not in types or not set(traits) <= set(user.traits)):
-                shown = ' '.join(traits + ['/'.join(display_value(t) for t in types)])
-                why = (f"its user ('{user.name}', {display_value(user.type)} with traits "
-                       f"{', '.join(user.traits) or 'none known'}) is not known to be a {shown}" if user is not None
-                       else f"it names no user known to be a {shown}")
-            if why:
-                raise CaseError(
-                    f"{quoted(name)} does something only when used as its text says, and attempt '{x.id}' (line "
-                    f"{x.loc.line}) may not be: {why}. regcheck cannot state a use whose effect does not happen: "
-                    f"keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:'"
-                    f"{', or give the user its traits' if types else ''}", where.loc)
 
 
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
@@ -1486,12 +1240,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
-    _refuse_unsettled_traits(reader, cards, abilities, attempts)
-    _refuse_protections_that_could_matter(reader, cards, abilities, attempts)
-    _refuse_on_return_effects_that_could_matter(reader, cards, abilities, steps, attempts)
-    _refuse_use_effects_that_could_matter(reader, cards, attempts)
-    _refuse_unmet_requirements(reader, cards, steps, attempts)
-    _refuse_unsettled_use_limits(reader, cards, abilities, attempts)
+    refuse_unanswerable(reader.unmodelled, cards, abilities, steps, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:
