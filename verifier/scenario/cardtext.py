@@ -700,7 +700,7 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.grants = block.grants or ("grants", "true") in mapped
         block.changes |= set(changes)
         if changes:
-            mapped.append(("on_return_changes", ", ".join(_CHANGE_WORDS(c) for c in changes) + " (not carried out: a "
+            mapped.append(("on_return_changes", ", ".join(_change_words(c) for c in changes) + " (not carried out: a "
                            "case holding a card it could change is refused)"))
         block.add("on_return", text, tuple(mapped))
         return
@@ -799,7 +799,7 @@ def _typed(zone: str, description: str) -> tuple[str, ...]:
     return (f"{zone}:{found}",)
 
 
-def _CHANGE_WORDS(change: str) -> str:
+def _change_words(change: str) -> str:
     if change == "this_card":
         return "this card (discarded)"
     if change == "blocking":
