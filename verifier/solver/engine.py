@@ -16,10 +16,10 @@ consistent, each with every question's answer once it is taken.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check",
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check", "screen_groups",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from functools import cached_property
 from itertools import combinations
 
@@ -33,6 +33,7 @@ from ..verdicts import (
     CaseResult,
     CoreItem,
     Derivation,
+    GroupScreening,
     QuestionResult,
     Resolution,
     RulingCheck,
@@ -246,6 +247,46 @@ class _Case:
         split = self.session.check(self.all)
         verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
         return Screening(verdict, split.reason, used)
+
+    def screen_groups(self, groups: Mapping[str, str]) -> GroupScreening:
+        """Which groups of questions (`groups`: each question's group) two outcomes that share the inputs
+        and choices can answer differently: one check with both copies for whether any open question
+        can split, the groups of the questions its model splits taken out, and again until none can.
+        Nothing is minimised or re-checked."""
+        if self.limit_hit:
+            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        first = self.session.check(self.all)
+        if first.status != SAT:
+            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, ())
+        if not self._load_copy():
+            return GroupScreening(Verdict.DETERMINED, "", ())
+        open_questions: dict[str, list[tuple[Question, list[tuple[str, str]]]]] = {}
+        for q in self.sc.questions:
+            pairs = [(str(a.smt), str(b.smt)) for a, b in zip(self.g.questions[q.name], self.g.questions["@2:" + q.name])
+                     if not a.known]
+            if pairs:
+                open_questions.setdefault(groups[q.name], []).append((q, pairs))
+        remaining = dict(open_questions)
+        split: list[str] = []
+        while remaining:
+            pairs = [p for asked in remaining.values() for _, ps in asked for p in ps]
+            differ = " ".join(f"(not (= {a} {b}))" for a, b in pairs)
+            result, values = self.session.check_asserting(f"(or {differ})", [n for p in pairs for n in p])
+            if result.status == UNSAT:
+                break
+            moved = [group for group, asked in remaining.items()
+                     if any(values[a] != values[b] for _, ps in asked for a, b in ps)]
+            if result.status != SAT or not moved:
+                return GroupScreening(Verdict.UNKNOWN, result.reason or "a split model split no question", ())
+            split += moved
+            remaining = {group: asked for group, asked in remaining.items() if group not in moved}
+        if not split:
+            return GroupScreening(Verdict.DETERMINED, "", ())
+        resting = {group: frozenset.intersection(*(frozenset(self.involved(q)) for q, _ in open_questions[group]))
+                   for group in split}
+        order = {r.id: i for i, r in enumerate(self.rules.rules)}
+        return GroupScreening(Verdict.AMBIGUOUS, "",
+                              tuple((group, tuple(sorted(resting[group], key=order.__getitem__))) for group in split))
 
     def _load_copy(self, always: bool = False) -> bool:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
@@ -676,6 +717,17 @@ def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAU
     names them) is one no rule constrains; `determined` then still means that no question about the
     scenario's outcomes, nor about those in `asked`, can have two values."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome, asked)
+
+
+def screen_groups(scenario: Scenario, rules: RuleBase, groups: Mapping[str, str], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                  memory_mb: int | None = None) -> GroupScreening:
+    """Which groups of the scenario's questions (`groups` gives each question's group) two outcomes that
+    share the inputs and the players's choices can answer differently. `check_scenario` answers some
+    question of a group `ambiguous` exactly when the group is in `split` (unless a check gives up or a
+    witness fails to re-check), and then names, among the rules involved, every rule `split` gives the
+    group: the rules an ambiguous question rests on are those with an instance that names its value
+    (however deeply through shared terms), and the witnesses only add to them."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen_groups(groups)
 
 
 def screen_then_check(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
