@@ -154,12 +154,14 @@ class GroupScreening:
     `verdict` is `contradiction`, `ambiguous` (some group can split), `determined` or `unknown`.
     `split` holds each group that can split, in the order met, with the rules every one of its open
     questions rests on: the rules named in `check_scenario`'s answer to any of its questions that is
-    ambiguous include them all, whatever witnesses the solver finds.
+    ambiguous include them all, whatever witnesses the solver finds. `rules` are the rules with at
+    least one instance in the scenario.
     """
 
     verdict: Verdict
     reason: str
     split: tuple[tuple[str, tuple[str, ...]], ...]
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ import yaml
 from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
-from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of
+from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, template_applications
 from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
-from verifier.solver.engine import check_scenario, screen_groups, screen_scenario, screen_then_check
+from verifier.solver.engine import check_scenario, screen_asked, screen_groups, screen_scenario, screen_then_check
 from verifier.verdicts import Verdict
 
 CARDS = {
@@ -201,6 +201,10 @@ def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBa
     for plan in plans(scope):
         sc = scenario_of(scope, plan, rule_base)
         screening = screen_groups(sc, rule_base, {q.name: question_symbol(sc, q.name) for q in sc.questions})
+        bare = scenario_of(scope, plan, rule_base, templates=())
+        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates)]
+        # the outcomes asked about, screened without building the questions, give the same
+        assert screen_asked(bare, rule_base, asked) == screening
         keys = [key for key, _ in finding_keys(sc, check_scenario(sc, rule_base))]
         assert {symbol for symbol, _ in screening.split} == {symbol for verdict, symbol, _ in keys if verdict == "ambiguous"}
         resting = dict(screening.split)

@@ -35,7 +35,7 @@ __all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope",
 import itertools
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InputError
 from ..language.encoding import RuleBase
@@ -43,9 +43,9 @@ from ..language.syntax import Call
 from ..rulesdoc import statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
-from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_groups, screen_scenario
-from ..verdicts import CaseResult, Verdict
-from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
+from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
+from ..verdicts import CaseResult, GroupScreening, Verdict
+from .scenarios import MAX_TEMPLATE_QUESTIONS, Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
 from .scope import Scope
 
 # (verdict, question symbol ("" for a contradiction, which holds for the whole scenario), rules involved)
@@ -147,28 +147,43 @@ class _PlanTask:
         if self.options.brute_force:
             sc = scenario_of(self.scope, plan, self.rules)
             return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), ())
-        # First without the templated questions: when no outcome at all can differ, no question can.
+        # First without the templated questions. A templated question's value is the outcome it asks
+        # about, so where the scope asks no questions of its own the outcomes are screened by symbol at once.
         bare = scenario_of(self.scope, plan, self.rules, templates=())
         asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
-        first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
-        if first.verdict is Verdict.DETERMINED:
-            return _Outcome((), first.rules, "", False)
+        if not self.scope.questions and len(asked) <= MAX_TEMPLATE_QUESTIONS:  # more: refused as building them is
+            by_symbol = screen_asked(bare, self.rules, asked, *limits)
+            if by_symbol.verdict is not Verdict.UNKNOWN:  # unknown: an outcome no rule constrains, or a limit
+                return self.settled(plan, by_symbol)
+            used = by_symbol.rules
+        else:
+            # when no outcome at all can differ, no question can
+            first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
+            if first.verdict is Verdict.DETERMINED:
+                return _Outcome((), first.rules, "", False)
+            if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
+                return self.full(plan, first.rules)
+            used = first.rules
+        # Some outcome may differ: the templated questions built and screened by symbol.
         sc = scenario_of(self.scope, plan, self.rules)
-        if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
-            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), first.rules)
-        # Some outcome may differ: the templated questions screened by symbol, to be settled later (`_settle`).
         groups = {q.name: q.expr.func if isinstance(q.expr, Call) else q.name for q in sc.questions}
         screened = screen_groups(sc, self.rules, groups, *limits)
-        if screened.verdict is Verdict.DETERMINED:
-            return _Outcome((), first.rules, "", False)
-        if screened.verdict is Verdict.AMBIGUOUS:
-            return _Outcome((), first.rules, "", False, screened.split)
-        return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), first.rules)
+        return self.settled(plan, replace(screened, rules=used))
 
-    def full(self, plan: Plan) -> _Outcome:
+    def settled(self, plan: Plan, screened: GroupScreening) -> _Outcome:
+        """What a screen by symbol settles: nothing to find, symbols to settle later (`_settle`), or the
+        plan answered in full (a conflict, or a screen that gave up)."""
+        if screened.verdict is Verdict.DETERMINED:
+            return _Outcome((), screened.rules, "", False)
+        if screened.verdict is Verdict.AMBIGUOUS:
+            return _Outcome((), screened.rules, "", False, screened.split)
+        return self.full(plan, screened.rules)
+
+    def full(self, plan: Plan, used: tuple[str, ...] = ()) -> _Outcome:
         """The plan's scenario answered in full, as the brute-force path answers it."""
         sc = scenario_of(self.scope, plan, self.rules)
-        return self.outcome(sc, check_scenario(sc, self.rules, None, self.options.timeout_ms, self.options.memory_mb), ())
+        return self.outcome(sc, check_scenario(sc, self.rules, None, self.options.timeout_ms, self.options.memory_mb),
+                            used)
 
     @staticmethod
     def outcome(sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
