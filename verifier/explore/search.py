@@ -1,12 +1,14 @@
 """The search over a scope's scenarios: findings, each with a minimal witness, and the unused statements.
 
-Every scenario of the scope is first screened (`screen_scenario`): is there a conflict, or can two
-outcomes sharing the inputs and the players' choices differ at all? Only where they can are the
-templated questions built and screened by symbol (`screen_groups`): which symbols' questions can two
-such outcomes answer differently, and which rules every open question of each such symbol rests on.
-A scenario with a conflict, or whose screen gave up, is answered in full (`check_scenario`), which
-names the rules behind each finding. The brute-force path answers every scenario in full; it is the
-reference the search is tested against.
+Every scenario of the scope is first screened by symbol: is there a conflict, which symbols'
+questions can two outcomes sharing the inputs and the players' choices answer differently, and which
+rules every open question of each such symbol rests on. Where the scope asks no questions of its
+own, a templated question's value is the outcome it asks about, so the outcomes are screened without
+building the questions (`screen_asked`). Otherwise the scenario is first screened for whether any
+outcome can differ at all (`screen_scenario`), and only where one can are the questions built and
+screened by symbol (`screen_groups`). A scenario with a conflict, or whose screen gave up, is
+answered in full (`check_scenario`), which names the rules behind each finding. The brute-force path
+answers every scenario in full; it is the reference the search is tested against.
 
 A scenario with ambiguous questions need not be answered in full to be counted (see `_settle`): an
 ambiguity's rules are those resting on the question's value (which the screen names) plus those the
