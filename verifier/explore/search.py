@@ -20,8 +20,8 @@ counted toward it without its full answer. This holds only while every ambiguity
 answered in full contains the same rules; where one does not, every scenario so counted for the
 symbol is answered in full after all, so the findings and their counts are brute force's. A scenario
 so counted is checked by the solver's screen alone, not by the reference evaluator or witnesses'
-re-checks: were a witness of it to fail its re-check, brute force would answer that question
-`unknown` where the search counts the finding.
+re-checks: were a witness of it to fail its re-check, or one of its full answer's checks to give up,
+brute force would answer that question `unknown` where the search counts the finding.
 
 A finding is grouped by its verdict, the symbol of its question and the rules involved (for an
 ambiguity, the smallest such set among those of the same symbol that it contains; see `_cause`):
