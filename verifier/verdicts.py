@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["Verdict", "CoreItem", "Witness", "Answer", "Resolution", "QuestionResult", "CaseResult", "Derivation", "Explanation",
            "Fold", "RankedRule", "RankedFact", "Ranking", "INERTIA_RANK",
-           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening"]
+           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening", "GroupScreening"]
 
 from dataclasses import dataclass
 from enum import StrEnum
@@ -144,6 +144,24 @@ class Screening:
     verdict: Verdict
     reason: str
     rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GroupScreening:
+    """Which groups of a scenario's questions (say, the questions about one symbol) two outcomes that
+    share the inputs and the players' choices can answer differently, without witnesses or cores.
+
+    `verdict` is `contradiction`, `ambiguous` (some group can split), `determined` or `unknown`.
+    `split` holds each group that can split, in the order met, with the rules every one of its open
+    questions rests on: the rules named in `check_scenario`'s answer to any of its questions that is
+    ambiguous include them all, whatever witnesses the solver finds. `rules` are the rules with at
+    least one instance in the scenario.
+    """
+
+    verdict: Verdict
+    reason: str
+    split: tuple[tuple[str, tuple[str, ...]], ...]
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,11 @@ import yaml
 from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
-from verifier.explore.scenarios import count_plans, plans, scenario_of
+from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, template_applications
+from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
-from verifier.solver.engine import check_scenario, screen_scenario, screen_then_check
+from verifier.solver.engine import check_scenario, screen_asked, screen_groups, screen_scenario, screen_then_check
 from verifier.verdicts import Verdict
 
 CARDS = {
@@ -174,3 +175,79 @@ def test_a_scope_too_large_to_count_is_said_to_hold_more(rule_base: RuleBase, tm
     assert result.checked == 2 and not result.complete
     assert result.scenarios_shown == "more than 50"
     assert result.incomplete[0].startswith("the scope holds more than 50 scenarios; only the first 2")
+
+
+PROVISIONS_IN_BATTLE = """\
+title: Provisions on a Hero and a battle
+players: [alice, bob]
+turns: 1
+cards:
+  elijah: {type: Hero, brigade: Green}
+  provisions: {card: Provisions}
+attempts:
+  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
+  - {id: elijah_enters, enter_battle: [elijah]}
+  - {id: battle_ends, end_battle: true}
+phases: [Preparation, Battle]
+templates: [paired_targets, zone, legal]
+"""
+
+
+def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
+    scope = load_scope(path, rule_base)
+    split_seen = 0
+    for plan in plans(scope):
+        sc = scenario_of(scope, plan, rule_base)
+        screening = screen_groups(sc, rule_base, {q.name: question_symbol(sc, q.name) for q in sc.questions})
+        bare = scenario_of(scope, plan, rule_base, templates=())
+        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates)]
+        # the outcomes asked about, screened without building the questions, give the same
+        assert screen_asked(bare, rule_base, asked) == screening
+        keys = [key for key, _ in finding_keys(sc, check_scenario(sc, rule_base))]
+        assert {symbol for symbol, _ in screening.split} == {symbol for verdict, symbol, _ in keys if verdict == "ambiguous"}
+        resting = dict(screening.split)
+        assert all(set(resting[symbol]) <= set(rules) for verdict, symbol, rules in keys if verdict == "ambiguous")
+        split_seen += bool(screening.split)
+    assert split_seen > 1, "Provisions' paired targets are open in more than one scenario"
+
+
+def test_scenarios_are_counted_without_their_full_answers_and_the_findings_stay(rule_base: RuleBase,
+                                                                              tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
+    scope = load_scope(path, rule_base)
+    searched = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
+    brute = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False, brute_force=True))
+    assert summary(searched) == summary(brute)
+    showing = sum(f.scenarios for f in searched.findings)
+    assert searched.answered_in_full < showing, "some scenarios were counted without their full answers"
+
+
+class _Answers:
+    """A stand-in for the search's task: each plan's full answer, given by the test."""
+
+    def __init__(self, keys: dict[Plan, list[tuple[str, str, tuple[str, ...]]]]) -> None:
+        self.keys = keys
+        self.asked: list[Plan] = []
+
+    def full(self, plan: Plan) -> _Outcome:
+        self.asked.append(plan)
+        return _Outcome(tuple((key, "q") for key in self.keys[plan]), (), "", True)
+
+
+def test_a_symbol_whose_ambiguities_differ_is_answered_in_full() -> None:
+    a, b, c, d = (Plan(((0, i),)) for i in range(4))
+    split = (("zone", ("SA-1",)),)
+    answers = _Answers({a: [("ambiguous", "zone", ("SA-1",))], b: [("ambiguous", "zone", ("SA-1", "SA-2"))],
+                        c: [("ambiguous", "zone", ("SA-1", "SA-3"))], d: [("ambiguous", "zone", ("SA-1",))]})
+    answered, counted = _settle(answers, [(a, split), (b, split), (c, split)])  # type: ignore[arg-type]
+    assert answers.asked == [a] and [plan for plan, _ in answered] == [a]
+    assert counted == [(b, (("ambiguous", "zone", ("SA-1",)),)), (c, (("ambiguous", "zone", ("SA-1",)),))]
+    # an ambiguity answered in full that does not contain the symbol's smallest: every plan is answered in full
+    answers = _Answers({a: [("ambiguous", "zone", ("SA-1", "SA-2"))], b: [("ambiguous", "zone", ("SA-1", "SA-3"))],
+                        c: [("ambiguous", "zone", ("SA-1", "SA-4"))]})
+    wide = (("zone", ("SA-1", "SA-2")),)
+    answered, counted = _settle(answers, [(a, split), (b, split), (c, wide)])  # type: ignore[arg-type]
+    assert not counted and sorted(answers.asked) == [a, b, c]

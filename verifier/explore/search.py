@@ -1,11 +1,27 @@
 """The search over a scope's scenarios: findings, each with a minimal witness, and the unused statements.
 
-Every scenario of the scope is first screened (`screen_scenario`): is there a conflict, or can two
-outcomes sharing the inputs and the players' choices differ at all? Only where they can are the
-templated questions built and screened, and only a scenario with a conflict or an ambiguous question
-is answered in full (`check_scenario`), which names the rules behind each finding; the templated
-screen and the full answer share one grounding of the scenario (`screen_then_check`). The
-brute-force path answers every scenario in full; it is the reference the search is tested against.
+Every scenario of the scope is first screened by symbol: is there a conflict, which symbols'
+questions can two outcomes sharing the inputs and the players' choices answer differently, and which
+rules every open question of each such symbol rests on. Where the scope asks no questions of its
+own, a templated question's value is the outcome it asks about, so the outcomes are screened without
+building the questions (`screen_asked`). Otherwise the scenario is first screened for whether any
+outcome can differ at all (`screen_scenario`), and only where one can are the questions built and
+screened by symbol (`screen_groups`). A scenario with a conflict, or whose screen gave up, is
+answered in full (`check_scenario`), which names the rules behind each finding. The brute-force path
+answers every scenario in full; it is the reference the search is tested against.
+
+A scenario with ambiguous questions need not be answered in full to be counted (see `_settle`): an
+ambiguity's rules are those resting on the question's value (which the screen names) plus those the
+two witnesses' differing outcomes add. Once a scenario answered in full shows an ambiguity of a
+symbol whose rules all its screened symbol's questions rest on, every later scenario whose screen
+gives the same symbol and rules that contain these shows a finding of the symbol whose rules contain
+them too, and brute force merges them all into that one finding (see `_cause`): such a scenario is
+counted toward it without its full answer. This holds only while every ambiguity of the symbol
+answered in full contains the same rules; where one does not, every scenario so counted for the
+symbol is answered in full after all, so the findings and their counts are brute force's. A scenario
+so counted is checked by the solver's screen alone, not by the reference evaluator or witnesses'
+re-checks: were a witness of it to fail its re-check, or one of its full answer's checks to give up,
+brute force would answer that question `unknown` where the search counts the finding.
 
 A finding is grouped by its verdict, the symbol of its question and the rules involved (for an
 ambiguity, the smallest such set among those of the same symbol that it contains; see `_cause`):
@@ -21,7 +37,7 @@ __all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope",
 import itertools
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import InputError
 from ..language.encoding import RuleBase
@@ -29,9 +45,9 @@ from ..language.syntax import Call
 from ..rulesdoc import statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
-from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_scenario, screen_then_check
-from ..verdicts import CaseResult, Verdict
-from .scenarios import Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
+from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
+from ..verdicts import CaseResult, GroupScreening, Verdict
+from .scenarios import MAX_TEMPLATE_QUESTIONS, Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
 from .scope import Scope
 
 # (verdict, question symbol ("" for a contradiction, which holds for the whole scenario), rules involved)
@@ -98,6 +114,8 @@ class _Outcome:
     rules_used: tuple[str, ...]
     unknown: str  # why a check gave up ("" when none did)
     full: bool
+    # each symbol some question about which may be ambiguous, with the rules all its open questions rest on
+    split: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def question_symbol(sc: Scenario, name: str) -> str:
@@ -131,18 +149,43 @@ class _PlanTask:
         if self.options.brute_force:
             sc = scenario_of(self.scope, plan, self.rules)
             return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), ())
-        # First without the templated questions: when no outcome at all can differ, no question can.
+        # First without the templated questions. A templated question's value is the outcome it asks
+        # about, so where the scope asks no questions of its own the outcomes are screened by symbol at once.
         bare = scenario_of(self.scope, plan, self.rules, templates=())
         asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
-        first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
-        if first.verdict is Verdict.DETERMINED:
-            return _Outcome((), first.rules, "", False)
+        if not self.scope.questions and len(asked) <= MAX_TEMPLATE_QUESTIONS:  # more: refused as building them is
+            by_symbol = screen_asked(bare, self.rules, asked, *limits)
+            if by_symbol.verdict is not Verdict.UNKNOWN:  # unknown: an outcome no rule constrains, or a limit
+                return self.settled(plan, by_symbol)
+            used = by_symbol.rules
+        else:
+            # when no outcome at all can differ, no question can
+            first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
+            if first.verdict is Verdict.DETERMINED:
+                return _Outcome((), first.rules, "", False)
+            if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
+                return self.full(plan, first.rules)
+            used = first.rules
+        # Some outcome may differ: the templated questions built and screened by symbol.
         sc = scenario_of(self.scope, plan, self.rules)
-        if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
-            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits), first.rules)
-        # Some outcome may differ: the templated questions screened, and answered in full only if one may.
-        _, answered = screen_then_check(sc, self.rules, *limits)
-        return _Outcome((), first.rules, "", False) if answered is None else self.outcome(sc, answered, first.rules)
+        groups = {q.name: q.expr.func if isinstance(q.expr, Call) else q.name for q in sc.questions}
+        screened = screen_groups(sc, self.rules, groups, *limits)
+        return self.settled(plan, replace(screened, rules=used))
+
+    def settled(self, plan: Plan, screened: GroupScreening) -> _Outcome:
+        """What a screen by symbol settles: nothing to find, symbols to settle later (`_settle`), or the
+        plan answered in full (a conflict, or a screen that gave up)."""
+        if screened.verdict is Verdict.DETERMINED:
+            return _Outcome((), screened.rules, "", False)
+        if screened.verdict is Verdict.AMBIGUOUS:
+            return _Outcome((), screened.rules, "", False, screened.split)
+        return self.full(plan, screened.rules)
+
+    def full(self, plan: Plan, used: tuple[str, ...] = ()) -> _Outcome:
+        """The plan's scenario answered in full, as the brute-force path answers it."""
+        sc = scenario_of(self.scope, plan, self.rules)
+        return self.outcome(sc, check_scenario(sc, self.rules, None, self.options.timeout_ms, self.options.memory_mb),
+                            used)
 
     @staticmethod
     def outcome(sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
@@ -173,27 +216,79 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
                           "(the fewest attempts first) were checked (raise --max-scenarios)")
     groups: dict[Key, list[tuple[Plan, str]]] = {}
     used: set[str] = set()
+    order_of = {plan: i for i, plan in enumerate(every)}.__getitem__
     full = 0
     task = _PlanTask(scope, rules, options)
+    pending: list[tuple[Plan, tuple[tuple[str, tuple[str, ...]], ...]]] = []
+    answered: list[tuple[Plan, _Outcome]] = []
     for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs)), 1):
         used.update(outcome.rules_used)
+        if outcome.split:
+            pending.append((plan, outcome.split))
+        else:
+            answered.append((plan, outcome))
+        if progress:
+            progress(done, len(every))
+    settled, counted = _settle(task, pending)
+    for plan, outcome in sorted(answered + settled, key=lambda a: order_of(a[0])):
         full += outcome.full
         if outcome.unknown:
             incomplete.append(f"{', '.join(describe(scope, plan)) or 'no attempts'}: {outcome.unknown}")
         for key, question in outcome.keys:
-            groups.setdefault(key, []).append((plan, question))  # plans come in order: the first is the smallest
-        if progress:
-            progress(done, len(every))
+            groups.setdefault(key, []).append((plan, question))  # in order: the first is the smallest
+    for plan, keys in counted:
+        for key in keys:
+            groups.setdefault(key, []).append((plan, ""))  # never a key's first plan: one answered in full comes first
     merged: dict[Key, list[tuple[Plan, str]]] = {}
-    order = {plan: i for i, plan in enumerate(every)}
     for key, shown in groups.items():
         merged.setdefault(_cause(key, groups), []).extend(shown)
-    findings = tuple(_finding(scope, rules, options, key, sorted(shown, key=lambda s: order[s[0]]))
+    findings = tuple(_finding(scope, rules, options, key, sorted(shown, key=lambda s: order_of(s[0])))
                      for key, shown in merged.items())
     findings = tuple(sorted(findings, key=lambda f: (f.verdict, f.symbol, [statement_order(r) for r in f.rules])))
     unused = () if options.brute_force else _unused(rules, used)
     return ExploreResult(scope.path, scope.title, total, len(every), full, findings, unused, tuple(incomplete),
                          round(time.perf_counter() - started, 3))
+
+
+def _settle(task: _PlanTask, pending: list[tuple[Plan, tuple[tuple[str, tuple[str, ...]], ...]]]
+            ) -> tuple[list[tuple[Plan, _Outcome]], list[tuple[Plan, tuple[Key, ...]]]]:
+    """The plans whose screens found questions that may be ambiguous (in order, each with its screen's
+    symbols and the rules their open questions rest on): those answered in full, and those counted
+    toward findings without it, each with its keys.
+
+    A plan is counted without its full answer when, for each of its symbols, a plan answered in full
+    before it showed an ambiguity of the symbol whose rules the screen's rules contain: its own
+    ambiguities of the symbol then contain them too. In the end every ambiguity answered in full must
+    contain its symbol's smallest one (its cause, for every plan of the symbol: see `_cause`); for a
+    symbol where one does not, the plans counted for it are answered in full after all."""
+    ambiguous = Verdict.AMBIGUOUS.value
+    causes: dict[str, frozenset[str]] = {}  # each symbol's smallest ambiguity answered in full
+    answered: dict[Plan, _Outcome] = {}
+
+    def answer(plan: Plan) -> None:
+        outcome = answered[plan] = task.full(plan)
+        for (verdict, symbol, rules), _ in outcome.keys:
+            if verdict == ambiguous and (symbol not in causes or len(rules) < len(causes[symbol])):
+                causes[symbol] = frozenset(rules)
+
+    counted: dict[Plan, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for plan, split in pending:
+        if all(symbol in causes and causes[symbol] <= set(rests) for symbol, rests in split):
+            counted[plan] = split
+        else:
+            answer(plan)
+    while True:
+        broken = {symbol for o in answered.values() for (verdict, symbol, rules), _ in o.keys
+                  if verdict == ambiguous and not causes[symbol] <= set(rules)}
+        again = [plan for plan, split in counted.items() if any(symbol in broken for symbol, _ in split)]
+        if not again:
+            break
+        for plan in again:
+            del counted[plan]
+            answer(plan)
+    keys = {symbol: (ambiguous, symbol, tuple(sorted(rules, key=statement_order))) for symbol, rules in causes.items()}
+    return (list(answered.items()),
+            [(plan, tuple(keys[symbol] for symbol, _ in split)) for plan, split in counted.items()])
 
 
 def _unused(rules: RuleBase, used: set[str]) -> tuple[str, ...]:

@@ -16,10 +16,12 @@ consistent, each with every question's answer once it is taken.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check",
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check", "screen_groups",
+           "screen_asked",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import replace
 from functools import cached_property
 from itertools import combinations
 
@@ -33,6 +35,7 @@ from ..verdicts import (
     CaseResult,
     CoreItem,
     Derivation,
+    GroupScreening,
     QuestionResult,
     Resolution,
     RulingCheck,
@@ -215,13 +218,18 @@ class _Case:
         settled = self.settled(base)
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
+    @cached_property
+    def used_rules(self) -> tuple[str, ...]:
+        """The rules with at least one instance in the scenario."""
+        return tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
+
     def screen(self, every_outcome: bool, asked: Collection[tuple[str, tuple[str, ...]]]) -> Screening:
         """At most two solver checks: is there an outcome at all, and can two outcomes that share the
         inputs and choices answer some question (with `every_outcome`: give any outcome) differently?
         Nothing is minimised or re-checked."""
         if self.limit_hit:
             return Screening(Verdict.UNKNOWN, self.limit_hit, ())
-        used = tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
+        used = self.used_rules
         first = self.session.check(self.all)
         if first.status != SAT:
             verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
@@ -246,6 +254,83 @@ class _Case:
         split = self.session.check(self.all)
         verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
         return Screening(verdict, split.reason, used)
+
+    def screen_groups(self, groups: Mapping[str, str]) -> GroupScreening:
+        """Which groups of questions (`groups`: each question's group) two outcomes that share the inputs
+        and choices can answer differently (see `_split`). Nothing is minimised or re-checked."""
+        if self.limit_hit:
+            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        used = self.used_rules
+        first = self.session.check(self.all)
+        if first.status != SAT:
+            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, (),
+                                  used)
+        if not self._load_copy():
+            return GroupScreening(Verdict.DETERMINED, "", (), used)
+        open_questions: dict[str, list[tuple[set[str], list[tuple[str, str]]]]] = {}
+        for q in self.sc.questions:
+            pairs = [(str(a.smt), str(b.smt)) for a, b in zip(self.g.questions[q.name], self.g.questions["@2:" + q.name])
+                     if not a.known]
+            if pairs:
+                names = self.g.closure(mentioned(self.g.question_terms.get(q.name, "")))
+                open_questions.setdefault(groups[q.name], []).append((names, pairs))
+        return replace(self._split(open_questions), rules=used)
+
+    def screen_asked(self, asked: Collection[tuple[str, tuple[str, ...]]]) -> GroupScreening:
+        """`screen_groups` for the questions that ask the outcomes in `asked` (symbol, arguments as the
+        solver names them), grouped by symbol, without building them: such a question's value is the
+        outcome's own constant. `unknown` when one of them is no rule's (a question about it would
+        have a constant of its own), or when the scenario is too large to ground."""
+        if self.limit_hit:
+            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        used = self.used_rules
+        first = self.session.check(self.all)
+        if first.status != SAT:
+            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, (),
+                                  used)
+        outcomes = {(r.symbol, r.args): r.smt for r in self.refs((SymbolKind.OUTCOME,), "|o:")}
+        free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in outcomes), None)
+        if free is not None:
+            return GroupScreening(Verdict.UNKNOWN, f"no rule constrains {free}", (), used)
+        if not asked:
+            return GroupScreening(Verdict.DETERMINED, "", (), used)
+        self._load_copy(always=True)
+        by_symbol: dict[str, list[tuple[set[str], list[tuple[str, str]]]]] = {}
+        for s, a in asked:
+            name = outcomes[(s, a)]
+            by_symbol.setdefault(s, []).append(({name}, [(name, copied(name))]))
+        return replace(self._split(by_symbol), rules=used)
+
+    def _split(self, groups: dict[str, list[tuple[set[str], list[tuple[str, str]]]]]) -> GroupScreening:
+        """Which `groups` of questions (each question the constants its value is read from, and the pairs
+        of its first and second copy's terms) two outcomes that share the inputs and choices can answer
+        differently: one check for whether any can split, the groups of the questions its model splits
+        taken out, and again until none can. With each group that can, the rules every one of its
+        questions rests on (see `resting_on`)."""
+        remaining = dict(groups)
+        split: list[str] = []
+        while remaining:
+            # one flag per group, true where the model splits one of its questions; only the flags are read
+            flags = {group: f"|split:{len(split)}:{i}|" for i, group in enumerate(remaining)}
+            lines = [f"(declare-const {flag} Bool)" for flag in flags.values()]
+            lines += [f"(assert (= {flags[group]} (or {' '.join(f'(not (= {a} {b}))' for _, ps in asked for a, b in ps)})))"
+                      for group, asked in remaining.items()]
+            lines.append(f"(assert (or {' '.join(flags.values())}))")
+            result, values = self.session.check_asserting(lines, list(flags.values()))
+            if result.status == UNSAT:
+                break
+            moved = [group for group, flag in flags.items() if values.get(flag)]
+            if result.status != SAT or not moved:
+                return GroupScreening(Verdict.UNKNOWN, result.reason or "a split model split no question", ())
+            split += moved
+            remaining = {group: asked for group, asked in remaining.items() if group not in moved}
+        if not split:
+            return GroupScreening(Verdict.DETERMINED, "", ())
+        resting = {group: frozenset.intersection(*(frozenset(self.resting_on(names)) for names, _ in groups[group]))
+                   for group in split}
+        order = {r.id: i for i, r in enumerate(self.rules.rules)}
+        return GroupScreening(Verdict.AMBIGUOUS, "",
+                              tuple((group, tuple(sorted(resting[group], key=order.__getitem__))) for group in split))
 
     def _load_copy(self, always: bool = False) -> bool:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
@@ -628,7 +713,12 @@ class _Case:
     def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
         """The rules with an instance that rests on the question's value or on `extra`: one that names
         such a constant, or a shared term defined from one (however deeply)."""
-        names = self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra}
+        return self.resting_on(self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra})
+
+    def resting_on(self, names: set[str]) -> tuple[str, ...]:
+        """The rules with an instance that names one of the constants `names`, or a shared term defined
+        from one (however deeply)."""
+        names = set(names)
         todo = list(names)
         while todo:
             for shared in self.sharing.get(todo.pop(), ()):
@@ -676,6 +766,26 @@ def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAU
     names them) is one no rule constrains; `determined` then still means that no question about the
     scenario's outcomes, nor about those in `asked`, can have two values."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome, asked)
+
+
+def screen_groups(scenario: Scenario, rules: RuleBase, groups: Mapping[str, str], timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                  memory_mb: int | None = None) -> GroupScreening:
+    """Which groups of the scenario's questions (`groups` gives each question's group) two outcomes that
+    share the inputs and the players's choices can answer differently. `check_scenario` answers some
+    question of a group `ambiguous` exactly when the group is in `split` (unless a check gives up or a
+    witness fails to re-check), and then names, among the rules involved, every rule `split` gives the
+    group: the rules an ambiguous question rests on are those with an instance that names its value
+    (however deeply through shared terms), and the witnesses only add to them."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen_groups(groups)
+
+
+def screen_asked(scenario: Scenario, rules: RuleBase, asked: Collection[tuple[str, tuple[str, ...]]],
+                 timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> GroupScreening:
+    """`screen_groups` for the questions about the outcomes `asked` (symbol, arguments as the solver names
+    them), grouped by symbol, on the scenario without those questions: such a question's value is the
+    outcome's constant, which grounding the scenario with the question or without it names alike.
+    `unknown` when an outcome asked is no rule's."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).screen_asked(asked)
 
 
 def screen_then_check(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
