@@ -21,8 +21,7 @@ from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, te
 from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
-from verifier.solver.engine import check_scenario, screen_asked, screen_groups, screen_scenario, screen_then_check
-from verifier.verdicts import Verdict
+from verifier.solver.engine import check_scenario, screen_asked, screen_groups
 
 CARDS = {
     "hezekiah": {"type": "Hero", "brigade": "Blue", "abilities": [
@@ -117,23 +116,6 @@ def test_each_witness_case_gives_the_findings_verdict(rule_base: RuleBase, tmp_p
         assert [r.verdict.value for r in outcome.results] == [finding.verdict]
         assert all(r.ok for r in outcome.results)
         assert len(scenario.attempts) == len(finding.attempts) and scenario.steps[-1].turn == finding.turns
-
-
-def test_one_grounding_gives_the_screen_and_the_full_answer(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
-    scope = load_scope(path, rule_base)
-    answered = 0
-    for plan in plans(scope):
-        sc = scenario_of(scope, plan, rule_base)
-        screening, full = screen_then_check(sc, rule_base)
-        assert screening.verdict is screen_scenario(sc, rule_base).verdict
-        if screening.verdict is Verdict.DETERMINED:
-            assert full is None
-        else:
-            assert full == check_scenario(sc, rule_base)
-            answered += 1
-    assert answered, "the negated set-aside is answered in full"
 
 
 def test_findings_come_with_the_fewest_attempts(rule_base: RuleBase, tmp_path: Path) -> None:

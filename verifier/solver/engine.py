@@ -16,7 +16,7 @@ consistent, each with every question's answer once it is taken.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_then_check", "screen_groups",
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_groups",
            "screen_asked",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
@@ -78,8 +78,7 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
 
 class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
-                 timeout_ms: int, memory_mb: int | None, tracked: bool = False,
-                 grounding: Grounding | None = None) -> None:
+                 timeout_ms: int, memory_mb: int | None, tracked: bool = False) -> None:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
@@ -90,7 +89,7 @@ class _Case:
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
         try:
-            self.g: Grounding = ground(scenario, rules) if grounding is None else grounding
+            self.g: Grounding = ground(scenario, rules)
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
             self.limit_hit = str(exc)
             return
@@ -786,24 +785,6 @@ def screen_asked(scenario: Scenario, rules: RuleBase, asked: Collection[tuple[st
     outcome's constant, which grounding the scenario with the question or without it names alike.
     `unknown` when an outcome asked is no rule's."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen_asked(asked)
-
-
-def screen_then_check(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                      memory_mb: int | None = None) -> tuple[Screening, CaseResult | None]:
-    """`screen_scenario`, and where it does not find the scenario determined, `check_scenario`'s
-    answer too (without a rules document), both from one grounding of the scenario.
-
-    The screen works on a copy of the grounding, so the full answer is the very one `check_scenario`
-    gives: the same grounding loaded into a fresh solver."""
-    try:
-        g = ground(scenario, rules)
-    except SolverError:  # too large to ground: both say so
-        return screen_scenario(scenario, rules, timeout_ms, memory_mb), check_scenario(scenario, rules, None,
-                                                                                        timeout_ms, memory_mb)
-    screening = _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=g.copy()).screen(False, ())
-    if screening.verdict is Verdict.DETERMINED:
-        return screening, None
-    return screening, _Case(scenario, rules, None, timeout_ms, memory_mb, grounding=g).run()
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
