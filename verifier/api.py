@@ -241,7 +241,7 @@ def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], N
 
 def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] | None = None,
            timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None, prove: bool = True) -> MutationReport:
+           progress: Callable[[int, int], None] | None = None, prove: bool = False) -> MutationReport:
     """Mutation analysis: the mutants of the rules and definitions named in `targets` (every one, when empty)
     of the given `kinds` (every kind, when None), each checked against the repository's case table (cases/):
     killed by the first case that answers a question otherwise than it expects, survived, or invalid; with

@@ -179,9 +179,11 @@ def proven_equivalent(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutatio
         sc, changed, _ = members[0]
         before = [rules.rule(rid) for rid in changed]
         after = [r for r in m.put_in if r.id in changed]
-        checked += 1
-        if _alike_in(sc, original, mutant, before, after, probe, [], timeout_ms, memory_mb) is not None:
-            continue
+        # once a proof needed other rules, the next universes most often need them too: they are tried first
+        if not used:
+            checked += 1
+            if _alike_in(sc, original, mutant, before, after, probe, [], timeout_ms, memory_mb) is not None:
+                continue
         seen: set[tuple[object, ...]] = set()
         for sc, _, active in members:
             context = [r for r in nearby if r.id in active]
