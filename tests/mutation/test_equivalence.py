@@ -3,14 +3,19 @@ in force) is equivalent; one a case kills never is; the report leaves equivalent
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 
 from verifier.api import load, open_repository
 from verifier.mutation import MutantStatus, MutationReport, mutations, run_mutations
 from verifier.mutation.equivalence import proven_equivalent
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
+
+from .conftest import copy_small_repo
 
 CASES = ("cases/ability-activation-order/written-abilities-activate-in-written-order.yaml",
          "cases/ability-activation-order/gained-abilities-after-printed-in-gained-order.yaml",
@@ -68,3 +73,20 @@ def test_equivalent_mutants_leave_the_score(table) -> None:  # type: ignore[no-u
     (section, _) = report.sections()
     assert section.equivalent == 1
     assert section.score == section.killed / (section.killed + section.survived)
+
+
+def test_the_command_line_reports_a_proven_survivor_equivalent(tmp_path: Path, repo_root: Path,
+                                                               cli: Callable[..., Result],
+                                                               assert_no_crash: Callable[[Result], None]) -> None:
+    repo = copy_small_repo(repo_root, tmp_path / "repo")
+    result = cli("mutate", "--root", repo, "--rules", "AAO-5", "--kinds", "drop", "-j", "1", "--prove-equivalent",
+                 "--format", "json")
+    assert_no_crash(result)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    (dropped,) = [m for m in report["mutants"] if m["id"] == "AAO-5 drop 2"]
+    assert dropped["status"] == "equivalent" and "holds exactly when the rule does" in dropped["reason"]
+    (section,) = [s for s in report["sections"] if s["section"] == "all"]
+    assert section["equivalent"] >= 1
+    plain = cli("mutate", "--root", repo, "--rules", "AAO-5", "--kinds", "drop", "-j", "1", "--format", "json")
+    assert [m["status"] for m in json.loads(plain.stdout)["mutants"] if m["id"] == "AAO-5 drop 2"] == ["survived"]
