@@ -24,7 +24,7 @@ from ..language.encoding import Rule, RuleBase
 from ..language.syntax import Call, Compare, Name, Quant, walk
 from ..scenario.model import Scenario
 from ..solver.backend import UNSAT, Session
-from ..solver.grounding import Grounding, RuleGrounder, RuleInstance, Tracked, smt_symbol, universe_names
+from ..solver.grounding import ANY_NUMBER, Grounding, RuleGrounder, RuleInstance, Tracked, smt_symbol, universe_names
 from ..terminal import plural
 from ..vocabulary import DOMAINS, SYMBOLS, VALUE_SETS
 from .mutants import SUFFIX, Mutation
@@ -35,7 +35,7 @@ MAX_BINDINGS = 20_000
 
 
 def _sizes(sc: Scenario) -> dict[str, int]:
-    return {"player": len(sc.players), "card": len(sc.cards), "ability": len(sc.abilities),
+    return {**{sort: 1 for sort in ANY_NUMBER}, "player": len(sc.players), "card": len(sc.cards), "ability": len(sc.abilities),
             "attempt": len(sc.attempts), "modifier": len(sc.modifiers), "step": len(sc.steps),
             "turn": max(s.turn for s in sc.steps), **{name: len(members) for name, members in VALUE_SETS.items()}}
 
@@ -138,7 +138,11 @@ def _probe(rules: RuleBase, m: Mutation) -> Rule | None:
     d = rules.definitions[m.mutant.target]
     args = tuple(Name(d.loc, p) for p, _ in d.params)
     same = Compare(d.loc, "==", Call(d.loc, d.name, args), Call(d.loc, f"{d.name}{SUFFIX}:{m.mutant.id}", args))
-    return Rule(f"{d.name}={d.name}{SUFFIX}", "", (), "", d.params, same, False, (), d.loc)
+    # a step, turn or number a rule passes may lie outside the timeline (`before(x)` at the first step, `never`):
+    # such a parameter takes any whole number; one naming a thing or a value-set member takes each of its sort
+    numbers = iter(ANY_NUMBER)
+    params = tuple((p, next(numbers) if sort in ("step", "turn", "int") else sort) for p, sort in d.params)
+    return Rule(f"{d.name}={d.name}{SUFFIX}", "", (), "", params, same, False, (), d.loc)
 
 
 def proven_equivalent(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, timeout_ms: int,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
            "ground_with_memo", "second_copy", "copy_since",
-           "SymbolRef", "value_smt", "universe_names", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
+           "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import math
 import re
@@ -207,6 +207,11 @@ class Grounding:
         return f"(declare-const {name} {'Bool' if type_name == 'bool' else 'Int'})"
 
 
+# With free structure, a rule variable of one of these sorts takes one value: a whole number the solver picks,
+# any at all (a step, a turn or a number outside every timeline too), each sort a number of its own.
+ANY_NUMBER = tuple(f"any number {i}" for i in range(4))
+
+
 class _Grounder:
     _builders: dict[type, Callable[[_Grounder, Any], Fn]] = {}
 
@@ -237,6 +242,8 @@ class _Grounder:
         }
         self.domains.update({name: list(members) for name, members in VALUE_SETS.items()})
         self.domain_terms = {sort: [Term(sort, v) for v in values] for sort, values in self.domains.items()}
+        if self.free_structure:
+            self.domain_terms.update({sort: [self._any_number(sort)] for sort in ANY_NUMBER})
         self.constants: dict[str, str] = scenario.constants()
         self.modifiers = {m.id: m for m in scenario.modifiers}
         self.cards = {c.name: c for c in scenario.cards}
@@ -281,6 +288,13 @@ class _Grounder:
             make = self._free if self.free_structure and name != "never" else self._structure
             cached = self.structures[(name, args)] = make(name, args, loc)
         return cached
+
+    def _any_number(self, sort: str) -> Term:
+        """The one value of a sort of `ANY_NUMBER`: a whole number left to the solver, unbounded."""
+        key = f"|s:{self.g.number(sort, ())}|"
+        if key not in self.g.constants:
+            self.g.constants[key] = SymbolRef(key, sort, (), SymbolKind.STRUCTURE, "int")
+        return Term("int", None, key)
 
     def _free(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """A structure symbol's application as a solver constant of its own (`|s:N|`), within its result's
