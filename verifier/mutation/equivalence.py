@@ -149,11 +149,20 @@ def proven_equivalent(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutatio
                       memory_mb: int | None = None, original: RuleGrounder | None = None) -> str:
     """Why the mutant `m` of `rules` is equivalent (see the module's docstring), or an empty string when that is
     not proven. A definition's mutant is compared with the definition itself, for every value of its
-    parameters (so every rule using it is unchanged); a rule's, with the rule. `original`: a grounder of
-    `rules` with free structure, to share between mutants."""
+    parameters (so every rule using it is unchanged), and where that fails, each rule using it with that rule's
+    mutated version; a rule's mutant, with the rule. `original`: a grounder of `rules` with free structure, to
+    share between mutants."""
     original = original or RuleGrounder(rules, free_structure=True)
     mutant = RuleGrounder(m.rule_base, free_structure=True)
     probe = _probe(rules, m)
+    found = _proven(rules, scenarios, m, original, mutant, probe, timeout_ms, memory_mb)
+    if not found and probe is not None:
+        found = _proven(rules, scenarios, m, original, mutant, None, timeout_ms, memory_mb)
+    return found
+
+
+def _proven(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, original: RuleGrounder,
+            mutant: RuleGrounder, probe: Rule | None, timeout_ms: int, memory_mb: int | None) -> str:
     # a first pass compares the versions alone; a universe where they differ is looked at again with the
     # other rules of their sections in force (never the rules the mutant changes)
     sections = {rules.rule(rid).section for rid in m.left_out}
@@ -205,7 +214,8 @@ def proven_equivalent(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutatio
                 return ""
             used |= needed
     what = ("the mutated definition gives the value the definition gives, for every value of its parameters"
-            if probe is not None else "the mutated rule holds exactly when the rule does")
+            if probe is not None else "the mutated rule holds exactly when the rule does"
+            if m.mutant.target_kind == "rule" else "every rule using the mutated definition holds exactly when it does")
     also = f", with {', '.join(sorted(used))} in force" if used else ""
     return (f"{what} and every structure, input and outcome{also}, over the universes of {plural(cases, 'case')} "
             f"that have it in force ({plural(checked, 'universe')} checked)")
