@@ -90,3 +90,13 @@ def test_the_command_line_reports_a_proven_survivor_equivalent(tmp_path: Path, r
     assert section["equivalent"] >= 1
     plain = cli("mutate", "--root", repo, "--rules", "AAO-5", "--kinds", "drop", "-j", "1", "--format", "json")
     assert [m["status"] for m in json.loads(plain.stdout)["mutants"] if m["id"] == "AAO-5 drop 2"] == ["survived"]
+
+
+def test_a_definitions_mutant_is_compared_in_the_rules_using_it_when_the_definition_differs(
+        repo_root: Path) -> None:
+    repo = open_repository(repo_root)
+    scenarios = [load(repo, repo_root / "cases/heal/discard-suspended-only-while-one-of-its-cards-is-healed.yaml")]
+    # discard_window with `starts_discard(x)` dropped differs as a definition (a heal's window), but the only
+    # place it is read, discarded_by_ability, asks `discarding(x, c)` too, which says `starts_discard(x)` again
+    why = proven_equivalent(repo.rules, scenarios, _mutation(repo, "discard_window drop 1"), DEFAULT_TIMEOUT_MS)
+    assert why.startswith("every rule using the mutated definition holds exactly when it does")
