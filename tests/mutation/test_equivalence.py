@@ -96,7 +96,7 @@ def test_a_definitions_mutant_is_compared_in_the_rules_using_it_when_the_definit
         repo_root: Path) -> None:
     repo = open_repository(repo_root)
     scenarios = [load(repo, repo_root / "cases/heal/discard-suspended-only-while-one-of-its-cards-is-healed.yaml")]
-    # discard_window with `starts_discard(x)` dropped differs as a definition (a heal's window), but the only
-    # place it is read, discarded_by_ability, asks `discarding(x, c)` too, which says `starts_discard(x)` again
+    # discard_window with `starts_discard(x)` dropped differs as a definition (a heal's window), but where it is
+    # read (HEAL-19, discarded_by_ability) `discarding(x, c)` is asked too, which says `starts_discard(x)` again
     why = proven_equivalent(repo.rules, scenarios, _mutation(repo, "discard_window drop 1"), DEFAULT_TIMEOUT_MS)
     assert why.startswith("every rule using the mutated definition holds exactly when it does")
