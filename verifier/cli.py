@@ -633,12 +633,19 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
 @click.option("--max-scenarios", type=click.IntRange(1, 100_000), default=None,
               help="With --distinguish: search at most this many scenarios of each survivor's scope "
                    "[default: 100].")
+@click.option("--prove-equivalent", is_flag=True,
+              help="Try to prove each survivor equivalent: saying what the rules say (alone, or with other rules of "
+                   "its section in force) for every structure, input and outcome over the cases' universes. A "
+                   "survivor proven so is reported equivalent and leaves the score. Slow: tens of seconds a survivor.")
 def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: str, timeout: float,
-           memory: int | None, jobs: int | None, distinguish_dir: str | None, max_scenarios: int | None) -> None:
+           memory: int | None, jobs: int | None, distinguish_dir: str | None, max_scenarios: int | None,
+           prove_equivalent: bool) -> None:
     """Mutation analysis: edit one rule or definition at a time and check the edit against the case table
-    (cases/), reporting each mutant killed (by which case and question), survived or invalid, and the
-    mutation score per section and overall. With --distinguish, each survivor's distinguishing case is
-    written, or the survivor is reported equivalent in scope. Exit 0 once the report is out, whatever it says."""
+    (cases/), reporting each mutant killed (by which case and question), survived or invalid (with
+    --prove-equivalent, equivalent: proven to say what the rules say, so that no case could kill it), and the
+    mutation score per section and overall (equivalent mutants leave it). With --distinguish, each survivor's
+    distinguishing case is written, or the survivor is reported equivalent in scope. Exit 0 once the report
+    is out, whatever it says."""
     from .mutation import mutation_json, mutation_text
     from .mutation.distinguish import Distinction, case_name
 
@@ -658,7 +665,7 @@ def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: s
 
     try:
         repo = api.open_repository(_repository(root))
-        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show)
+        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show, prove_equivalent)
         if distinguish_dir is not None:
             folder = Path(distinguish_dir)
 

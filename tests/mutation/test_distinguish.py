@@ -82,8 +82,8 @@ def test_survivors_equivalent_in_scope_leave_the_score(repo_root: Path) -> None:
         Distinction(chosen[2].id, DistinctionStatus.CUT_SHORT, "a scope", 5, 9)))
     (before,) = [s for s in plain.sections() if s.section == "all"]
     (after,) = [s for s in searched.sections() if s.section == "all"]
-    assert (before.killed, before.survived, before.equivalent) == (1, 2, 0)
-    assert (after.killed, after.survived, after.equivalent) == (1, 2, 1)
+    assert (before.killed, before.survived, before.in_scope) == (1, 2, 0)
+    assert (after.killed, after.survived, after.in_scope) == (1, 2, 1)
     assert before.score == pytest.approx(1 / 3) and after.score == pytest.approx(1 / 2)
 
 
@@ -100,7 +100,7 @@ def test_the_command_line_writes_each_distinguishing_case(repo: Path, tmp_path: 
     assert (folder / found["case"]).is_file()
     assert f"{SURVIVOR}: distinguished" in result.stderr and "wrote" in result.stderr
     (section,) = [s for s in report["sections"] if s["section"] == "all"]
-    assert section["equivalent"] == 0
+    assert section["equivalent"] == 0 and section["equivalent_in_scope"] == 0
 
 
 def test_max_scenarios_needs_distinguish(repo: Path, cli: Callable[..., Result]) -> None:

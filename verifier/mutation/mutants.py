@@ -94,14 +94,14 @@ class Mutation:
 
 # The name of a definition changed by a mutant, or using one, ends with `#mutant:` and the mutant's ID:
 # never a valid name in a file.
-_SUFFIX = "#mutant"
+SUFFIX = "#mutant"
 
 
 def _plain(name: str) -> str:
     return name.split("#", 1)[0]
 
 
-def _rename(e: Expr, names: set[str], to: str = _SUFFIX) -> Expr:
+def _rename(e: Expr, names: set[str], to: str = SUFFIX) -> Expr:
     """`e` with every call of a definition in `names` renamed (`to` appended, or, when empty, the suffix removed)."""
     if isinstance(e, Call):
         func = e.func if e.func not in names else (e.func + to if to else _plain(e.func))
@@ -280,7 +280,7 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
             made = mutant(kind, str(node.loc), what, ids)
             # Each mutant's changed definitions get names of their own: a case grounded once shares its
             # terms between mutants by name, so two mutants must never name different terms alike.
-            to = f"{_SUFFIX}:{made.id}"
+            to = f"{SUFFIX}:{made.id}"
             changed = {n + to: rules.definitions[n]._replace(name=n + to,
                                                              body=_rename(rules.definitions[n].body, renamed, to))
                        for n in sorted(renamed)}

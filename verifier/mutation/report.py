@@ -16,19 +16,21 @@ from .run import MutantResult, MutantStatus
 
 @dataclass(frozen=True)
 class SectionScore:
-    """How a section's mutants fared; `equivalent` counts the survivors found equivalent in scope (see
-    `distinguish`). The score is killed / (killed + survived - equivalent), None when that is 0/0."""
+    """How a section's mutants fared; `equivalent` counts the mutants proven equivalent (which no case could
+    kill, see `equivalence`), `in_scope` the survivors found equivalent in scope (see `distinguish`). The score
+    is killed / (killed + survived - in_scope), None when that is 0/0: equivalent mutants do not count."""
 
     section: str
     killed: int
     survived: int
     invalid: int
     unknown: int
+    in_scope: int = 0
     equivalent: int = 0
 
     @property
     def score(self) -> float | None:
-        decided = self.killed + self.survived - self.equivalent
+        decided = self.killed + self.survived - self.in_scope
         return self.killed / decided if decided else None
 
 
@@ -54,7 +56,8 @@ class MutationReport:
                 equivalent[key] = equivalent.get(key, 0) + same
         ordered = [s for s in counts if s != "all"] + (["all"] if "all" in counts else [])
         return [SectionScore(s, counts[s][MutantStatus.KILLED], counts[s][MutantStatus.SURVIVED],
-                             counts[s][MutantStatus.INVALID], counts[s][MutantStatus.UNKNOWN], equivalent[s])
+                             counts[s][MutantStatus.INVALID], counts[s][MutantStatus.UNKNOWN], equivalent[s],
+                             counts[s][MutantStatus.EQUIVALENT])
                 for s in ordered]
 
     def distinguished(self) -> dict[str, Distinction]:
@@ -84,6 +87,8 @@ def _line(m: Mutant, r: MutantResult) -> str:
         else:
             reach = f"run on {plural(r.cases_run, 'case')}"
         return f"  SURVIVED  {m.id}{what}: {reach}, none noticed"
+    if r.status is MutantStatus.EQUIVALENT:
+        return f"  equivalent {m.id}{what}: {r.reason}"
     label = "invalid" if r.status is MutantStatus.INVALID else "UNKNOWN"
     return f"  {label:<9} {m.id}{what}: {r.reason}"
 
@@ -102,17 +107,18 @@ def mutation_text(report: MutationReport) -> str:
         lines.append("")
         lines += [escape_text(line) for d in report.distinctions for line in _distinction_lines(d)]
     lines.append("")
-    equivalent = f" {'equivalent':>10}" if report.distinctions else ""
-    lines.append(f"{'section':<28} {'killed':>7} {'survived':>9}{equivalent} {'invalid':>8} {'unknown':>8} {'score':>7}")
+    in_scope = f" {'in scope':>9}" if report.distinctions else ""
+    lines.append(f"{'section':<28} {'killed':>7} {'survived':>9}{in_scope} {'equivalent':>10} {'invalid':>8} "
+                 f"{'unknown':>8} {'score':>7}")
     for s in report.sections():
-        same = f" {s.equivalent:>10}" if report.distinctions else ""
-        lines.append(f"{s.section:<28} {s.killed:>7} {s.survived:>9}{same} {s.invalid:>8} {s.unknown:>8} "
-                     f"{_score(s):>7}")
+        same = f" {s.in_scope:>9}" if report.distinctions else ""
+        lines.append(f"{s.section:<28} {s.killed:>7} {s.survived:>9}{same} {s.equivalent:>10} {s.invalid:>8} "
+                     f"{s.unknown:>8} {_score(s):>7}")
     if report.distinctions:
-        lines.append("score: killed / (killed + survived - equivalent in scope); invalid and unknown mutants do not "
-                     "count")
+        lines.append("score: killed / (killed + survived - equivalent in scope); equivalent, invalid and unknown "
+                     "mutants do not count")
     else:
-        lines.append("score: killed / (killed + survived); invalid and unknown mutants do not count")
+        lines.append("score: killed / (killed + survived); equivalent, invalid and unknown mutants do not count")
     return "\n".join(lines)
 
 
@@ -154,7 +160,7 @@ def mutation_json(report: MutationReport) -> dict[str, object]:
             "questions": [{"question": q, "expected": mine, "mutant": theirs} for q, mine, theirs in d.questions],
         } for d in report.distinctions],
         "sections": [{"section": s.section, "killed": s.killed, "survived": s.survived,
-                      "equivalent": s.equivalent, "invalid": s.invalid, "unknown": s.unknown,
+                      "equivalent": s.equivalent, "equivalent_in_scope": s.in_scope, "invalid": s.invalid, "unknown": s.unknown,
                       "score": None if s.score is None else round(s.score, 4)}
                      for s in report.sections()],
     }

@@ -32,6 +32,7 @@ class MutantStatus(StrEnum):
     SURVIVED = "survived"  # every case answers every question as before
     INVALID = "invalid"  # not a valid encoding: it does not type-check, or a case cannot be grounded with it
     UNKNOWN = "unknown"  # no case kills it, but the solver gave up on some question
+    EQUIVALENT = "equivalent"  # no case kills it, and none could: it is proven to say what the rules say
 
 
 @dataclass(frozen=True)
@@ -164,23 +165,44 @@ class _Run:
 
 
 def _run_part(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
-              memory_mb: int | None, tick: Callable[[], None]) -> list[MutantResult]:
+              memory_mb: int | None, tick: Callable[[], None], prove: bool = False) -> list[MutantResult]:
     run = _Run(rules, mutations, timeout_ms, memory_mb)
     for sc in scenarios:
         if run.alive:
             run.case(sc)
         tick()
-    return run.finish()
+    results = run.finish()
+    if prove:
+        results = _proven(rules, scenarios, mutations, results, timeout_ms, memory_mb)
+    return results
 
 
-_forked: tuple[RuleBase, Sequence[Scenario], list[list[Mutation]], int, int | None, object] | None = None
+def _proven(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation],
+            results: list[MutantResult], timeout_ms: int, memory_mb: int | None) -> list[MutantResult]:
+    """`results` with each survivor proven equivalent (see `equivalence`) marked so, with the reason."""
+    from ..solver.grounding import RuleGrounder
+    from .equivalence import proven_equivalent
+
+    made = {m.mutant.id: m for m in mutations}
+    original = RuleGrounder(rules, free_structure=True)
+    out = []
+    for r in results:
+        if r.status is MutantStatus.SURVIVED:
+            why = proven_equivalent(rules, scenarios, made[r.mutant_id], timeout_ms, memory_mb, original)
+            if why:
+                r = MutantResult(r.mutant_id, MutantStatus.EQUIVALENT, reason=why, cases_run=r.cases_run)
+        out.append(r)
+    return out
+
+
+_forked: tuple[RuleBase, Sequence[Scenario], list[list[Mutation]], int, int | None, object, bool] | None = None
 
 
 def _worker(part: int) -> list[MutantResult]:
     assert _forked is not None
-    rules, scenarios, parts, timeout_ms, memory_mb, queue = _forked
+    rules, scenarios, parts, timeout_ms, memory_mb, queue, prove = _forked
     return _run_part(rules, scenarios, parts[part], timeout_ms, memory_mb,
-                     lambda: queue.put(1))  # type: ignore[attr-defined]
+                     lambda: queue.put(1), prove)  # type: ignore[attr-defined]
 
 
 def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
@@ -196,8 +218,10 @@ def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
 
 def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
                   memory_mb: int | None = None, jobs: int | None = None,
-                  progress: Progress | None = None) -> list[MutantResult]:
+                  progress: Progress | None = None, prove: bool = False) -> list[MutantResult]:
     """Each mutation's result against the cases `scenarios` (in the order given), in the order of `mutations`.
+    With `prove`, a survivor proven equivalent over the cases' universes (`equivalence.proven_equivalent`) is
+    `equivalent` instead.
 
     With several jobs, the mutants are split between worker processes, each running its part over every case.
     """
@@ -214,7 +238,7 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
             progress(done, total)
 
     if workers == 1:
-        results = _run_part(rules, scenarios, mutations, timeout_ms, memory_mb, tick)
+        results = _run_part(rules, scenarios, mutations, timeout_ms, memory_mb, tick, prove)
         return sorted(results, key=lambda r: order[r.mutant_id])
     import multiprocessing
     import queue as queues
@@ -224,7 +248,7 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
 
     context = multiprocessing.get_context("fork")
     ticks = context.Queue()
-    _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks)
+    _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks, prove)
     try:
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent,
                                  initargs=(os.getpid(),)) as pool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
            "ground_with_memo", "second_copy", "copy_since",
-           "SymbolRef", "value_smt", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
+           "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import math
 import re
@@ -207,6 +207,11 @@ class Grounding:
         return f"(declare-const {name} {'Bool' if type_name == 'bool' else 'Int'})"
 
 
+# With free structure, a rule variable of one of these sorts takes one value: a whole number the solver picks,
+# any at all (a step, a turn or a number outside every timeline too), each sort a number of its own.
+ANY_NUMBER = tuple(f"any number {i}" for i in range(4))
+
+
 class _Grounder:
     _builders: dict[type, Callable[[_Grounder, Any], Fn]] = {}
 
@@ -217,6 +222,7 @@ class _Grounder:
         self.fns: dict[int, tuple[Expr, Fn]] = {}
         self.plans: dict[int, tuple[Rule, tuple[list[str], tuple[tuple[Fn, ...], ...]]]] = {}
         self.structural: dict[str, bool] = {}
+        self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
         """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
@@ -236,6 +242,8 @@ class _Grounder:
         }
         self.domains.update({name: list(members) for name, members in VALUE_SETS.items()})
         self.domain_terms = {sort: [Term(sort, v) for v in values] for sort, values in self.domains.items()}
+        if self.free_structure:
+            self.domain_terms.update({sort: [self._any_number(sort)] for sort in ANY_NUMBER})
         self.constants: dict[str, str] = scenario.constants()
         self.modifiers = {m.id: m for m in scenario.modifiers}
         self.cards = {c.name: c for c in scenario.cards}
@@ -277,8 +285,32 @@ class _Grounder:
         """The value of a structure symbol, read off the scenario."""
         cached = self.structures.get((name, args))
         if cached is None:
-            cached = self.structures[(name, args)] = self._structure(name, args, loc)
+            make = self._free if self.free_structure and name != "never" else self._structure
+            cached = self.structures[(name, args)] = make(name, args, loc)
         return cached
+
+    def _any_number(self, sort: str) -> Term:
+        """The one value of a sort of `ANY_NUMBER`: a whole number left to the solver, unbounded."""
+        key = f"|s:{self.g.number(sort, ())}|"
+        if key not in self.g.constants:
+            self.g.constants[key] = SymbolRef(key, sort, (), SymbolKind.STRUCTURE, "int")
+        return Term("int", None, key)
+
+    def _free(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        """A structure symbol's application as a solver constant of its own (`|s:N|`), within its result's
+        range and otherwise free: it stands for the value any timeline, attempt or card could give it."""
+        sym = SYMBOLS[name]
+        shown = tuple(str(a) for a in args)
+        key = f"|s:{self.g.number(name, shown)}|"
+        if key not in self.g.constants:
+            self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
+            if sym.result == "step":
+                self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
+            elif sym.result == "turn":
+                self.g.background.append(f"(and (<= 1 {key}) (<= {key} {self.turns}))")
+            elif sym.result in self.g.names:
+                self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
+        return Term(sym.result, None, key)
 
     def _structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         sym = SYMBOLS[name]
@@ -598,6 +630,11 @@ class _Grounder:
         for i in range(start, len(args)):
             if args[i].smt is not None:
                 param = SYMBOLS[e.func].params[i]
+                if not self.domain(param) and self.free_structure:
+                    return self._undecided(e, args)
+                if not self.domain(param):
+                    raise EncodingError(f"{e.func}(...) is applied to a {param} the solver decides, and the case "
+                                        f"has no {param}", e.loc)
                 branches = []
                 for v in self.domain(param):
                     fixed = list(args)
@@ -611,6 +648,16 @@ class _Grounder:
         if SYMBOLS[e.func].kind is SymbolKind.STRUCTURE:
             return self.structure(e.func, consts, e.loc)  # type: ignore[arg-type]
         return self.ref(e.func, consts, e.loc)  # type: ignore[arg-type]
+
+    def _undecided(self, e: Call, args: list[Term]) -> Term:
+        """With free structure, a symbol applied to a value of a sort the scenario has none of: a constant of
+        its own for that application, left free (no scenario can give it a value that matters)."""
+        shown = tuple(a.smt if a.smt is not None else str(a.const) for a in args)
+        key = f"|s:{self.g.number(e.func, shown)}|"
+        if key not in self.g.constants:
+            sym = SYMBOLS[e.func]
+            self.g.constants[key] = SymbolRef(key, e.func, shown, SymbolKind.STRUCTURE, sym.result)
+        return Term(SYMBOLS[e.func].result, None, key)
 
     def define(self, d: Definition, args: list[Term]) -> Term:
         key: tuple[str, tuple[Py, ...]] | None = None
@@ -870,6 +917,12 @@ def _grounder(rules: RuleBase) -> _Grounder:
     return entry[1]
 
 
+def universe_names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
+    """The names of the scenario's universe, by sort: its players, cards, abilities, attempts and modifiers,
+    and the value sets' members."""
+    return _names(scenario)
+
+
 def _names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     names = dict(VALUE_SETS)
     names["player"] = scenario.players
@@ -979,8 +1032,13 @@ class RuleGrounder:
     named as grounding the whole scenario names them, so the bodies can be asserted beside its own. One
     grounder serves every scenario, so the rules' expressions are compiled once."""
 
-    def __init__(self, rules: RuleBase) -> None:
+    def __init__(self, rules: RuleBase, free_structure: bool = False) -> None:
+        """With `free_structure`, structure symbols (the step of an attempt, the phase of a step, ...) are not
+        read off the scenario but left to the solver, each application a constant within its result's range:
+        the instances then hold for every structure over the scenario's players, cards, attempts, steps and
+        turns at once (no binding is left out for its structure, so there are many more)."""
         self._gr = _Grounder(rules)  # not the shared one of `rules`: a variant is met for a while only
+        self._gr.free_structure = free_structure
 
     def ground(self, scenario: Scenario, g: Grounding, chosen: list[Rule], seen: GroundingMemo | None = None
                ) -> list[tuple[RuleInstance, str]]:
