@@ -254,16 +254,24 @@ class _Case:
         verdict = {SAT: Verdict.AMBIGUOUS, UNSAT: Verdict.DETERMINED}.get(split.status, Verdict.UNKNOWN)
         return Screening(verdict, split.reason, used)
 
+    def _without_outcome(self) -> GroupScreening | None:
+        """A group screen's first check: why the scenario has no outcome (too large to ground, a conflict,
+        or a check that gave up), or None when it has one."""
+        if self.limit_hit:
+            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        first = self.session.check(self.all)
+        if first.status == SAT:
+            return None
+        verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
+        return GroupScreening(verdict, first.reason, (), self.used_rules)
+
     def screen_groups(self, groups: Mapping[str, str]) -> GroupScreening:
         """Which groups of questions (`groups`: each question's group) two outcomes that share the inputs
         and choices can answer differently (see `_split`). Nothing is minimised or re-checked."""
-        if self.limit_hit:
-            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        inconsistent = self._without_outcome()
+        if inconsistent is not None:
+            return inconsistent
         used = self.used_rules
-        first = self.session.check(self.all)
-        if first.status != SAT:
-            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, (),
-                                  used)
         if not self._load_copy():
             return GroupScreening(Verdict.DETERMINED, "", (), used)
         open_questions: dict[str, list[tuple[set[str], list[tuple[str, str]]]]] = {}
@@ -280,13 +288,10 @@ class _Case:
         solver names them), grouped by symbol, without building them: such a question's value is the
         outcome's own constant. `unknown` when one of them is no rule's (a question about it would
         have a constant of its own), or when the scenario is too large to ground."""
-        if self.limit_hit:
-            return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        inconsistent = self._without_outcome()
+        if inconsistent is not None:
+            return inconsistent
         used = self.used_rules
-        first = self.session.check(self.all)
-        if first.status != SAT:
-            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, (),
-                                  used)
         outcomes = {(r.symbol, r.args): r.smt for r in self.refs((SymbolKind.OUTCOME,), "|o:")}
         free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in outcomes), None)
         if free is not None:
