@@ -920,10 +920,6 @@ def _grounder(rules: RuleBase) -> _Grounder:
 def universe_names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     """The names of the scenario's universe, by sort: its players, cards, abilities, attempts and modifiers,
     and the value sets' members."""
-    return _names(scenario)
-
-
-def _names(scenario: Scenario) -> dict[str, tuple[str, ...]]:
     names = dict(VALUE_SETS)
     names["player"] = scenario.players
     names["card"] = tuple(c.name for c in scenario.cards)
@@ -987,7 +983,7 @@ def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
     those that fold to true once weighed are counted, as are those the guard's conditions on a
     rule's last variable would leave out.
     """
-    return _weigh(_grounder(rules).start(scenario, "o", Grounding(_names(scenario))), scenario, rules)
+    return _weigh(_grounder(rules).start(scenario, "o", Grounding(universe_names(scenario))), scenario, rules)
 
 
 def _too_large(scenario: Scenario, count: int) -> str:
@@ -1008,7 +1004,7 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
-    g = Grounding(_names(scenario), steps=len(scenario.steps))
+    g = Grounding(universe_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
     reason = _too_large(scenario, _weigh(gr, scenario, rules))
     if reason:
