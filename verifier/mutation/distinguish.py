@@ -345,16 +345,16 @@ class _Search:
             return None
         if change is None:
             return None
-        left_out, bodies = change
+        left_out, bodies, asked = change
         before = sw.answers()
         gave_up = next((r.reason or "the solver gave up" for r in before.results if r.verdict is Verdict.UNKNOWN), "")
         if gave_up:
             return gave_up
         if any(r.verdict is Verdict.CONTRADICTION for r in before.results):
             return None  # a conflict of the rules themselves is a finding for `explore`, not a case
-        if sw.unchanged(before, left_out, bodies):
+        if sw.unchanged(before, left_out, bodies, asked):
             return None
-        after = sw.answers(left_out, bodies)
+        after = sw.answers(left_out, bodies, asked)
         if any(a.verdict is Verdict.UNKNOWN for a in after.results):
             return next(a.reason for a in after.results if a.verdict is Verdict.UNKNOWN) or "the solver gave up"
         if all(_answer(b) == _answer(a) for b, a in zip(before.results, after.results)):
