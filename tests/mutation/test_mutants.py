@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from verifier.api import open_repository
+from verifier.api import load, open_repository
 from verifier.mutation import KINDS, mutations
 
 
@@ -50,7 +50,14 @@ def test_a_definitions_mutant_changes_every_rule_that_uses_it(repo_root: Path) -
     assert plain.definitions["set_aside_ability"].body.op == "!="
 
 
-def test_a_definition_no_rule_uses_changes_nothing(repo_root: Path) -> None:
-    rules = open_repository(repo_root).rules
-    found = mutations(rules, ("discarded",))  # questions ask it; no rule uses it
+def test_a_definition_no_rule_uses_changes_no_rule_but_the_questions_asking_it(repo_root: Path) -> None:
+    repo = open_repository(repo_root)
+    found = mutations(repo.rules, ("discarded",))  # questions ask it; no rule uses it
     assert found and all(m.mutant.rules == () for m in found)
+    case = load(repo, repo_root / "cases" / "heal" / "discarded-is-asked-when-the-discard-completes.yaml")
+    asking = {q.name for q in case.questions if q.text.startswith("discarded(")}
+    assert asking and asking != {q.name for q in case.questions}
+    for m in found:
+        assert m.definitions == {"discarded"}
+        assert {q.name for q in case.questions if m.question(q) is not None} == asking
+

@@ -87,9 +87,9 @@ def test_a_question_the_solver_gave_up_on_leaves_the_mutant_unknown(table, monke
     assert killed.status is MutantStatus.KILLED
     answers = SwitchedCase.answers
 
-    def giving_up(self, left_out=(), put_in=()):  # type: ignore[no-untyped-def]
-        result = answers(self, left_out, put_in)
-        if left_out or put_in or self.sc.path != killed.case:
+    def giving_up(self, left_out=(), put_in=(), asked=None):  # type: ignore[no-untyped-def]
+        result = answers(self, left_out, put_in, asked)
+        if left_out or put_in or asked or self.sc.path != killed.case:
             return result
         return replace(result, results=tuple(
             replace(r, verdict=Verdict.UNKNOWN, value=None, ok=False, reason="the solver hit the --timeout")
@@ -100,3 +100,22 @@ def test_a_question_the_solver_gave_up_on_leaves_the_mutant_unknown(table, monke
     (r,) = run_mutations(repo.rules, case, deleted, DEFAULT_TIMEOUT_MS, jobs=1)
     assert r.status is MutantStatus.UNKNOWN, r
     assert r.reason == f"{killed.case}::{killed.question}: the solver hit the --timeout"
+
+
+def test_a_mutant_of_a_definition_only_questions_use_is_killed_by_a_question_it_changes(repo_root: Path) -> None:
+    # No rule uses `discarded`; this case's questions ask it. Its mutants must reach those questions, with
+    # the same fate as the mutated rule base checked in full (where the questions read the mutant too).
+    repo = open_repository(repo_root)
+    case = load(repo, repo_root / "cases" / "heal" / "discarded-is-asked-when-the-discard-completes.yaml")
+    found = mutations(repo.rules, ("discarded",))
+    assert found and all(not m.mutant.rules for m in found)
+    fast = run_mutations(repo.rules, [case], found, DEFAULT_TIMEOUT_MS, jobs=1)
+    before = [check_scenario(case, repo.rules, None, DEFAULT_TIMEOUT_MS)]
+    for m, r in zip(found, fast):
+        status, first = naive_status(repo.rules, [case], m, DEFAULT_TIMEOUT_MS, before)
+        assert r.status is status, (m.mutant.id, r, status)
+        assert r.case == first, m.mutant.id
+    killed = [r for r in fast if r.status is MutantStatus.KILLED]
+    assert killed
+    asked = {q.name for q in case.questions}
+    assert all(r.question in asked and r.expected != r.got for r in killed)

@@ -22,8 +22,9 @@ with the mutant's version of them. The first scenario in which a question gets a
 where the rules themselves are consistent and the solver gave up on nothing, is written as a case file
 whose `expect` holds the rules' answers: a candidate case for a rules expert to review, re-checked here
 (the rules answer it as it expects; the mutant does not). A mutant none of whose scope's scenarios
-tells it apart is *equivalent in scope*; a search that stops at `max_scenarios` is *cut short*. The mutant
-of a definition no rule uses changes nothing: it is equivalent, with no scope to search.
+tells it apart is *equivalent in scope*; a search that stops at `max_scenarios` is *cut short*. A mutant
+of a definition no rule uses has no scope to search: only a case's question asking the definition can
+tell it apart (as the mutation run does).
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class Distinction:
     variation: str = ""  # how: "as written", "without play_1", ...
     questions: tuple[tuple[str, str, str], ...] = ()  # (question as written, the rules' answer, the mutant's)
     case: str = ""  # the case file's text
-    reason: str = ""  # for `unknown`: where the solver gave up
+    reason: str = ""  # for `unknown`: where the solver gave up; for `no scope`, why, when no rule uses the definition
 
 
 def case_name(mutant_id: str) -> str:
@@ -290,8 +291,10 @@ class _Search:
         """The search, over the scenarios in the module's order; how many the scope holds is counted without
         building each case's scope, and a case whose scope cannot be built leaves the count when it is reached."""
         mid = self.m.mutant.id
-        if not self.m.mutant.rules:  # a definition no rule uses: the mutant changes nothing at all
-            return Distinction(mid, DistinctionStatus.EQUIVALENT, "none: no rule uses the definition", 0, 0)
+        if not self.m.mutant.rules:  # a definition no rule uses: it changes only the questions asking it
+            return Distinction(mid, DistinctionStatus.NO_SCOPE, "none: no rule uses the definition", 0, 0,
+                               reason="no rule uses the definition; only a case's question asking it can tell "
+                                      "the mutant apart")
         held = sum(_count(base, phases) for base, _, phases in self.cases)
         if not held:
             return Distinction(mid, DistinctionStatus.NO_SCOPE, self.describe(), 0, 0)
@@ -345,16 +348,16 @@ class _Search:
             return None
         if change is None:
             return None
-        left_out, bodies = change
+        left_out, bodies, asked = change
         before = sw.answers()
         gave_up = next((r.reason or "the solver gave up" for r in before.results if r.verdict is Verdict.UNKNOWN), "")
         if gave_up:
             return gave_up
         if any(r.verdict is Verdict.CONTRADICTION for r in before.results):
             return None  # a conflict of the rules themselves is a finding for `explore`, not a case
-        if sw.unchanged(before, left_out, bodies):
+        if sw.unchanged(before, left_out, bodies, asked):
             return None
-        after = sw.answers(left_out, bodies)
+        after = sw.answers(left_out, bodies, asked)
         if any(a.verdict is Verdict.UNKNOWN for a in after.results):
             return next(a.reason for a in after.results if a.verdict is Verdict.UNKNOWN) or "the solver gave up"
         if all(_answer(b) == _answer(a) for b, a in zip(before.results, after.results)):

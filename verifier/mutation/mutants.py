@@ -12,7 +12,8 @@ Kinds of edit, each made at every place of a rule's `requires` or a definition's
 - `constant`: a member of a value set is replaced by the next member of its set (in the vocabulary's
   order; inside a written list `x in (a, b)`, the next one not in the list).
 
-A definition's mutant changes every rule that uses it, directly or through other definitions.
+A definition's mutant changes every rule, and every question of a case, that uses it, directly or through
+other definitions.
 Mutants are listed in a fixed order: by encoding file, rules in file order then definitions in file
 order, each one's deletion first and then its edits in the order of their places.
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 __all__ = ["KINDS", "Mutant", "Mutation", "mutations"]
 
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +41,7 @@ from ..language.syntax import (
     walk,
 )
 from ..language.types import TypeScope, infer
+from ..scenario.model import Question
 from ..vocabulary import MEMBER_OF, VALUE_SETS
 
 KINDS: dict[str, str] = {
@@ -71,13 +74,22 @@ class Mutant:
 @dataclass(frozen=True)
 class Mutation:
     """A mutant with what it changes: the rules it leaves out, and those it puts in their place, read
-    with the definitions of `rule_base`."""
+    with the definitions of `rule_base`; for a definition's mutant, the definitions it changes (the one
+    edited and those using it), which a question may use too."""
 
     mutant: Mutant
     left_out: tuple[str, ...]
     put_in: tuple[Rule, ...]
     rule_base: RuleBase
     invalid: str = ""  # why the mutant is not a valid encoding (found before it is run), or empty
+    definitions: frozenset[str] = frozenset()
+
+    def question(self, q: Question) -> Question | None:
+        """The question `q` of a case as the mutant asks it (read with the definitions of `rule_base`), or None
+        when it uses none of the definitions the mutant changes."""
+        if not _calls(q.expr, self.definitions):
+            return None
+        return q._replace(expr=_rename(q.expr, set(self.definitions), f"{SUFFIX}:{self.mutant.id}"))
 
     def mutated_base(self, original: RuleBase) -> RuleBase:
         """The whole rule base with this mutant's edit made, as an encoding file would give it."""
@@ -224,7 +236,7 @@ def _users(rules: RuleBase) -> dict[str, set[str]]:
     return out
 
 
-def _calls(e: Expr, names: set[str]) -> bool:
+def _calls(e: Expr, names: AbstractSet[str]) -> bool:
     return any(isinstance(c, Call) and c.func in names for c in walk(e))
 
 
@@ -288,5 +300,5 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
             definitions = {**rules.definitions, **changed}
             why = _type_error(changed[entry.name + to].body, entry.params, definitions, entry.result)
             put_in = tuple(r._replace(body=_rename(r.body, renamed, to)) for r in affected)
-            out.append(Mutation(made, ids, put_in, rules._replace(definitions=definitions), why))
+            out.append(Mutation(made, ids, put_in, rules._replace(definitions=definitions), why, frozenset(renamed)))
     return out

@@ -80,12 +80,12 @@ def _line(m: Mutant, r: MutantResult) -> str:
                 f"(expected {r.expected}, got {r.got})")
     what = "" if m.kind == "delete" else f" ({m.description} at {m.place})"
     if r.status is MutantStatus.SURVIVED:
-        if not m.rules:
-            reach = "no rule uses it"
-        elif not r.cases_run:
-            reach = f"no case grounds {'it' if m.target_kind == 'rule' else 'a rule using it'}"
-        else:
+        if r.cases_run:
             reach = f"run on {plural(r.cases_run, 'case')}"
+        elif not m.rules:
+            reach = "no rule uses it, and no case's question changes with it"
+        else:
+            reach = f"no case grounds {'it' if m.target_kind == 'rule' else 'a rule using it'}"
         return f"  SURVIVED  {m.id}{what}: {reach}, none noticed"
     if r.status is MutantStatus.EQUIVALENT:
         return f"  equivalent {m.id}{what}: {r.reason}"
@@ -129,8 +129,6 @@ def _distinction_lines(d: Distinction) -> list[str]:
         head = (f"  distinguished  {d.mutant_id}: {case_name(d.mutant_id)} ({d.based_on} {d.variation}; "
                 f"scenario {d.searched} of {d.held})")
         return [head] + [f"      {q}: {mine}, the mutant: {theirs}" for q, mine, theirs in d.questions]
-    if d.status is DistinctionStatus.EQUIVALENT and not d.held:
-        return [f"  equivalent     {d.mutant_id}: no rule uses the definition, so the mutant changes nothing"]
     if d.status is DistinctionStatus.EQUIVALENT:
         head = f"  equivalent in scope  {d.mutant_id}: every one of the {plural(d.held, 'scenario')} answered alike"
     elif d.status is DistinctionStatus.CUT_SHORT:
@@ -138,7 +136,7 @@ def _distinction_lines(d: Distinction) -> list[str]:
     elif d.status is DistinctionStatus.UNKNOWN:
         head = f"  UNKNOWN        {d.mutant_id}: {searched} searched, none told apart; {d.reason}"
     else:
-        head = f"  no scope       {d.mutant_id}: no case has the rules it changes in force"
+        head = f"  no scope       {d.mutant_id}: {d.reason or 'no case has the rules it changes in force'}"
         return [head]
     return [head, f"      scope: {d.scope}"]
 

@@ -2,21 +2,25 @@
 
 Each case is grounded once (see `solver.swap.SwitchedCase`) and answered under every mutant still
 alive that can change it: one that changes a rule with an instance in the case, or whose own rules
-ground to something else there. A mutant is killed by the first case (in the table's order) with a
-question that was answered as expected and is no longer; it is then run on no further case.
+ground to something else there, or that changes a definition one of the case's questions uses (the
+question's terms are then grounded once more, with the mutant's definitions, and read in its place).
+A mutant is killed by the first case (in the table's order) with a question that was answered as
+expected and is no longer; it is then run on no further case.
 """
 
 from __future__ import annotations
 
-__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "changes_in"]
+__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "changes_in", "Change"]
 
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from ..errors import EncodingError
 from ..language.encoding import RuleBase
+from ..language.syntax import Call, walk
 from ..scenario.model import Scenario
 from ..solver.engine import check_scenario
 from ..solver.grounding import RuleGrounder
@@ -64,19 +68,40 @@ def _kill(before: CaseResult, after: CaseResult, ok: set[str]) -> tuple[str, str
     return None
 
 
-def changes_in(sw: SwitchedCase, m: Mutation, grounder: RuleGrounder) -> tuple[list[str], list[str]] | None:
-    """What the mutant changes in the case grounded as `sw`: the rules it leaves out there and the instance
-    bodies it puts in their place (grounded by `grounder`, the mutant's); None when it changes nothing there
-    (a deleted rule with no instance, or edited rules that ground to the very same instances). Raises
-    `EncodingError` when the mutant's rules cannot be grounded over the case."""
+class Change(NamedTuple):
+    """What a mutant changes in a case: the rules it leaves out there, the instance bodies it puts in their
+    place, and the questions read from other terms (see `SwitchedCase.ground_questions`)."""
+
+    left_out: list[str]
+    put_in: list[str]
+    asked: dict[str, str]
+
+
+def changes_in(sw: SwitchedCase, m: Mutation, grounder: RuleGrounder) -> Change | None:
+    """What the mutant changes in the case grounded as `sw` (its rules and questions grounded by `grounder`,
+    the mutant's); None when it changes nothing there (a deleted rule with no instance, or edited rules and
+    questions that ground to the very same instances and terms). Raises `EncodingError` when the mutant's
+    rules or questions cannot be grounded over the case."""
     left_out = [rid for rid in m.left_out if rid in sw.active]
     put_in = [r for r in m.put_in if r.id in sw.active]
+    change: Change | None = None
     if not put_in:
-        return (left_out, []) if any(rid in sw.instances for rid in left_out) else None
-    grounded = sw.ground_rules(grounder, put_in)
-    if all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
-        return None
-    return left_out, [b for rid in left_out for b in grounded[rid]]
+        if any(rid in sw.instances for rid in left_out):
+            change = Change(left_out, [], {})
+    else:
+        grounded = sw.ground_rules(grounder, put_in)
+        if not all(grounded[rid] == sw.instances.get(rid, ()) for rid in left_out):
+            change = Change(left_out, [b for rid in left_out for b in grounded[rid]], {})
+    questions = [q for q in (m.question(q) for q in sw.sc.questions) if q is not None]
+    asked = sw.ground_questions(grounder, questions) if questions else {}
+    if not asked:
+        return change
+    return Change(change.left_out, change.put_in, asked) if change else Change([], [], asked)
+
+
+def _called(sc: Scenario) -> frozenset[str]:
+    """The names the case's questions call (definitions among them)."""
+    return frozenset(c.func for q in sc.questions for c in walk(q.expr) if isinstance(c, Call))
 
 
 class _Run:
@@ -98,7 +123,8 @@ class _Run:
 
     def case(self, sc: Scenario) -> None:
         active = {r.id for r in self.rules.active_rules(sc.interpretations)}
-        candidates = [m for m in self.alive if active.intersection(m.mutant.rules)]
+        called = _called(sc)
+        candidates = [m for m in self.alive if active.intersection(m.mutant.rules) or called & m.definitions]
         if not candidates:
             return
         sw = SwitchedCase(sc, self.rules, *self.limits)
@@ -125,13 +151,13 @@ class _Run:
                 continue
             if change is None:
                 continue
-            left_out, bodies = change
+            left_out, bodies, asked = change
             self.runs[mid] = self.runs.get(mid, 0) + 1
             if unanswered:
                 self.unknown.setdefault(mid, unanswered)
-            if not ok or sw.unchanged(before, left_out, bodies):
+            if not ok or sw.unchanged(before, left_out, bodies, asked):
                 continue
-            after = sw.answers(left_out, bodies)
+            after = sw.answers(left_out, bodies, asked)
             found = _kill(before, after, ok)
             if found is None:
                 continue

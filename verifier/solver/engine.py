@@ -600,8 +600,8 @@ class _Case:
         One check asks whether any open question can take another value; the questions the
         answering model moves are open, and the rest are asked again until the check fails.
         """
-        open_parts = {q.name: self.g.questions[q.name] for q in self.sc.questions
-                      if not all(t.known for t in self.g.questions[q.name])}
+        open_parts = {q.name: self.parts(q.name) for q in self.sc.questions
+                      if not all(t.known for t in self.parts(q.name))}
         while open_parts:
             any_differs = " ".join(self.differs(parts, base[n]) for n, parts in open_parts.items())
             result = self.session.check(self.all, [f"(or {any_differs})"])
@@ -611,8 +611,12 @@ class _Case:
             open_parts = {n: t for n, t in open_parts.items() if n not in changed}
         return set()
 
+    def parts(self, name: str) -> tuple[Term, ...]:
+        """The grounded terms of the question called `name` (`@2:` and the name: in the second copy)."""
+        return self.g.questions[name]
+
     def question(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult:
-        parts = self.g.questions[q.name]
+        parts = self.parts(q.name)
         shown = self.show_value(q, value)
         if all(t.known for t in parts):
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
@@ -624,7 +628,7 @@ class _Case:
         if other.status == UNSAT:
             return self.result(q, Verdict.DETERMINED, shown)
         self._load_copy()
-        parts2 = self.g.questions["@2:" + q.name]
+        parts2 = self.parts("@2:" + q.name)
         split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
         split = self.session.check(self.all, [f"(or {' '.join(split_terms)})"])
         if split.status == UNKNOWN:

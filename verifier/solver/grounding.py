@@ -939,16 +939,23 @@ def _question(g: Grounding, name: str, term: Term) -> Term:
     return Term(term.type, None, const)
 
 
-def _question_parts(gr: _Grounder, g: Grounding, q: Question, prefix: str) -> tuple[tuple[Term, ...], str]:
-    """A question's terms, each named by a constant of its own, and their SMT-LIB text."""
+def _question_terms(gr: _Grounder, q: Question) -> list[Term]:
+    """A question's terms, unnamed: one, or one per ability for an activation order."""
     if q.type == "sequence":
         assert isinstance(q.expr, Call)
         attempt = gr.compile(q.expr.args[0], {})
         if attempt.smt is not None:
             raise EncodingError("activation_order(...) needs a named attempt", q.loc)
-        terms = [gr.ref("activation_rank", (attempt.const, a.id), q.loc) for a in gr.sc.abilities]  # type: ignore[arg-type]
-    else:
-        terms = [gr.compile(q.expr, {})]
+        return [gr.ref("activation_rank", (attempt.const, a.id), q.loc) for a in gr.sc.abilities]  # type: ignore[arg-type]
+    return [gr.compile(q.expr, {})]
+
+
+def _question_parts(gr: _Grounder, g: Grounding, q: Question, prefix: str,
+                    terms: list[Term] | None = None) -> tuple[tuple[Term, ...], str]:
+    """A question's terms (`terms`, when already compiled), each named by a constant of its own, and their
+    SMT-LIB text."""
+    if terms is None:
+        terms = _question_terms(gr, q)
     text = " ".join(t.smt for t in terms if t.smt is not None)
     if len(terms) == 1:
         return (_question(g, f"{prefix}:{q.name}", terms[0]),), text
@@ -1046,6 +1053,22 @@ class RuleGrounder:
         if seen is not None:
             gr.def_cache, gr.refs, gr.structures = dict(seen.definitions), dict(seen.refs), dict(seen.structures)
         return list(_ground_rules(gr, chosen))
+
+    def ground_question(self, scenario: Scenario, g: Grounding, q: Question, name: str,
+                        seen: GroundingMemo | None = None) -> tuple[Term, ...] | None:
+        """The terms of the question `q` (an expression of this grounder's rule base) over `scenario`, whose
+        grounding is `g`, each named by a constant of its own as `name`'s parts, as the scenario's questions
+        are; None when they are the very terms `g` already has for the question of `q`'s name. `seen` as for
+        `ground`. Raises `EncodingError` when the question cannot be grounded over the scenario."""
+        gr = self._gr.start(scenario, "o", g)
+        if seen is not None:
+            gr.def_cache, gr.refs, gr.structures = dict(seen.definitions), dict(seen.refs), dict(seen.structures)
+        terms = _question_terms(gr, q)
+        text = " ".join(t.smt for t in terms if t.smt is not None)
+        known = tuple(t.const for t in terms)
+        if text == g.question_terms.get(q.name) and known == tuple(t.const for t in g.questions.get(q.name, ())):
+            return None
+        return _question_parts(gr, g, q._replace(name=name), "q", terms)[0]
 
 
 class GroundingMemo(NamedTuple):
