@@ -91,7 +91,7 @@ def _refuse_unsettled_use_limits(unmodelled: Unmodelled, cards: list[Card], abil
         if first.ability not in limited:
             continue
         later = [x for x in attempts if x.ability == first.ability and x.step > first.step
-                 and x.kind in ("play_card", "activate_ability", "return_early")]
+                 and x.kind in ("play_card", "activate_ability", "return_early", "negate_ability")]
         if later:
             raise CaseError(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
                             f"'{first.id}' is negated before '{later[0].id}' uses it again: whether a negated use "
