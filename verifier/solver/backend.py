@@ -215,8 +215,7 @@ class Session:
                 values: dict[str, bool] = {}
                 if result.status == SAT:
                     model = self.solver.model()
-                    values = {f: z3.is_true(model.eval(z3.Bool(f.strip("|"), self.ctx), model_completion=True))
-                              for f in flags}
+                    values = {f: _true(self.ctx, _model_value(model, z3.Bool(f.strip("|"), self.ctx))) for f in flags}
             finally:
                 self.solver.pop()
                 self.model_cache = None
@@ -307,7 +306,7 @@ class Session:
     def _evaluate(self, model: z3.ModelRef, name: str) -> object:
         value = _model_value(model, self.handle(name))
         if self.type_of(name) == "bool":
-            return z3.Z3_get_bool_value(self.ctx.ref(), value) == z3.Z3_L_TRUE
+            return _true(self.ctx, value)
         return int(z3.Z3_get_numeral_string(self.ctx.ref(), value))
 
     @cached_property
@@ -371,6 +370,11 @@ class _Pack(NamedTuple):
 def _model_value(model: z3.ModelRef, term: z3.ExprRef) -> z3.Ast:
     """The value `model` gives `term` (a constant it leaves out takes a default), as a raw Z3 term."""
     return model.evaluate(term, model_completion=True).as_ast()
+
+
+def _true(ctx: z3.Context, value: z3.Ast) -> bool:
+    """Whether a raw Boolean value of a model (see `_model_value`) is true."""
+    return bool(z3.Z3_get_bool_value(ctx.ref(), value) == z3.Z3_L_TRUE)
 
 
 def _message(exc: z3.Z3Exception) -> str:
