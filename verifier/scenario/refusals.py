@@ -49,6 +49,12 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_use_limits(unmodelled, cards, abilities, attempts)
 
 
+def _uses(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
+    """The attempts that play or activate the ability (none for no ability)."""
+    return [x for x in attempts if ability_id is not None and x.ability == ability_id
+            and x.kind in ("play_card", "activate_ability")]
+
+
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
                              attempts: list[Attempt]) -> None:
     """An ability that names traits for its targets ("a human Hero") used on a card whose traits the case
@@ -135,8 +141,7 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
         t for x in attempts if by_ability.get(x.ability or "") is not None
         and by_ability[x.ability or ""].kind in set_aside_kinds for t in x.targets}
     for name, own_card, protections, said, where, ability_id in unmodelled.protections.values():
-        uses = [x for x in attempts if ability_id is not None and x.ability == ability_id
-                and x.kind in ("play_card", "activate_ability")]
+        uses = _uses(attempts, ability_id)
         guarded = {t for x in uses for t in x.targets}
         for y in attempts:
             if y.kind in _HARMLESS or y.card == own_card:
@@ -186,7 +191,7 @@ def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: l
     discards = any(x.kind in ("discard_card", "enter_battle") for x in attempts) or any(
         a.kind == "discard_effect" for a in abilities)
     for ability_id, (name, own_card, changes, clause, where) in unmodelled.on_return_effects.items():
-        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
+        uses = _uses(attempts, ability_id)
         if not uses:
             continue
         first = min(x.step for x in uses)
@@ -228,7 +233,7 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
     """
     by_card = {c.name: c for c in cards}
     for ability_id, (name, own_card, changes, said, where) in unmodelled.use_effects.items():
-        uses = [x for x in attempts if x.ability == ability_id and x.kind in ("play_card", "activate_ability")]
+        uses = _uses(attempts, ability_id)
         targets = {t for x in uses for t in x.targets}
         hit = []
         if "placed_on_targets:evil" in changes:
@@ -257,13 +262,11 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
     '...'") is refused when an attempt could return its cards early (an early return, or a negate of the use)."""
     by_card = {c.name: c for c in cards}
     for ability_id, (name, requires, where) in unmodelled.requirements.items():
-        for x in attempts:
-            if x.ability != ability_id or x.kind not in ("play_card", "activate_ability"):
-                continue
+        phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
+        types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
+        traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
+        for x in _uses(attempts, ability_id):
             step = steps[x.step]
-            phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
-            types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
-            traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
             user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
             why = ""
             early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
