@@ -800,31 +800,32 @@ class FamilyScreen:
         self.session = Session(family.g, timeout_ms, memory_mb)
         self.outcomes = {(r.symbol, r.args): name for name, r in family.g.constants.items()
                          if r.kind is SymbolKind.OUTCOME and name.startswith("|o:")}
-        self.session.extend(second_copy(family.g))
+        self.has_copy = False
         self.searches = 0
 
     def screen_asked(self, scenario: Scenario, asked: Collection[tuple[str, tuple[str, ...]]]) -> GroupScreening:
         """Whether `scenario` (one of the family) has an outcome, and which symbols of `asked` (as for
         `screen_asked`) two outcomes that share the inputs and choices can give different values, each with
         no rules; `unknown` when one of `asked` is no rule's in the family, or a check gave up."""
+        self.session.pin(self.family.pins(scenario))
+        first = self.session.check()
+        if first.status != SAT:
+            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, ())
         free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in self.outcomes), None)
         if free is not None:
             return GroupScreening(Verdict.UNKNOWN, f"no rule constrains {free}", ())
-        self.session.pin(self.family.pins(scenario))
+        if not self.has_copy:
+            self.session.extend(second_copy(self.family.g))
+            self.has_copy = True
         by_symbol: dict[str, list[list[tuple[str, str]]]] = {}
         for s, a in asked:
             name = self.outcomes[(s, a)]
             by_symbol.setdefault(s, []).append([(name, copied(name))])
         self.searches += 1
-        # two outcomes that differ are two outcomes: only where none differ is the scenario checked for one
         split, reason = _splitting(self.session, by_symbol, f"{self.searches}:")
         if reason:
             return GroupScreening(Verdict.UNKNOWN, reason, ())
-        if split:
-            return GroupScreening(Verdict.AMBIGUOUS, "", tuple((s, ()) for s in split))
-        first = self.session.check()
-        verdict = {SAT: Verdict.DETERMINED, UNSAT: Verdict.CONTRADICTION}.get(first.status, Verdict.UNKNOWN)
-        return GroupScreening(verdict, first.reason, ())
+        return GroupScreening(Verdict.AMBIGUOUS if split else Verdict.DETERMINED, "", tuple((s, ()) for s in split))
 
 
 def resting_asked(scenario: Scenario, rules: RuleBase, asked: Collection[tuple[str, tuple[str, ...]]],
