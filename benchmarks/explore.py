@@ -4,13 +4,15 @@ For each scope of benchmarks/scopes/: the number of scenarios; the whole-process
 `regcheck explore SCOPE` (default workers); and, both with one worker so that the two methods are
 compared alone, `regcheck explore SCOPE --jobs 1` against `regcheck explore SCOPE --jobs 1
 --brute-force`, run alternately (--runs pairs, medians) so that load on the machine hits both
-alike, with the ratio and whether the two report the same findings.
+alike, with the ratio and whether the two report the same findings. Each time is shown as wall time
+and as CPU time (of the process and every worker it ran): on a machine shared with other work, the
+CPU time is the steadier measure.
 
 A scope whose brute-force run would take longer than --budget seconds (estimated from a uniform
 random sample of --sample of its scenarios, each answered in full in this process) is not run in
 full by brute force: its brute-force time is the sample's mean time per scenario times the number
-of scenarios, the ratio is marked as an estimate, and the sampled scenarios are checked to get the
-same findings by both paths. Run it with the interpreter regcheck is installed in:
+of scenarios, the ratio is marked as an estimate, and each sampled scenario's screen is checked to
+tell what its full answer finds. Run it with the interpreter regcheck is installed in:
 
     .venv/bin/python benchmarks/explore.py
     .venv/bin/python benchmarks/explore.py --runs 3 --sample 60 --budget 600
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,21 +35,27 @@ sys.path.insert(0, str(ROOT))
 
 from verifier.explore import ExploreOptions, load_scope  # noqa: E402
 from verifier.explore.scenarios import plans  # noqa: E402
-from verifier.explore.search import _PlanTask  # noqa: E402
+from verifier.explore.search import _Outcome, _PlanTask  # noqa: E402
 from verifier.language.encoding import load_rule_base  # noqa: E402
 
 SCOPES = sorted((ROOT / "benchmarks" / "scopes").glob("*.yaml"))
 
 
-def run(scope: Path, *options: str) -> tuple[float, dict]:
-    """One whole-process run of `regcheck explore`: wall time and its JSON report."""
-    started = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(scope: Path, *options: str) -> tuple[float, float, dict]:
+    """One whole-process run of `regcheck explore`: wall time, CPU time (of every process it ran) and its
+    JSON report."""
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run([sys.executable, "-m", "verifier", "explore", str(scope), "--format", "json", *options],
                           cwd=ROOT, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1):
         raise SystemExit(f"regcheck explore {scope.name} {' '.join(options)} failed:\n{done.stderr}")
-    return elapsed, json.loads(done.stdout)
+    return elapsed, cpu, json.loads(done.stdout)
 
 
 def findings(report: dict) -> set[tuple]:
@@ -54,22 +63,32 @@ def findings(report: dict) -> set[tuple]:
             for s in report["scopes"] for f in s["findings"]}
 
 
-def sampled(scope_path: Path, size: int, seed: int) -> tuple[float, int, int]:
-    """Mean seconds per scenario of the brute-force path on a uniform random sample, and on how many
-    sampled scenarios the screened path finds the same (and how many were sampled)."""
+def sampled(scope_path: Path, size: int, seed: int) -> tuple[float, float, int, int]:
+    """Mean wall and CPU seconds per scenario of the brute-force path on a uniform random sample, and on
+    how many sampled scenarios the screened path finds the same (and how many were sampled)."""
     rules = load_rule_base(ROOT / "encodings")
     scope = load_scope(scope_path, rules)
     every = list(plans(scope))
     chosen = random.Random(seed).sample(every, min(size, len(every)))
     brute = _PlanTask(scope, rules, ExploreOptions(jobs=1, brute_force=True))
     screened = _PlanTask(scope, rules, ExploreOptions(jobs=1))
-    times, same = [], 0
+    times, cpu, same = [], [], 0
     for plan in chosen:
-        started = time.perf_counter()
+        started, process = time.perf_counter(), time.process_time()
         full = brute(plan)
         times.append(time.perf_counter() - started)
-        same += screened(plan).keys == full.keys
-    return statistics.mean(times), same, len(chosen)
+        cpu.append(time.process_time() - process)
+        same += _agree(screened(plan), full)
+    return statistics.mean(times), statistics.mean(cpu), same, len(chosen)
+
+
+def _agree(screened: _Outcome, full: _Outcome) -> bool:
+    """Whether a scenario's screen tells what its full answer finds: the same findings when it was answered
+    in full, else the same symbols with ambiguous questions (none when the screen found none)."""
+    if screened.full:
+        return screened.keys == full.keys
+    found = {(verdict, symbol) for (verdict, symbol, _), _ in full.keys}
+    return found == {("ambiguous", symbol) for symbol, _ in screened.split}
 
 
 def main() -> None:
@@ -83,34 +102,38 @@ def main() -> None:
     for scope in SCOPES:
         name = scope.relative_to(ROOT).as_posix()
         print(f"{name}: sampling the brute-force path ...", file=sys.stderr)
-        per_scenario, same, size = sampled(scope, args.sample, args.seed)
-        wall, report = run(scope)
+        per_scenario, per_scenario_cpu, same, size = sampled(scope, args.sample, args.seed)
+        wall, _, report = run(scope)
         scenarios = report["scopes"][0]["scenarios"]
         estimate = per_scenario * scenarios
-        alone, brute = [], []
+        alone: list[tuple[float, float]] = []
+        brute: list[tuple[float, float]] = []
         agree = None
         for _ in range(args.runs):
-            t, one = run(scope, "--jobs", "1")
-            alone.append(t)
+            t, cpu, one = run(scope, "--jobs", "1")
+            alone.append((t, cpu))
             if estimate <= args.budget:
-                t, full = run(scope, "--jobs", "1", "--brute-force")
-                brute.append(t)
+                t, cpu, full = run(scope, "--jobs", "1", "--brute-force")
+                brute.append((t, cpu))
                 agree = findings(one) == findings(full) if agree is None else agree and findings(one) == findings(full)
-        explore_time = statistics.median(alone)
-        brute_time = statistics.median(brute) if brute else estimate
+        explore_time = tuple(statistics.median(x[i] for x in alone) for i in (0, 1))
+        brute_time = (tuple(statistics.median(x[i] for x in brute) for i in (0, 1)) if brute
+                      else (estimate, per_scenario_cpu * scenarios))
         rows.append((name, scenarios, len(report["scopes"][0]["findings"]), wall, explore_time, brute_time,
                      bool(brute), agree, same, size))
-    print(f"{'scope':<48} {'scenarios':>9} {'findings':>8} {'explore':>8} {'1 worker':>9} "
-          f"{'brute force':>12} {'ratio':>9}  same findings")
+    print(f"{'scope':<48} {'scenarios':>9} {'findings':>8} {'explore':>8} {'1 worker (CPU)':>16} "
+          f"{'brute force (CPU)':>20} {'ratio (CPU)':>14}  same findings")
     for name, scenarios, found, wall, alone, brute, measured, agree, same, size in rows:
-        ratio = f"{brute / alone:.1f}x" + ("" if measured else " est")
-        brute_text = f"{brute:.1f} s" + ("" if measured else " est")
+        est = "" if measured else " est"
+        ratio = f"{brute[0] / alone[0]:.1f}x ({brute[1] / alone[1]:.1f}x){est}"
+        brute_text = f"{brute[0]:.1f} s ({brute[1]:.1f} s){est}"
         same_text = (f"yes ({'all' if agree else 'NOT all'} findings)" if measured
                      else f"{same}/{size} sampled scenarios")
-        print(f"{name:<48} {scenarios:>9} {found:>8} {wall:>7.1f}s {alone:>8.1f}s {brute_text:>12} {ratio:>9}  "
-              f"{same_text}")
-    print(f"(explore: default workers; '1 worker' and brute force: --jobs 1, median of {args.runs} paired runs; "
-          f"'est': the sample's mean time per scenario times the scenarios, from {args.sample} sampled scenarios)")
+        print(f"{name:<48} {scenarios:>9} {found:>8} {wall:>7.1f}s {alone[0]:>7.1f}s ({alone[1]:.1f}s) "
+              f"{brute_text:>20} {ratio:>14}  {same_text}")
+    print(f"(explore: default workers; '1 worker' and brute force: --jobs 1, median of {args.runs} paired runs, "
+          "wall time with CPU time in brackets; 'est': the sample's mean time per scenario times the scenarios, "
+          f"from {args.sample} sampled scenarios, whose screens are checked against their full answers)")
 
 
 if __name__ == "__main__":
