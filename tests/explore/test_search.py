@@ -21,8 +21,7 @@ from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, te
 from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
-from verifier.solver.engine import FamilyScreen, check_scenario, resting_asked, screen_asked, screen_groups
-from verifier.solver.grounding import TimelineFamily, ground
+from verifier.solver.engine import check_scenario, screen_asked, screen_groups
 
 CARDS = {
     "hezekiah": {"type": "Hero", "brigade": "Blue", "abilities": [
@@ -234,62 +233,3 @@ def test_a_symbol_whose_ambiguities_differ_is_answered_in_full() -> None:
     wide = (("zone", ("SA-1", "SA-2")),)
     answered, counted = _settle(answers, [(a, split), (b, split), (c, wide)])  # type: ignore[arg-type]
     assert not counted and sorted(answers.asked) == [a, b, c]
-
-
-@pytest.mark.parametrize("seed", range(SCOPES))
-def test_a_family_screens_each_scenario_as_the_scenario_alone(seed: int, rule_base: RuleBase, tmp_path: Path) -> None:
-    """Every scenario of a random scope, screened on its family's screen, gets its own screen's verdict and
-    groups that split; the rules each group rests on, read off the scenario's own grounding, are its own."""
-    path = tmp_path / "scope.yaml"
-    path.write_text(random_scope(seed), "utf-8")
-    scope = load_scope(path, rule_base)
-    families: dict[tuple[object, ...], FamilyScreen] = {}
-    told = 0
-    for plan in plans(scope):
-        bare = scenario_of(scope, plan, rule_base, templates=())
-        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates)]
-        key = TimelineFamily.key(bare)
-        family = families.setdefault(key, FamilyScreen(TimelineFamily(bare, rule_base)))
-        alone = screen_asked(bare, rule_base, asked)
-        screened = family.screen_asked(bare, asked)
-        if screened.verdict.value == "contradiction":
-            assert alone.verdict.value == "contradiction"
-        if screened.verdict.value in ("unknown", "contradiction"):
-            continue  # the scenario is then screened alone
-        if screened.verdict.value == "ambiguous":
-            resting = resting_asked(bare, rule_base, asked, {s for s, _ in screened.split})
-            if resting is None:  # an outcome asked that no rule constrains in the scenario: screened alone
-                assert alone.verdict.value == "unknown" and alone.reason.startswith("no rule constrains")
-                continue
-            assert dict(resting.split) == dict(alone.split) and resting.rules == alone.rules
-        assert screened.verdict == alone.verdict
-        assert {s for s, _ in screened.split} == {s for s, _ in alone.split}
-        told += 1
-    assert told, "the family told some scenario's screen"
-
-
-def test_a_family_holds_the_scenarios_placing_the_same_attempts(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
-    scope = load_scope(path, rule_base)
-    keys: dict[tuple[object, ...], set[frozenset[str]]] = {}
-    for plan in plans(scope):
-        bare = scenario_of(scope, plan, rule_base, templates=())
-        keys.setdefault(TimelineFamily.key(bare), set()).add(frozenset(a.id for a in bare.attempts))
-    assert all(len(sets) == 1 for sets in keys.values())
-    # the same attempts placed otherwise (and so made by other players) are one family
-    assert len(keys) == len(set().union(*keys.values())) < count_plans(scope)
-
-
-def test_unused_statements_are_those_of_rules_no_scenario_grounds(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
-    scope = load_scope(path, rule_base)
-    result = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
-    grounded = set()
-    for plan in plans(scope):
-        g = ground(scenario_of(scope, plan, rule_base), rule_base)
-        grounded |= {t.origin.rule.id for t in g.tracked if hasattr(t.origin, "rule")}
-    cited = {sid for r in rule_base.rules for sid in r.cites}
-    assert set(result.unused) == {sid for sid in cited
-                                  if not any(r.id in grounded for r in rule_base.rules if sid in r.cites)}

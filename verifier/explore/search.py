@@ -37,24 +37,15 @@ __all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope",
 import itertools
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from ..errors import InputError, SolverError
+from ..errors import InputError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call
 from ..rulesdoc import statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
-from ..solver.engine import (
-    DEFAULT_TIMEOUT_MS,
-    FamilyScreen,
-    check_scenario,
-    resting_asked,
-    screen_asked,
-    screen_groups,
-    screen_scenario,
-)
-from ..solver.grounding import TimelineFamily, rules_with_instances
+from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
 from ..verdicts import CaseResult, GroupScreening, Verdict
 from .scenarios import MAX_TEMPLATE_QUESTIONS, Plan, case_text, count_plans, plans, scenario_of, slots, template_applications
 from .scope import Scope
@@ -63,7 +54,6 @@ from .scope import Scope
 Key = tuple[str, str, tuple[str, ...]]
 DEFAULT_MAX_SCENARIOS = 20_000
 COUNT_CAP = 1_000_000  # a scope past this many scenarios is said to hold "more than" it
-MAX_FAMILIES = 4  # families' screens one process keeps loaded
 
 
 @dataclass(frozen=True)
@@ -153,9 +143,6 @@ class _PlanTask:
     scope: Scope
     rules: RuleBase
     options: ExploreOptions
-    # what one process has worked out so far: the families' screens, and the rules met in some scenario
-    families: dict[tuple[object, ...], FamilyScreen | None] = field(default_factory=dict, compare=False, repr=False)
-    used: set[str] = field(default_factory=set, compare=False, repr=False)
 
     def __call__(self, plan: Plan) -> _Outcome:
         limits = (self.options.timeout_ms, self.options.memory_mb)
@@ -167,9 +154,6 @@ class _PlanTask:
         bare = scenario_of(self.scope, plan, self.rules, templates=())
         asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates)]
         if not self.scope.questions and len(asked) <= MAX_TEMPLATE_QUESTIONS:  # more: refused as building them is
-            in_family = self.in_family(plan, bare, asked)
-            if in_family is not None:
-                return in_family
             by_symbol = screen_asked(bare, self.rules, asked, *limits)
             if by_symbol.verdict is not Verdict.UNKNOWN:  # unknown: an outcome no rule constrains, or a limit
                 return self.settled(plan, by_symbol)
@@ -187,41 +171,6 @@ class _PlanTask:
         groups = {q.name: q.expr.func if isinstance(q.expr, Call) else q.name for q in sc.questions}
         screened = screen_groups(sc, self.rules, groups, *limits)
         return self.settled(plan, replace(screened, rules=used))
-
-    def in_family(self, plan: Plan, bare: Scenario, asked: list[tuple[str, tuple[str, ...]]]) -> _Outcome | None:
-        """The plan screened by symbol on its family's screen (see `FamilyScreen`), as `screen_asked` screens
-        it alone; None when the family cannot tell (a conflict, a check that gave up, an outcome asked that no
-        rule constrains, a family too large to ground): the plan is then screened alone."""
-        key = TimelineFamily.key(bare)
-        if key not in self.families:
-            if len(self.families) >= MAX_FAMILIES:  # plans come grouped by family: the oldest is done with
-                del self.families[next(iter(self.families))]
-            try:
-                family: FamilyScreen | None = FamilyScreen(TimelineFamily(bare, self.rules), self.options.timeout_ms,
-                                                           self.options.memory_mb)
-            except SolverError:
-                family = None
-            self.families[key] = family
-        family = self.families[key]
-        if family is None:
-            return None
-        screened = family.screen_asked(bare, asked)
-        if screened.verdict is Verdict.DETERMINED:
-            return _Outcome((), self.newly_used(bare), "", False)
-        if screened.verdict is Verdict.AMBIGUOUS:
-            resting = resting_asked(bare, self.rules, asked, {symbol for symbol, _ in screened.split})
-            if resting is not None:
-                self.used.update(resting.rules)
-                return self.settled(plan, resting)
-        return None
-
-    def newly_used(self, sc: Scenario) -> tuple[str, ...]:
-        """The rules with an instance in `sc` that none of the scenarios this process answered before had: the
-        union over every scenario is that of the rules each has (see `ExploreResult.unused`)."""
-        new = rules_with_instances(sc, self.rules, [r for r in self.rules.active_rules(sc.interpretations)
-                                                    if r.id not in self.used])
-        self.used.update(new)
-        return new
 
     def settled(self, plan: Plan, screened: GroupScreening) -> _Outcome:
         """What a screen by symbol settles: nothing to find, symbols to settle later (`_settle`), or the
@@ -272,20 +221,14 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     task = _PlanTask(scope, rules, options)
     pending: list[tuple[Plan, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     answered: list[tuple[Plan, _Outcome]] = []
-    # run family by family (plans placing the same attempts), so that a process keeps few families loaded
-    by_family = sorted(every, key=lambda plan: sorted(i for i, _ in plan.placements))
-    outcomes: dict[Plan, _Outcome] = {}
-    for done, (plan, outcome) in enumerate(zip(by_family, run_cases(task, by_family, options.jobs)), 1):
-        outcomes[plan] = outcome
-        if progress:
-            progress(done, len(every))
-    for plan in every:
-        outcome = outcomes[plan]
+    for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs)), 1):
         used.update(outcome.rules_used)
         if outcome.split:
             pending.append((plan, outcome.split))
         else:
             answered.append((plan, outcome))
+        if progress:
+            progress(done, len(every))
     settled, counted = _settle(task, pending)
     for plan, outcome in sorted(answered + settled, key=lambda a: order_of(a[0])):
         full += outcome.full

@@ -99,8 +99,6 @@ class Session:
         self.handles: dict[str, z3.ExprRef] = {}
         self.declared: set[str] = set()
         self.background_done = 0
-        self.pinned: list[z3.ExprRef] = []  # held in every check (see `pin`)
-        self.pin_terms: dict[tuple[str, object], z3.ExprRef] = {}
         lines = self._declarations()
         self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
@@ -189,18 +187,6 @@ class Session:
         except z3.Z3Exception as exc:
             return Check(UNKNOWN, self.gave_up(_message(exc)))
 
-    def pin(self, values: dict[str, int | bool]) -> None:
-        """Hold each named constant at its raw value in every check from now on, in place of the last pins."""
-        pinned = []
-        for name, value in values.items():
-            term = self.pin_terms.get((name, value))
-            if term is None:
-                const = self.handle(name)
-                term = self.pin_terms[(name, value)] = (const if value else z3.Not(const)) if isinstance(value, bool) \
-                    else const == z3.IntVal(value, self.ctx)
-            pinned.append(term)
-        self.pinned = pinned
-
     def check_pinned(self, values: dict[str, object]) -> Check:
         """Check with each named constant fixed to a raw value."""
         pins = "\n".join(f"(assert (= {n} {value_smt(v)}))" for n, v in values.items())
@@ -245,7 +231,6 @@ class Session:
         self.core_ready = True
         # Z3's Python check() re-casts every assumption on each call; pass them to the C API as they are.
         raise_if_requested()
-        assumptions = assumptions + self.pinned
         array = (z3.Ast * len(assumptions))(*(a.as_ast() for a in assumptions))
         z3.set_param("memory_max_size", self.memory_mb or 0)
         try:

@@ -17,7 +17,7 @@ consistent, each with every question's answer once it is taken.
 from __future__ import annotations
 
 __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_groups",
-           "screen_asked", "FamilyScreen", "resting_asked",
+           "screen_asked",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
 from collections.abc import Callable, Collection, Mapping
@@ -52,7 +52,6 @@ from .grounding import (
     RuleInstance,
     SymbolRef,
     Term,
-    TimelineFamily,
     Tracked,
     copied,
     ground,
@@ -98,16 +97,11 @@ class _Case:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
             self.g.tracked.append(Tracked(smt_symbol(f"f:{len(self.g.tracked)}"), self.claimed(claim), fact))
-        self.tracked = tracked
+        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked)
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
         self.has_copy = False
-
-    @cached_property
-    def session(self) -> Session:
-        """The solver, loaded with the grounding when first asked for (`resting_asked` needs none)."""
-        return Session(self.g, *self.limits, tracked=self.tracked)
 
     # -- values ------------------------------------------------------------------------
     def show(self, type_name: str, raw: object) -> str:
@@ -314,21 +308,33 @@ class _Case:
     def _split(self, groups: dict[str, list[tuple[set[str], list[tuple[str, str]]]]]) -> GroupScreening:
         """Which `groups` of questions (each question the constants its value is read from, and the pairs
         of its first and second copy's terms) two outcomes that share the inputs and choices can answer
-        differently (see `_splitting`), with the rules every one of its questions rests on (see `resting_on`)."""
-        split, reason = _splitting(self.session, {group: [ps for _, ps in asked] for group, asked in groups.items()})
-        if reason:
-            return GroupScreening(Verdict.UNKNOWN, reason, ())
+        differently: one check for whether any can split, the groups of the questions its model splits
+        taken out, and again until none can. With each group that can, the rules every one of its
+        questions rests on (see `resting_on`)."""
+        remaining = dict(groups)
+        split: list[str] = []
+        while remaining:
+            # one flag per group, true where the model splits one of its questions; only the flags are read
+            flags = {group: f"|split:{len(split)}:{i}|" for i, group in enumerate(remaining)}
+            lines = [f"(declare-const {flag} Bool)" for flag in flags.values()]
+            lines += [f"(assert (= {flags[group]} (or {' '.join(f'(not (= {a} {b}))' for _, ps in asked for a, b in ps)})))"
+                      for group, asked in remaining.items()]
+            lines.append(f"(assert (or {' '.join(flags.values())}))")
+            result, values = self.session.check_asserting(lines, list(flags.values()))
+            if result.status == UNSAT:
+                break
+            moved = [group for group, flag in flags.items() if values.get(flag)]
+            if result.status != SAT or not moved:
+                return GroupScreening(Verdict.UNKNOWN, result.reason or "a split model split no question", ())
+            split += moved
+            remaining = {group: asked for group, asked in remaining.items() if group not in moved}
         if not split:
             return GroupScreening(Verdict.DETERMINED, "", ())
-        return GroupScreening(Verdict.AMBIGUOUS, "", self.resting_by_group(groups, split))
-
-    def resting_by_group(self, groups: dict[str, list[tuple[set[str], list[tuple[str, str]]]]], split: list[str]
-                         ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """Each group of `split` with the rules every one of its questions (in `groups`) rests on."""
         resting = {group: frozenset.intersection(*(frozenset(self.resting_on(names)) for names, _ in groups[group]))
                    for group in split}
         order = {r.id: i for i, r in enumerate(self.rules.rules)}
-        return tuple((group, tuple(sorted(resting[group], key=order.__getitem__))) for group in split)
+        return GroupScreening(Verdict.AMBIGUOUS, "",
+                              tuple((group, tuple(sorted(resting[group], key=order.__getitem__))) for group in split))
 
     def _load_copy(self, always: bool = False) -> bool:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
@@ -788,88 +794,6 @@ def screen_asked(scenario: Scenario, rules: RuleBase, asked: Collection[tuple[st
     outcome's constant, which grounding the scenario with the question or without it names alike.
     `unknown` when an outcome asked is no rule's."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen_asked(asked)
-
-
-class FamilyScreen:
-    """`screen_asked` for the scenarios of one family (see `TimelineFamily`): the family's rules loaded once,
-    each scenario checked with its timeline and facts pinned. Only the verdict and the groups that split are
-    screened: the rules a group's questions rest on are the scenario's own (`resting_asked`)."""
-
-    def __init__(self, family: TimelineFamily, timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None) -> None:
-        self.family = family
-        self.session = Session(family.g, timeout_ms, memory_mb)
-        self.outcomes = {(r.symbol, r.args): name for name, r in family.g.constants.items()
-                         if r.kind is SymbolKind.OUTCOME and name.startswith("|o:")}
-        self.has_copy = False
-        self.searches = 0
-
-    def screen_asked(self, scenario: Scenario, asked: Collection[tuple[str, tuple[str, ...]]]) -> GroupScreening:
-        """Whether `scenario` (one of the family) has an outcome, and which symbols of `asked` (as for
-        `screen_asked`) two outcomes that share the inputs and choices can give different values, each with
-        no rules; `unknown` when one of `asked` is no rule's in the family, or a check gave up."""
-        self.session.pin(self.family.pins(scenario))
-        first = self.session.check()
-        if first.status != SAT:
-            return GroupScreening(Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN, first.reason, ())
-        free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in self.outcomes), None)
-        if free is not None:
-            return GroupScreening(Verdict.UNKNOWN, f"no rule constrains {free}", ())
-        if not self.has_copy:
-            self.session.extend(second_copy(self.family.g))
-            self.has_copy = True
-        by_symbol: dict[str, list[list[tuple[str, str]]]] = {}
-        for s, a in asked:
-            name = self.outcomes[(s, a)]
-            by_symbol.setdefault(s, []).append([(name, copied(name))])
-        self.searches += 1
-        split, reason = _splitting(self.session, by_symbol, f"{self.searches}:")
-        if reason:
-            return GroupScreening(Verdict.UNKNOWN, reason, ())
-        return GroupScreening(Verdict.AMBIGUOUS if split else Verdict.DETERMINED, "", tuple((s, ()) for s in split))
-
-
-def resting_asked(scenario: Scenario, rules: RuleBase, asked: Collection[tuple[str, tuple[str, ...]]],
-                  symbols: Collection[str]) -> GroupScreening | None:
-    """The answer of `screen_asked` for a scenario whose screen found that the symbols `symbols` of `asked`
-    split: each with the rules all its questions rest on, in the scenario's own grounding (no solver check).
-    None when the scenario is too large to ground or one of `asked` is no rule's there."""
-    case = _Case(scenario, rules, None, DEFAULT_TIMEOUT_MS, None)
-    if case.limit_hit:
-        return None
-    outcomes = {(r.symbol, r.args): r.smt for r in case.refs((SymbolKind.OUTCOME,), "|o:")}
-    if any((s, a) not in outcomes for s, a in asked):
-        return None
-    groups: dict[str, list[tuple[set[str], list[tuple[str, str]]]]] = {}
-    for s, a in asked:
-        groups.setdefault(s, []).append(({outcomes[(s, a)]}, []))
-    split = [s for s in groups if s in symbols]
-    return GroupScreening(Verdict.AMBIGUOUS, "", case.resting_by_group(groups, split), case.used_rules)
-
-
-def _splitting(session: Session, groups: dict[str, list[list[tuple[str, str]]]], tag: str = "") -> tuple[list[str], str]:
-    """The groups of questions (each question the pairs of its first and second copy's terms) that two outcomes
-    sharing the inputs and choices can answer differently, in the order of `groups`, and why the search gave up
-    ("" when it did not): one check for whether any can split, the groups of the questions its model splits
-    taken out, and again until none can. `tag` tells the flags of this search from those of earlier ones on
-    the same session."""
-    remaining = dict(groups)
-    split: set[str] = set()
-    while remaining:
-        # one flag per group, true where the model splits one of its questions; only the flags are read
-        flags = {group: f"|split:{tag}{len(split)}:{i}|" for i, group in enumerate(remaining)}
-        lines = [f"(declare-const {flag} Bool)" for flag in flags.values()]
-        lines += [f"(assert (= {flags[group]} (or {' '.join(f'(not (= {a} {b}))' for ps in asked for a, b in ps)})))"
-                  for group, asked in remaining.items()]
-        lines.append(f"(assert (or {' '.join(flags.values())}))")
-        result, values = session.check_asserting(lines, list(flags.values()))
-        if result.status == UNSAT:
-            break
-        moved = [group for group, flag in flags.items() if values.get(flag)]
-        if result.status != SAT or not moved:
-            return [], result.reason or "a split model split no question"
-        split.update(moved)
-        remaining = {group: asked for group, asked in remaining.items() if group not in moved}
-    return [group for group in groups if group in split], ""
 
 
 def explain_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,

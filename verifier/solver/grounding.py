@@ -10,8 +10,7 @@ folded while grounding, which keeps the formulas small.
 from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
-           "ground_with_memo", "second_copy", "copy_since", "TimelineFamily", "TIMELINE",
-           "rules_with_instances",
+           "ground_with_memo", "second_copy", "copy_since",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import math
@@ -208,10 +207,6 @@ class Grounding:
         return f"(declare-const {name} {'Bool' if type_name == 'bool' else 'Int'})"
 
 
-# The structure symbols that say where things stand in the timeline: which step an attempt is at, and the
-# turn, phase and player of each step. With a free timeline (see `TimelineFamily`) they are left to the solver.
-TIMELINE = frozenset({"step_of", "phase_last", "turn_of", "phase_of", "phase_start", "active_player", "at"})
-
 # With free structure, a rule variable of one of these sorts takes one value: a whole number the solver picks,
 # any at all (a step, a turn or a number outside every timeline too), each sort a number of its own.
 ANY_NUMBER = tuple(f"any number {i}" for i in range(4))
@@ -228,7 +223,6 @@ class _Grounder:
         self.plans: dict[int, tuple[Rule, tuple[list[str], tuple[tuple[Fn, ...], ...]]]] = {}
         self.structural: dict[str, bool] = {}
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
-        self.free_timeline = False  # the symbols of TIMELINE are solver constants (see `TimelineFamily`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
         """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
@@ -272,9 +266,6 @@ class _Grounder:
         sym = SYMBOLS[name]
         for param, value in zip(sym.params, args):
             if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
-                if self.free_timeline:
-                    # met only where the timeline, left to the solver, decides whether it matters
-                    return self._undecided(name, tuple(str(a) for a in args))
                 raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
                                     "(guard it with a condition on the step)", loc)
         shown = tuple(str(a) for a in args)
@@ -294,8 +285,7 @@ class _Grounder:
         """The value of a structure symbol, read off the scenario."""
         cached = self.structures.get((name, args))
         if cached is None:
-            free = (self.free_structure and name != "never") or (self.free_timeline and name in TIMELINE)
-            make = self._free if free else self._structure
+            make = self._free if self.free_structure and name != "never" else self._structure
             cached = self.structures[(name, args)] = make(name, args, loc)
         return cached
 
@@ -641,7 +631,7 @@ class _Grounder:
             if args[i].smt is not None:
                 param = SYMBOLS[e.func].params[i]
                 if not self.domain(param) and self.free_structure:
-                    return self._undecided(e.func, tuple(a.smt if a.smt is not None else str(a.const) for a in args))
+                    return self._undecided(e, args)
                 if not self.domain(param):
                     raise EncodingError(f"{e.func}(...) is applied to a {param} the solver decides, and the case "
                                         f"has no {param}", e.loc)
@@ -659,14 +649,15 @@ class _Grounder:
             return self.structure(e.func, consts, e.loc)  # type: ignore[arg-type]
         return self.ref(e.func, consts, e.loc)  # type: ignore[arg-type]
 
-    def _undecided(self, name: str, shown: tuple[str, ...]) -> Term:
-        """With free structure, a symbol applied to a value of a sort the scenario has none of; with a free
-        timeline, to a step outside it: a constant of its own for that application, left free (no scenario
-        can give it a value that matters)."""
-        key = f"|s:{self.g.number(name, shown)}|"
+    def _undecided(self, e: Call, args: list[Term]) -> Term:
+        """With free structure, a symbol applied to a value of a sort the scenario has none of: a constant of
+        its own for that application, left free (no scenario can give it a value that matters)."""
+        shown = tuple(a.smt if a.smt is not None else str(a.const) for a in args)
+        key = f"|s:{self.g.number(e.func, shown)}|"
         if key not in self.g.constants:
-            self.g.constants[key] = SymbolRef(key, name, shown, SymbolKind.STRUCTURE, SYMBOLS[name].result)
-        return Term(SYMBOLS[name].result, None, key)
+            sym = SYMBOLS[e.func]
+            self.g.constants[key] = SymbolRef(key, e.func, shown, SymbolKind.STRUCTURE, sym.result)
+        return Term(SYMBOLS[e.func].result, None, key)
 
     def define(self, d: Definition, args: list[Term]) -> Term:
         key: tuple[str, tuple[Py, ...]] | None = None
@@ -1002,12 +993,6 @@ def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
     return _weigh(_grounder(rules).start(scenario, "o", Grounding(universe_names(scenario))), scenario, rules)
 
 
-def rules_with_instances(scenario: Scenario, rules: RuleBase, among: list[Rule]) -> tuple[str, ...]:
-    """The rules of `among` with at least one instance in `scenario`'s grounding (see `ground`)."""
-    gr = _grounder(rules).start(scenario, "o", Grounding(universe_names(scenario), steps=len(scenario.steps)))
-    return tuple(rule.id for rule in among if next(gr.instances(rule), None) is not None)
-
-
 def _too_large(scenario: Scenario, count: int) -> str:
     if count <= MAX_RULE_INSTANCES:
         return ""
@@ -1042,61 +1027,6 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     for q in scenario.questions:
         g.questions[q.name], g.question_terms[q.name] = _question_parts(gr, g, q, "q")
     return g
-
-
-class TimelineFamily:
-    """The rules grounded once for a family of scenarios: those alike but for where their attempts stand in the
-    timeline (and so who makes each, by default) and the values of their facts. Each scenario of a scope is one
-    placement of some of its attempts; all placements of the same attempts make one family.
-
-    The symbols of TIMELINE are left to the solver, each application a constant within its result's range, and
-    no fact is asserted: `pins` gives, for one scenario of the family, the value of each such constant and of
-    each fact's symbol, for a check to hold them at. Held at a scenario's values, the family's rules say what
-    the rules grounded for that scenario alone say: an instance the scenario's structure leaves out holds
-    there. An application of a symbol to a step outside the timeline, met where the timeline decides whether
-    it matters, is a constant of its own, left free.
-
-    Raises `SolverError` when the family is too large to ground (see `too_large`), `EncodingError` when a
-    rule cannot be grounded over it.
-    """
-
-    def __init__(self, scenario: Scenario, rules: RuleBase) -> None:
-        self.g = Grounding(universe_names(scenario), steps=len(scenario.steps))
-        gr = _Grounder(rules)
-        gr.free_timeline = True
-        gr.start(scenario, "o", self.g)
-        reason = _too_large(scenario, _weigh(gr, scenario, rules))
-        if reason:
-            raise SolverError(reason)
-        for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
-            self.g.tracked.append(Tracked(smt_symbol(f"t:{len(self.g.tracked)}"), body, inst))
-        self._facts = {(f.symbol, tuple(f.args)): str(gr.ref(f.symbol, tuple(f.args), f.loc).smt) for f in scenario.facts}
-        self._timeline = [(name, ref.symbol, tuple(int(a) if sort in ("step", "turn") else a
-                                                   for sort, a in zip(SYMBOLS[ref.symbol].params, ref.args)))
-                          for name, ref in self.g.constants.items() if ref.symbol in TIMELINE]
-        self._reader = _Grounder(rules)  # folds the structure of one scenario, to read its timeline
-
-    @staticmethod
-    def key(scenario: Scenario) -> tuple[object, ...]:
-        """What the scenarios of one family share."""
-        attempts = tuple(sorted(a._replace(step=-1, player="") for a in scenario.attempts))
-        facts = frozenset((f.symbol, tuple(f.args)) for f in scenario.facts)
-        return (scenario.players, scenario.cards, scenario.abilities, scenario.modifiers, scenario.interpretations,
-                len(scenario.steps), max(s.turn for s in scenario.steps), attempts, facts)
-
-    def pins(self, scenario: Scenario) -> dict[str, int | bool]:
-        """The raw value, in `scenario` (one of the family), of each constant of the timeline and of each fact."""
-        reader = self._reader.start(scenario, "o", self.g)
-        out: dict[str, int | bool] = {}
-        for name, symbol, args in self._timeline:
-            try:
-                term = reader._structure(symbol, args, Location(scenario.path, 0))
-            except EncodingError:  # a step outside the timeline: left free
-                continue
-            out[name] = self.g.encode(term.type, term.const)  # type: ignore[arg-type]
-        for f in scenario.facts:
-            out[self._facts[(f.symbol, tuple(f.args))]] = self.g.encode(SYMBOLS[f.symbol].result, f.value)  # type: ignore[arg-type]
-        return out
 
 
 class RuleGrounder:
