@@ -241,13 +241,15 @@ def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], N
 
 def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] | None = None,
            timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None, prove: bool = False) -> MutationReport:
+           progress: Callable[[int, int], None] | None = None, prove: bool = False,
+           proving: Callable[[int, int], None] | None = None) -> MutationReport:
     """Mutation analysis: the mutants of the rules and definitions named in `targets` (every one, when empty)
     of the given `kinds` (every kind, when None), each checked against the repository's case table (cases/):
     killed by the first case that answers a question otherwise than it expects, survived, or invalid; with
     `prove`, a survivor proven to say what the rules say over the cases' universes is equivalent instead
     (see `mutation.equivalence`).
-    `progress` is told how many cases the run has gone through. A case file that cannot be read, an unknown
+    `progress` is told how many cases the run has gone through; `proving`, how many survivors were tried for
+    equivalence, of those known so far. A case file that cannot be read, an unknown
     rule or definition, or an unknown kind is bad input."""
     from .gate.run import case_files
     from .mutation import KINDS, MutationReport, mutations, run_mutations
@@ -264,7 +266,7 @@ def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] |
                              f"the kinds are {', '.join(KINDS)}")
     scenarios = [load_case(f, repo.rules, display_path(f)) for f in case_files(repo.root)]
     found = mutations(repo.rules, tuple(targets), chosen)
-    results = run_mutations(repo.rules, scenarios, found, timeout_ms, memory_mb, jobs, progress, prove)
+    results = run_mutations(repo.rules, scenarios, found, timeout_ms, memory_mb, jobs, progress, prove, proving)
     return MutationReport(tuple(m.mutant for m in found), tuple(results), len(scenarios))
 
 

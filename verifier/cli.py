@@ -414,17 +414,18 @@ def _selection(select: str | None) -> Selection | None:
         raise click.UsageError(str(err)) from None
 
 
-def _progress_printer() -> Callable[[str, int, int], None]:
-    """Progress of a long search on standard error: one updating line on a terminal, a line per tenth elsewhere."""
+def _progress_printer(unit: str = "scenarios") -> Callable[[str, int, int], None]:
+    """Progress of long work on standard error, counted in `unit`, for each thing it is told of (a scope, say):
+    one updating line on a terminal, a line per tenth elsewhere."""
     tty = sys.stderr.isatty()
     shown: dict[str, int] = {}
 
-    def show(scope: str, done: int, total: int) -> None:
+    def show(what: str, done: int, total: int) -> None:
         if tty:
-            click.echo(f"\r{escape_text(scope)}: {done}/{total} scenarios", err=True, nl=done == total)
-        elif done == total or done * 10 // max(total, 1) > shown.get(scope, -1):
-            shown[scope] = done * 10 // max(total, 1)
-            click.echo(f"{escape_text(scope)}: {done}/{total} scenarios", err=True)
+            click.echo(f"\r{escape_text(what)}: {done}/{total} {unit}", err=True, nl=done == total)
+        elif done == total or done * 10 // max(total, 1) > shown.get(what, -1):
+            shown[what] = done * 10 // max(total, 1)
+            click.echo(f"{escape_text(what)}: {done}/{total} {unit}", err=True)
     return show
 
 
@@ -653,19 +654,13 @@ def mutate(root: str | None, targets: tuple[str, ...], kinds: str | None, fmt: s
         raise click.UsageError("--max-scenarios needs --distinguish")
 
     chosen = tuple(k.strip() for k in kinds.split(",") if k.strip()) if kinds is not None else None
-    tty = sys.stderr.isatty()
-    tenths = [-1]
-
-    def show(done: int, total: int) -> None:  # one updating line on a terminal, a line per tenth elsewhere
-        if tty:
-            click.echo(f"\rmutate: {done}/{total} case passes", err=True, nl=done == total)
-        elif done == total or done * 10 // max(total, 1) > tenths[0]:
-            tenths[0] = done * 10 // max(total, 1)
-            click.echo(f"mutate: {done}/{total} case passes", err=True)
+    passes, proofs = _progress_printer("case passes"), _progress_printer("survivors tried for equivalence")
 
     try:
         repo = api.open_repository(_repository(root))
-        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs, show, prove_equivalent)
+        report = api.mutate(repo, targets, chosen, int(timeout * 1000), memory, jobs,
+                            lambda done, total: passes("mutate", done, total), prove_equivalent,
+                            lambda done, total: proofs("mutate", done, total))
         if distinguish_dir is not None:
             folder = Path(distinguish_dir)
 

@@ -67,7 +67,11 @@ def test_a_mutant_a_case_kills_is_never_proven_equivalent(table) -> None:  # typ
 def test_equivalent_mutants_leave_the_score(table) -> None:  # type: ignore[no-untyped-def]
     repo, scenarios = table
     chosen = [_mutation(repo, i) for i in ("AAO-5 delete", "AAO-5 drop 2", "AAO-5 drop 4")]
-    results = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1, prove=True)
+    proving: list[tuple[int, int]] = []
+    results = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1, prove=True,
+                            proving=lambda tried, survivors: proving.append((tried, survivors)))
+    # the proofs' progress: the two survivors known, then each tried
+    assert proving == [(0, 2), (1, 2), (2, 2)]
     assert [r.status for r in results][:2] == [MutantStatus.KILLED, MutantStatus.EQUIVALENT]
     report = MutationReport(tuple(m.mutant for m in chosen), tuple(results), len(scenarios))
     (section, _) = report.sections()
@@ -88,6 +92,10 @@ def test_the_command_line_reports_a_proven_survivor_equivalent(tmp_path: Path, r
     assert dropped["status"] == "equivalent" and "holds exactly when the rule does" in dropped["reason"]
     (section,) = [s for s in report["sections"] if s["section"] == "all"]
     assert section["equivalent"] >= 1
+    # the proofs' progress, after the case passes': every survivor of the run tried
+    tried = sum(m["status"] in ("survived", "equivalent") for m in report["mutants"])
+    proofs = [line for line in result.stderr.splitlines() if line.endswith("survivors tried for equivalence")]
+    assert proofs and proofs[-1] == f"mutate: {tried}/{tried} survivors tried for equivalence"
     plain = cli("mutate", "--root", repo, "--rules", "AAO-5", "--kinds", "drop", "-j", "1", "--format", "json")
     assert [m["status"] for m in json.loads(plain.stdout)["mutants"] if m["id"] == "AAO-5 drop 2"] == ["survived"]
 

@@ -190,33 +190,40 @@ class _Run:
         return list(self.results.values())
 
 
+# What a part of the run tells as it goes: a case passed ("case", 1), how many survivors it will try to prove
+# equivalent ("survivors", n), a survivor tried ("tried", 1).
+Tell = Callable[[str, int], None]
+
+
 def _run_part(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
-              memory_mb: int | None, tick: Callable[[], None], prove: bool = False) -> list[MutantResult]:
+              memory_mb: int | None, tell: Tell, prove: bool = False) -> list[MutantResult]:
     run = _Run(rules, mutations, timeout_ms, memory_mb)
     for sc in scenarios:
         if run.alive:
             run.case(sc)
-        tick()
+        tell("case", 1)
     results = run.finish()
     if prove:
-        results = _proven(rules, scenarios, mutations, results, timeout_ms, memory_mb)
+        results = _proven(rules, scenarios, mutations, results, timeout_ms, memory_mb, tell)
     return results
 
 
 def _proven(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation],
-            results: list[MutantResult], timeout_ms: int, memory_mb: int | None) -> list[MutantResult]:
+            results: list[MutantResult], timeout_ms: int, memory_mb: int | None, tell: Tell) -> list[MutantResult]:
     """`results` with each survivor proven equivalent (see `equivalence`) marked so, with the reason."""
     from ..solver.grounding import RuleGrounder
     from .equivalence import proven_equivalent
 
     made = {m.mutant.id: m for m in mutations}
     original = RuleGrounder(rules, free_structure=True)
+    tell("survivors", sum(r.status is MutantStatus.SURVIVED for r in results))
     out = []
     for r in results:
         if r.status is MutantStatus.SURVIVED:
             why = proven_equivalent(rules, scenarios, made[r.mutant_id], timeout_ms, memory_mb, original)
             if why:
                 r = MutantResult(r.mutant_id, MutantStatus.EQUIVALENT, reason=why, cases_run=r.cases_run)
+            tell("tried", 1)
         out.append(r)
     return out
 
@@ -228,7 +235,7 @@ def _worker(part: int) -> list[MutantResult]:
     assert _forked is not None
     rules, scenarios, parts, timeout_ms, memory_mb, queue, prove = _forked
     return _run_part(rules, scenarios, parts[part], timeout_ms, memory_mb,
-                     lambda: queue.put(1), prove)  # type: ignore[attr-defined]
+                     lambda what, n: queue.put((what, n)), prove)  # type: ignore[attr-defined]
 
 
 def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
@@ -244,10 +251,12 @@ def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
 
 def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
                   memory_mb: int | None = None, jobs: int | None = None,
-                  progress: Progress | None = None, prove: bool = False) -> list[MutantResult]:
+                  progress: Progress | None = None, prove: bool = False,
+                  proving: Progress | None = None) -> list[MutantResult]:
     """Each mutation's result against the cases `scenarios` (in the order given), in the order of `mutations`.
     With `prove`, a survivor proven equivalent over the cases' universes (`equivalence.proven_equivalent`) is
-    `equivalent` instead.
+    `equivalent` instead. `progress` is told how many case passes are done of how many; `proving`, how many
+    survivors were tried of those known so far (each part of the run tells its own once its case passes end).
 
     With several jobs, the mutants are split between worker processes, each running its part over every case.
     """
@@ -255,16 +264,24 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
     order = {m.mutant.id: i for i, m in enumerate(mutations)}
     workers = max(1, min(jobs or os.cpu_count() or 1, len(mutations), 8))
     total = len(scenarios) * workers
-    done = 0
+    done = survivors = tried = 0
 
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done, total)
+    def tell(what: str, n: int) -> None:
+        nonlocal done, survivors, tried
+        if what == "case":
+            done += n
+            if progress is not None:
+                progress(done, total)
+            return
+        if what == "survivors":
+            survivors += n
+        else:
+            tried += n
+        if proving is not None:
+            proving(tried, survivors)
 
     if workers == 1:
-        results = _run_part(rules, scenarios, mutations, timeout_ms, memory_mb, tick, prove)
+        results = _run_part(rules, scenarios, mutations, timeout_ms, memory_mb, tell, prove)
         return sorted(results, key=lambda r: order[r.mutant_id])
     import multiprocessing
     import queue as queues
@@ -281,14 +298,12 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
             futures = [pool.submit(_worker, part) for part in range(workers)]
             while not all(f.done() for f in futures):
                 try:
-                    ticks.get(timeout=0.2)
-                    tick()
+                    tell(*ticks.get(timeout=0.2))
                 except queues.Empty:
                     wait(futures, timeout=0)
-            while done < total:  # a worker's last ticks may still be on their way when its part is done
+            while True:  # a worker's last ticks may still be on their way when its part is done
                 try:
-                    ticks.get(timeout=1)
-                    tick()
+                    tell(*ticks.get(timeout=1 if done < total else 0.05))
                 except queues.Empty:
                     break
             results = [r for f in futures for r in f.result()]
