@@ -249,8 +249,8 @@ def mutate(repo: Repository, targets: Sequence[str] = (), kinds: Sequence[str] |
     `prove`, a survivor proven to say what the rules say over the cases' universes is equivalent instead
     (see `mutation.equivalence`).
     `progress` is told how many cases the run has gone through; `proving`, how many survivors were tried for
-    equivalence, of those known so far. A case file that cannot be read, an unknown
-    rule or definition, or an unknown kind is bad input."""
+    equivalence, of those known so far. A case file that cannot be read, an unknown rule or definition, or an
+    unknown kind is bad input."""
     from .gate.run import case_files
     from .mutation import KINDS, MutationReport, mutations, run_mutations
     from .yamlsource import did_you_mean
