@@ -26,7 +26,7 @@ from ..scenario.model import Scenario
 from ..solver.backend import UNSAT, Session
 from ..solver.grounding import ANY_NUMBER, Grounding, RuleGrounder, RuleInstance, Tracked, smt_symbol, universe_names
 from ..terminal import plural
-from ..vocabulary import DOMAINS, SYMBOLS, VALUE_SETS
+from ..vocabulary import DOMAINS, SYMBOLS, VALUE_SETS, SymbolKind
 from .mutants import SUFFIX, Mutation
 
 # With free structure no binding of a rule's variables is left out for its guard: a rule whose variables
@@ -63,6 +63,22 @@ def _sorts(rules: RuleBase, found: Sequence[Rule]) -> frozenset[str]:
                     sorts.update(SYMBOLS[name].params)
                     sorts.add(SYMBOLS[name].result)
     return frozenset(sorts)
+
+
+def _outcomes(rules: RuleBase, found: Sequence[Rule]) -> frozenset[str]:
+    """The outcome and choice symbols `found` read, through every definition they use."""
+    out: set[str] = set()
+    todo = [r.body for r in found]
+    seen: set[str] = set()
+    while todo:
+        for e in walk(todo.pop()):
+            name = e.func if isinstance(e, Call) else e.id if isinstance(e, Name) else None
+            if name in rules.definitions and name not in seen:
+                seen.add(name)
+                todo.append(rules.definitions[name].body)
+            elif name in SYMBOLS and SYMBOLS[name].kind in (SymbolKind.OUTCOME, SymbolKind.CHOICE):
+                out.add(name)
+    return frozenset(out)
 
 
 def _universe(sc: Scenario, sorts: frozenset[str]) -> tuple[tuple[str, int], ...]:
@@ -170,6 +186,10 @@ def _proven(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, origina
     mutated = [probe] if probe else [*(rules.rule(rid) for rid in m.left_out), *m.put_in]
     sorts = _sorts(m.rule_base, mutated)
     wider = sorts | _sorts(rules, nearby)
+    # the rules of the sections that read an outcome or choice the mutated rules read: tried one at a time
+    # before all together, whose proof may take longer than the solver is given
+    reads = _outcomes(m.rule_base, mutated)
+    related = {r.id for r in nearby if _outcomes(rules, [r]) & reads}
     classes: dict[tuple[object, ...], list[tuple[Scenario, tuple[str, ...], frozenset[str]]]] = {}
     cases = 0
     for sc in scenarios:
@@ -208,6 +228,10 @@ def _proven(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, origina
             few = [r for r in context if r.id in used]
             needed = (_alike_in(sc, original, mutant, before, after, probe, few, timeout_ms, memory_mb)
                       if few else None)
+            for one in ([r for r in context if r.id in related] if needed is None and not used else ()):
+                needed = _alike_in(sc, original, mutant, before, after, probe, [one], timeout_ms, memory_mb)
+                if needed is not None:
+                    break
             if needed is None:
                 needed = _alike_in(sc, original, mutant, before, after, probe, context, timeout_ms, memory_mb)
             if needed is None:

@@ -305,7 +305,7 @@ class _Grounder:
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
             if sym.result == "step":
-                self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
+                self.g.background.append(f"(and (<= 0 {key}) (< {key} {self.n_steps}))")
             elif sym.result == "turn":
                 self.g.background.append(f"(and (<= 1 {key}) (<= {key} {self.turns}))")
             elif sym.result in self.g.names:
