@@ -298,7 +298,8 @@ class _Grounder:
 
     def _free(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """A structure symbol's application as a solver constant of its own (`|s:N|`), within its result's
-        range and otherwise free: it stands for the value any timeline, attempt or card could give it."""
+        range and otherwise free: it stands for the value any timeline, attempt or card could give it. A step
+        it gives is one of the timeline's (an attempt's, a phase's last), never `never`."""
         sym = SYMBOLS[name]
         shown = tuple(str(a) for a in args)
         key = f"|s:{self.g.number(name, shown)}|"
