@@ -2,9 +2,9 @@
 
 Python raises KeyboardInterrupt wherever the main thread is when the signal is handled, and that
 may be inside a finalizer (a solver object freed as a check's terms go out of use), where Python
-prints the exception and drops it: the command then went on as if no Ctrl-C had come. Once
-`install` has run, a Ctrl-C is also remembered, and `raise_if_requested`, called at safe points
-(every solver check), raises it again.
+prints the exception with a traceback and drops it: the command then went on as if no Ctrl-C had
+come. Once `install` has run, a Ctrl-C is remembered, raised at once unless it came inside a
+finalizer, and raised by `raise_if_requested`, called at safe points (every solver check).
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ _requested = False
 def _handler(signum: int, frame: FrameType | None) -> None:
     global _requested
     _requested = True
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return  # raised here, it would be printed and dropped: the next safe point raises it
+        frame = frame.f_back
     raise KeyboardInterrupt
 
 
