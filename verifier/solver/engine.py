@@ -218,6 +218,11 @@ class _Case:
         return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
 
     @cached_property
+    def rule_order(self) -> dict[str, int]:
+        """Each rule's position in the rule base: rules are listed in this order."""
+        return {r.id: i for i, r in enumerate(self.rules.rules)}
+
+    @cached_property
     def used_rules(self) -> tuple[str, ...]:
         """The rules with at least one instance in the scenario."""
         return tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
@@ -332,9 +337,8 @@ class _Case:
             return GroupScreening(Verdict.DETERMINED, "", ())
         resting = {group: frozenset.intersection(*(frozenset(self.resting_on(names)) for names, _ in groups[group]))
                    for group in split}
-        order = {r.id: i for i, r in enumerate(self.rules.rules)}
         return GroupScreening(Verdict.AMBIGUOUS, "",
-                              tuple((group, tuple(sorted(resting[group], key=order.__getitem__))) for group in split))
+                              tuple((group, tuple(sorted(resting[group], key=self.rule_order.__getitem__))) for group in split))
 
     def _load_copy(self, always: bool = False) -> bool:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
@@ -734,8 +738,7 @@ class _Case:
                     names.add(shared)
                     todo.append(shared)
         wanted = set().union(*(self.rules_naming.get(n, ()) for n in names))
-        order = {r.id: i for i, r in enumerate(self.rules.rules)}
-        return tuple(sorted(wanted, key=order.__getitem__))
+        return tuple(sorted(wanted, key=self.rule_order.__getitem__))
 
     def result(self, q: Question, verdict: Verdict, value: str | None = None, *,
                witnesses: tuple[Witness, ...] = (), core: tuple[CoreItem, ...] = (),
