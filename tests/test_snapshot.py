@@ -27,6 +27,18 @@ def test_bundled_cases_match_the_snapshot(case_results: Any) -> None:
     output = json.dumps(results_json([case_results(f) for f in files]), indent=2) + "\n"
     expected = SNAPSHOT.read_text(encoding="utf-8")
     if output != expected:
-        changed = [(a, b) for a, b in zip(expected.splitlines(), output.splitlines()) if a != b]
-        raise AssertionError(f"the output differs from {SNAPSHOT.relative_to(ROOT)} in "
-                             f"{len(changed)} lines; first: {changed[:3]}")
+        raise AssertionError(f"the output differs from {SNAPSHOT.relative_to(ROOT)}: {_first_difference(expected, output)}")
+
+
+def _first_difference(expected: str, output: str) -> str:
+    """The first question whose entry differs, with the fields that differ, or the first line that does."""
+    try:
+        was, now = json.loads(expected), json.loads(output)
+    except json.JSONDecodeError:
+        was, now = {}, {}
+    for old, new in zip(was.get("results", []), now.get("results", []), strict=False):
+        if old != new:
+            fields = {k: (old.get(k), new.get(k)) for k in {*old, *new} if old.get(k) != new.get(k)}
+            return f"{new.get('case')}::{new.get('question')} (expected, got): {fields}"
+    changed = [(a, b) for a, b in zip(expected.splitlines(), output.splitlines(), strict=False) if a != b]
+    return f"first lines (expected, got): {changed[:3]}" if changed else "the files differ in length"

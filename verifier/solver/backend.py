@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
+import os
 import threading
 from collections.abc import Iterable, Sequence
 from functools import cached_property
@@ -38,13 +39,24 @@ def prepare_context() -> None:
     """Start making a Z3 context in the background, for the next session to take.
 
     Making a context is C work that does not hold Python's lock, so it overlaps with reading
-    the rules and the case. Only for a process that will not fork while the thread runs.
+    the rules and the case. A fork waits for the thread to finish.
     """
     if "worker" not in _prepared:
         made: list[z3.Context] = []
         worker = threading.Thread(target=lambda: made.append(z3.Context()), daemon=True)
         worker.start()
         _prepared.update(worker=worker, made=made)
+
+
+def _finish_preparing() -> None:
+    worker = _prepared.get("worker")
+    if isinstance(worker, threading.Thread):
+        worker.join()
+
+
+# A process forked while the thread makes its context would hang at its first check: the child gets
+# Z3's state half made, with no thread to finish it.
+os.register_at_fork(before=_finish_preparing)
 
 
 def _fresh_context() -> z3.Context:
