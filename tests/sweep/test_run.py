@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 from click.testing import Result
@@ -26,6 +27,15 @@ def _results(database: Path) -> list[tuple[str, str, int | None, tuple[object, .
     return [(r.key, r.status, r.scenarios, r.findings) for r in read_store(database)[1]]
 
 
+def _done(database: Path) -> int:
+    """How many combinations the sweep's database records as done (0 before it is made)."""
+    try:
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)) as db:
+            return int(db.execute("SELECT count(*) FROM combination WHERE status = 'done'").fetchone()[0])
+    except sqlite3.OperationalError:  # not made yet, or its tables not yet
+        return 0
+
+
 def _sweep_command(database: Path, deck: Path) -> list[str]:
     return [sys.executable, "-m", "verifier", "sweep", str(database), "--deck", str(deck), "--jobs", "2", *SMALL_OPTIONS]
 
@@ -37,9 +47,13 @@ def test_killed_at_random_moments_and_resumed_nothing_is_lost_or_counted_twice(
     rng = random.Random(seed)
     kills = 0
     for _ in range(3):
+        # killed once a random number of combinations is done (fewer than all), a random moment later
+        target = rng.randrange(_done(database), 6) if _done(database) < 6 else 6
         process = subprocess.Popen(_sweep_command(database, small_deck), cwd=repo_root, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(1.0, 6.0))
+        while process.poll() is None and _done(database) < target:
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.0, 0.5))
         if process.poll() is None:
             process.send_signal(signal.SIGKILL)
             kills += 1
