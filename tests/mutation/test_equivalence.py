@@ -55,6 +55,13 @@ def test_a_guard_one_other_rule_of_the_section_covers_is_proven_with_that_rule(t
     assert why.startswith("the mutated rule holds exactly when the rule does") and "with SA-7c in force" in why
 
 
+def test_a_guard_a_rule_of_another_section_covers_is_proven_with_that_rule(table) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios = table
+    # CORE-7b with its condition dropped: SA-13, of the set-aside section, says the same of the same attempts
+    why = proven_equivalent(repo.rules, scenarios, _mutation(repo, "CORE-7b condition 1"), DEFAULT_TIMEOUT_MS)
+    assert why.startswith("the mutated rule holds exactly when the rule does") and "with SA-13 in force" in why
+
+
 def test_a_definitions_mutant_is_compared_with_the_definition(table) -> None:  # type: ignore[no-untyped-def]
     repo, scenarios = table
     # nested_within's filter `e != a and e != b` dropped: e == a or e == b gives nested_in(x, a, b) again
