@@ -186,14 +186,12 @@ def _proven(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, origina
     mutated = [probe] if probe else [*(rules.rule(rid) for rid in m.left_out), *m.put_in]
     sorts = _sorts(m.rule_base, mutated)
     wider = sorts | _sorts(rules, nearby)
-    # the rules of the sections that read an outcome or choice the mutated rules read: tried one at a time
-    # before all together, whose proof may take longer than the solver is given
+    # the rules that read an outcome or choice the mutated rules read, those of the sections first: tried one at a
+    # time before the sections' rules all together, whose proof may take longer than the solver is given; a rule
+    # of another section may restate one (the whole rule base together is never tried)
     reads = _outcomes(m.rule_base, mutated)
-    related = {r.id for r in nearby if _outcomes(rules, [r]) & reads}
-    # and so, after them, is each such rule of another section: a rule may be restated where another section
-    # applies it (the whole rule base together is never tried)
-    elsewhere = [r for r in rules.rules
-                 if r.section not in sections and r.id not in m.left_out and _outcomes(rules, [r]) & reads]
+    reading = sorted((r for r in rules.rules if r.id not in m.left_out and _outcomes(rules, [r]) & reads),
+                     key=lambda r: r.section not in sections)
     classes: dict[tuple[object, ...], list[tuple[Scenario, tuple[str, ...], frozenset[str]]]] = {}
     cases = 0
     for sc in scenarios:
@@ -224,16 +222,16 @@ def _proven(rules: RuleBase, scenarios: Sequence[Scenario], m: Mutation, origina
         seen: set[tuple[object, ...]] = set()
         for sc, _, active in members:
             context = [r for r in nearby if r.id in active]
-            others = [r for r in elsewhere if r.id in active]
-            key = (_universe(sc, wider | _sorts(rules, others)), tuple(r.id for r in context + others))
+            ones = [r for r in reading if r.id in active]
+            key = (_universe(sc, wider | _sorts(rules, ones)), tuple(r.id for r in context + ones))
             if key in seen:
                 continue
             seen.add(key)
             checked += 1
-            few = [r for r in context + others if r.id in used]
+            few = [r for r in context + [r for r in ones if r.section not in sections] if r.id in used]
             needed = (_alike_in(sc, original, mutant, before, after, probe, few, timeout_ms, memory_mb)
                       if few else None)
-            for one in ([r for r in context if r.id in related] + others if needed is None and not used else ()):
+            for one in (ones if needed is None and not used else ()):
                 needed = _alike_in(sc, original, mutant, before, after, probe, [one], timeout_ms, memory_mb)
                 if needed is not None:
                     break
