@@ -242,3 +242,39 @@ def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_ro
     narrowed = {c["case"] for c in on_scope if c["verdict"] == "narrows"}
     # only a set-aside made in an Upkeep leaves open whether that Upkeep counts
     assert narrowed == {f"{scope} [turn 1 Upkeep: sets_aside]", f"{scope} [turn 2 Upkeep: sets_aside]"}, on_scope
+
+
+PROVISIONS_SCOPE = """\
+title: Provisions, and its Hero entering battle, over three turns
+players: [alice, bob]
+turns: 3
+cards:
+  elijah: {type: Hero, brigade: Green}
+  provisions: {card: Provisions}
+attempts:
+  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
+  - {id: elijah_enters, enter_battle: [elijah]}
+phases: [Preparation]
+per_phase: 1
+"""
+
+
+def test_a_scenario_of_the_scope_regcheck_refuses_leaves_the_ruling_unknown_there(
+        cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path) -> None:
+    """Where Provisions' Hero returns and then enters battle, its on-return effect (a later blocker) could
+    change the answers: that scenario is refused, the ruling is unknown on it and checked on the others."""
+    scope = tmp_path / "provisions.yaml"
+    scope.write_text(PROVISIONS_SCOPE, encoding="utf-8")
+    result = cli("ruling", "--root", repo_root, "--format", "json", "--cases", repo_root / UPKEEP_CASE,
+                 "--scope", scope, repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml")
+    assert_no_crash(result)
+    assert result.exit_code == 1, result.output
+    [data] = json.loads(result.stdout)["rulings"]
+    assert data["verdict"] == "unknown"
+    on_scope = {c["case"]: c for c in data["impact"] if c["case"].startswith(str(scope))}
+    refused = f"{scope} [turn 1 Preparation: play_provisions, turn 3 Preparation: elijah_enters]"
+    assert on_scope[refused]["verdict"] == "unknown"
+    assert "regcheck does not answer this scenario" in on_scope[refused]["reason"]
+    assert "could change who may block" in on_scope[refused]["reason"]
+    others = [c for case, c in on_scope.items() if case != refused]
+    assert len(others) == 12 and all(c["verdict"] in ("entailed", "narrows") for c in others), others

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import RegcheckError, UsageError
+from .errors import CaseRefused, RegcheckError, UsageError
 from .explanation import explain_case
 from .explore import ExploreFinding, ExploreOptions, ExploreResult, ScopeText, explore_scope, load_scope
 from .explore.search import DEFAULT_MAX_SCENARIOS
@@ -37,7 +37,7 @@ from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .timeline import Timeline, timeline_of, timeline_scenario
-from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult
+from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, RulingVerdict
 
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
@@ -135,14 +135,19 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
     rulings = [load_ruling(f, repo.rules, doc) for f in files]
     if any(r.rules for r in rulings) and not case_files and scope is None:
         raise UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
-    scenarios: list[Scenario] = []
+    scenarios: list[Scenario | RulingCheck] = []  # a check already: a scenario regcheck refuses to answer
     if scope is not None and any(r.rules for r in rulings):  # a scope measures a general rule's impact
         from .explore.scenarios import plans, scenario_of
         from .explore.search import describe
 
         scoped = load_scope(scope, repo.rules, _shown(repo, scope))
-        scenarios = [scenario_of(scoped, p, repo.rules, templates=())._replace(
-            path=f"{scoped.path} [{', '.join(describe(scoped, p)) or 'no attempts'}]") for p in plans(scoped)]
+        for p in plans(scoped):
+            where = f"{scoped.path} [{', '.join(describe(scoped, p)) or 'no attempts'}]"
+            try:
+                scenarios.append(scenario_of(scoped, p, repo.rules, templates=())._replace(path=where))
+            except CaseRefused as exc:  # this timeline only: the ruling is unknown on it, checked on the others
+                scenarios.append(RulingCheck(where, RulingVerdict.UNKNOWN,
+                                             reason=f"regcheck does not answer this scenario: {exc}"))
     results: list[RulingResult] = []
     errors: list[str] = []
     for r in rulings:
@@ -161,7 +166,8 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
         for done, sc in enumerate(scenarios if r.rules else (), len(case_files) + 1):
             if progress is not None:
                 progress(r.id, done, total)
-            impact.append(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
+            impact.append(sc if isinstance(sc, RulingCheck)
+                          else check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
 

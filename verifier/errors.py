@@ -6,6 +6,7 @@ __all__ = [
     "RegcheckError",
     "InputError",
     "CaseError",
+    "CaseRefused",
     "RulingError",
     "EncodingError",
     "RulesDocumentError",
@@ -49,6 +50,11 @@ class InputError(RegcheckError):
 
 class CaseError(InputError):
     """A case file that cannot be read as a scenario."""
+
+
+class CaseRefused(CaseError):
+    """A case regcheck will not answer: something a real card says, which regcheck does not carry out, could
+    change one of its answers. The file is well formed; another timeline of the same cards may be answered."""
 
 
 class EncodingError(InputError):

@@ -378,7 +378,7 @@ _RULING_MEANING = {
     RulingVerdict.ENTAILED: "the rules already imply it: it is redundant",
     RulingVerdict.NARROWS: "consistent with the rules, and it settles something they leave open",
     RulingVerdict.CONTRADICTS: "the rules and the ruling cannot both hold",
-    RulingVerdict.UNKNOWN: "the solver could not decide",
+    RulingVerdict.UNKNOWN: "not decided everywhere: a check gave up, or a scenario was not answered (see the notes)",
 }
 
 

@@ -67,6 +67,54 @@ def test_a_search_cut_short_exits_1(cli: Cli, repo_root: Path, tmp_path: Path) -
     assert "INCOMPLETE: the scope holds 2 scenarios; only the first 1" in cut.stdout
 
 
+PROVISIONS_THREE_TURNS = """\
+title: Provisions and a battle over three turns
+players: [alice, bob]
+turns: 3
+cards:
+  elijah: {type: Hero, brigade: Green}
+  provisions: {card: Provisions}
+attempts:
+  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
+  - {id: elijah_enters, enter_battle: [elijah]}
+phases: [Preparation, Battle]
+per_phase: 1
+templates: [zone]
+"""
+
+
+def test_scenarios_regcheck_refuses_are_listed_and_the_others_searched(cli: Cli, assert_no_crash: Check,
+                                                                         repo_root: Path, tmp_path: Path,
+                                                                         rule_base) -> None:
+    """Provisions' on-return effect could change who blocks a later rescue attempt, so a scenario where its
+    Hero returns and enters battle later is refused (as `regcheck check` refuses that case); the search
+    answers every other scenario and says how many it did not, with the refusal, and exits 1."""
+    path = tmp_path / "provisions.yaml"
+    path.write_text(PROVISIONS_THREE_TURNS, "utf-8")
+    result = cli("explore", "--root", repo_root, "--jobs", "1", "--format", "json", path)
+    assert_no_crash(result)
+    assert result.exit_code == 1, result.output
+    [s] = json.loads(result.stdout)["scopes"]
+    assert s["complete"] is False
+    [why] = s["incomplete"]
+    refused = int(why.split(" scenario(s) not answered")[0])
+    assert 0 < refused < s["scenarios"] and s["checked"] == s["scenarios"] - refused
+    assert "the first with turn 1 Preparation: play_provisions, turn 3 Preparation: elijah_enters" in why
+    assert "on-return effect" in why and "could change who may block" in why
+    # the refusal is the one `regcheck check` gives the same timeline written as a case
+    case = tmp_path / "refused.yaml"
+    case.write_text(PROVISIONS_THREE_TURNS.split("attempts:")[0] + """\
+timeline:
+  - {id: play_provisions, turn: 1, phase: Preparation, play: provisions, on: elijah, targets: [elijah]}
+  - {id: elijah_enters, turn: 3, phase: Preparation, enter_battle: [elijah]}
+questions:
+  where: zone(elijah, at(3, Discard))
+""", "utf-8")
+    check = cli("check", "--root", repo_root, case)
+    assert_no_crash(check)
+    assert check.exit_code == 2 and "could change who may block" in check.stderr, check.output
+
+
 def test_the_repository_scopes_have_no_new_findings(cli: Cli, repo_root: Path) -> None:
     result = cli("explore", "--root", repo_root, repo_root / "scopes" / "ability-activation-order.yaml")
     assert result.exit_code == 0, result.output

@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
-from ..errors import InputError
+from ..errors import CaseRefused, InputError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call
 from ..rulesdoc import statement_order
@@ -91,7 +91,7 @@ class ExploreResult:
     scope: str
     title: str
     scenarios: int  # in the scope; past COUNT_CAP, COUNT_CAP + 1 ("more than" it: see `scenarios_shown`)
-    checked: int  # looked at (all of them unless the search was cut short)
+    checked: int  # looked at and answered (all of them unless the search was cut short or refused some)
     answered_in_full: int  # scenarios answered by the full engine
     findings: tuple[ExploreFinding, ...]
     unused: tuple[str, ...]  # statements no rule instance of any scenario checked rests on
@@ -116,6 +116,7 @@ class _Outcome:
     full: bool
     # each symbol some question about which may be ambiguous, with the rules all its open questions rest on
     split: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    refused: str = ""  # why regcheck will not answer the scenario (see `CaseRefused`); "" when it does
 
 
 def question_symbol(sc: Scenario, name: str) -> str:
@@ -145,6 +146,13 @@ class _PlanTask:
     options: ExploreOptions
 
     def __call__(self, plan: Plan) -> _Outcome:
+        try:
+            return self.search(plan)
+        except CaseRefused as exc:  # this timeline only: the scope's other scenarios are searched on
+            return _Outcome((), (), "", False, refused=str(exc))
+
+    def search(self, plan: Plan) -> _Outcome:
+        """The plan's outcome: screened (see the module), or answered in full as brute force answers it."""
         limits = (self.options.timeout_ms, self.options.memory_mb)
         if self.options.brute_force:
             sc = scenario_of(self.scope, plan, self.rules)
@@ -221,14 +229,20 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     task = _PlanTask(scope, rules, options)
     pending: list[tuple[Plan, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     answered: list[tuple[Plan, _Outcome]] = []
+    refused: dict[str, list[Plan]] = {}
     for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs)), 1):
         used.update(outcome.rules_used)
-        if outcome.split:
+        if outcome.refused:
+            refused.setdefault(outcome.refused, []).append(plan)
+        elif outcome.split:
             pending.append((plan, outcome.split))
         else:
             answered.append((plan, outcome))
         if progress:
             progress(done, len(every))
+    for why, plans_refused in refused.items():
+        first = ", ".join(describe(scope, plans_refused[0])) or "no attempts"
+        incomplete.append(f"{len(plans_refused):,} scenario(s) not answered, the first with {first}: {why}")
     settled, counted = _settle(task, pending)
     for plan, outcome in sorted(answered + settled, key=lambda a: order_of(a[0])):
         full += outcome.full
@@ -246,7 +260,8 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
                      for key, shown in merged.items())
     findings = tuple(sorted(findings, key=lambda f: (f.verdict, f.symbol, [statement_order(r) for r in f.rules])))
     unused = () if options.brute_force else _unused(rules, used)
-    return ExploreResult(scope.path, scope.title, total, len(every), full, findings, unused, tuple(incomplete),
+    checked = len(every) - sum(len(p) for p in refused.values())
+    return ExploreResult(scope.path, scope.title, total, checked, full, findings, unused, tuple(incomplete),
                          round(time.perf_counter() - started, 3))
 
 

@@ -13,7 +13,7 @@ __all__ = ["load_case", "scenario_from_tree", "read_questions", "DEFAULTS", "VER
 import re
 from pathlib import Path
 
-from ..errors import CaseError, Location
+from ..errors import CaseError, CaseRefused, Location
 from ..escaping import how_they_differ, quoted
 from ..language.encoding import RuleBase, parse_at
 from ..language.syntax import Call, walk
@@ -269,15 +269,15 @@ class _CaseReader:
                 continue
             for other in o.refused_with():
                 if other in printed:
-                    real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about "
-                                   f"{quoted(other)}, which this case holds as '{printed[other]}': write the "
-                                   f"ability of '{key.value}' by hand under 'abilities:'")
+                    raise CaseRefused(f"the reviewed reading of {quoted(o.card)} leaves out what it says about "
+                                      f"{quoted(other)}, which this case holds as '{printed[other]}': write the "
+                                      f"ability of '{key.value}' by hand under 'abilities:'", real_node.loc)
             for ctype in o.unless_types:
                 held = next((c.name for c in cards if c.type == ctype), None)
                 if held is not None:
-                    real_node.fail(f"the reviewed reading of {quoted(o.card)} leaves out what it says about a "
-                                   f"{display_value(ctype)}, and this case holds one ('{held}'): write the "
-                                   f"ability of '{key.value}' by hand under 'abilities:'")
+                    raise CaseRefused(f"the reviewed reading of {quoted(o.card)} leaves out what it says about a "
+                                      f"{display_value(ctype)}, and this case holds one ('{held}'): write the "
+                                      f"ability of '{key.value}' by hand under 'abilities:'", real_node.loc)
 
     def _player(self, node: YNode | None, players: tuple[str, ...], what: str, default: str) -> tuple[str, bool]:
         if node is None:
@@ -506,10 +506,11 @@ class _CaseReader:
             return
         name, parts, where = self.refused[ability]
         listed = "; ".join(parts)
-        where.fail(f"{quoted(name)} is used at line {used_at.loc.line}, but its text has parts regcheck does not "
-                   f"model: {listed}. Keep 'card: {name}' for its type and brigade and write the ability by hand "
-                   "under 'abilities:' (kind, duration, paired, on_return, target_zone, ...), deciding what the "
-                   "parts above mean for this case; or run 'regcheck cards' to see the whole reading")
+        raise CaseRefused(f"{quoted(name)} is used at line {used_at.loc.line}, but its text has parts regcheck does "
+                          f"not model: {listed}. Keep 'card: {name}' for its type and brigade and write the ability "
+                          "by hand under 'abilities:' (kind, duration, paired, on_return, target_zone, ...), deciding "
+                          "what the parts above mean for this case; or run 'regcheck cards' to see the whole reading",
+                          where.loc)
 
     def from_reading(self, card: str, number: int, a: AbilityReading, real: RealCard, body: YMap) -> Ability:
         """An ability of a real card from its reading; the card's x is asked for where the text needs it."""

@@ -3,7 +3,7 @@
 A real card's reading records what its text says that regcheck does not carry out (a protection, an
 on-return effect, a further effect of a use, a requirement a use must meet); the rules leave unsaid
 how a limited ability counts a negated use or a second copy; the card list leaves most traits open.
-Each check below refuses a case (a `CaseError` naming where it is written) only where what is left
+Each check below refuses a case (a `CaseRefused` naming where it is written) only where what is left
 out could change one of its answers, read as broadly as the card's words could go.
 """
 
@@ -14,7 +14,7 @@ __all__ = ["Unmodelled", "refuse_unanswerable"]
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..errors import CaseError, Location
+from ..errors import CaseRefused, Location
 from ..escaping import quoted
 from ..vocabulary import display_value
 from ..yamlsource import YNode
@@ -74,7 +74,7 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
                 continue
             missing = [t for t in a.target_traits if t not in c.traits]
             if missing:
-                raise CaseError(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
+                raise CaseRefused(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
                                 f"'{name}' is {' and '.join(missing)}: list its traits under 'traits:' "
                                 f"(e.g. 'traits: [{', '.join(missing)}]', or 'traits: []' for none)",
                                 where or unmodelled.locate(name))
@@ -99,7 +99,7 @@ def _refuse_unsettled_use_limits(unmodelled: Unmodelled, cards: list[Card], abil
         later = [x for x in attempts if x.ability == first.ability and x.step > first.step
                  and x.kind in ("play_card", "activate_ability", "return_early", "negate_ability")]
         if later:
-            raise CaseError(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
+            raise CaseRefused(f"{first.ability} may be used {_limit_text(limited[first.ability])} (CORE-17), and "
                             f"'{first.id}' is negated before '{later[0].id}' uses it again: whether a negated use "
                             "counts toward the limit is not stated, so this case is not answered", later[0].loc)
     printed: dict[str, list[str]] = {}
@@ -108,7 +108,7 @@ def _refuse_unsettled_use_limits(unmodelled: Unmodelled, cards: list[Card], abil
             printed.setdefault(c.real_card, []).append(c.name)
     for name, copies in sorted(printed.items()):
         if len(copies) > 1:
-            raise CaseError(f"'{copies[0]}' and '{copies[1]}' are both {quoted(name)}, whose ability may be used "
+            raise CaseRefused(f"'{copies[0]}' and '{copies[1]}' are both {quoted(name)}, whose ability may be used "
                             f"{_limit_text(limited[next(a for a in limited if limited[a].card == copies[0])])} "
                             "(CORE-17): whether the limit counts each copy apart is not stated, so this case is "
                             "not answered", unmodelled.locate(copies[1]))
@@ -162,7 +162,7 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                         used is not None and used.target_zone == "set_aside_area")):
                     continue
                 listed = "; ".join(f"'{t}'" for t in said)
-                raise CaseError(
+                raise CaseRefused(
                     f"{quoted(name)} protects cards ({listed}), and regcheck does not model protection: attempt "
                     f"'{y.id}' (line {y.loc.line}) could be one it protects against. Keep 'card: {name}' for its "
                     "type and brigade and write the ability by hand under 'abilities:', deciding what the "
@@ -218,7 +218,7 @@ def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: l
                         hit = f"card '{c.name}'{where_words}"
                         break
             if hit:
-                raise CaseError(
+                raise CaseRefused(
                     f"{quoted(name)} has an on-return effect ('{clause}') that regcheck does not carry out, and it "
                     f"could change {hit}. Keep 'card: {name}' for its type and brigade and write the ability by "
                     "hand under 'abilities:', deciding what the on-return effect does in this case", where.loc)
@@ -247,7 +247,7 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                 hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
                         and (types == "any" or c.type in types.split("/"))]
         if hit:
-            raise CaseError(
+            raise CaseRefused(
                 f"{quoted(name)} also says '{said}', which regcheck does not carry out, and it could change {hit[0]}. "
                 f"Keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:', "
                 "deciding what that effect does in this case", where.loc)
@@ -272,7 +272,7 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
             early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
                      or (y.kind == "negate_ability" and y.negated_attempt == x.id)]
             if "no_early_return" in requires and early:
-                raise CaseError(
+                raise CaseRefused(
                     f"{quoted(name)} gives the cards it sets aside an ability, and attempt '{early[0].id}' (line "
                     f"{early[0].loc.line}) could return them early from the use '{x.id}' (line {x.loc.line}): whether "
                     f"a card returned early gains the ability is not read. Keep 'card: {name}' for its type and "
@@ -287,7 +287,7 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
                        f"{', '.join(user.traits) or 'none known'}) is not known to be a {shown}" if user is not None
                        else f"it names no user known to be a {shown}")
             if why:
-                raise CaseError(
+                raise CaseRefused(
                     f"{quoted(name)} does something only when used as its text says, and attempt '{x.id}' (line "
                     f"{x.loc.line}) may not be: {why}. regcheck cannot state a use whose effect does not happen: "
                     f"keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:'"
