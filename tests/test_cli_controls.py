@@ -276,16 +276,18 @@ def test_shell_completion_as_documented(repo_root: Path) -> None:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Ctrl-C is sent to a process group")
-@pytest.mark.parametrize("jobs", ["1", "2"])  # with one, the solver checks run in the process Ctrl-C ends
-def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, "cases"], cwd=repo_root,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               preexec_fn=_in_the_foreground)
+# with one job, the solver checks run in the process Ctrl-C ends; with --memory, each case in a process of its own
+@pytest.mark.parametrize(("jobs", "memory"), [("1", []), ("2", []), ("1", ["--memory", "512"])])
+def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str, memory: list[str]) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, *memory, "cases"],
+                               cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, preexec_fn=_in_the_foreground)
+    in_workers = jobs != "1" or bool(memory)
     try:
         deadline = time.monotonic() + 60
-        while jobs != "1" and time.monotonic() < deadline and process.poll() is None and not _has_children(process.pid):
+        while in_workers and time.monotonic() < deadline and process.poll() is None and not _has_children(process.pid):
             time.sleep(0.1)
-        time.sleep(3 if jobs == "1" else 1)
+        time.sleep(1 if in_workers else 3)
         os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
         _, err = process.communicate(timeout=60)
         assert process.returncode == 130

@@ -80,7 +80,7 @@ def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIM
     """Each case file's result (with its defaults as text when asked), or its input error, in order.
     A contradiction comes with its ways out: the interpretation rules and minimal correction sets
     that make the case consistent, and every question's answer under each."""
-    yield from run_cases(CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults), files, jobs)
+    yield from run_cases(CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults), files, jobs, memory_mb)
 
 
 def explain(repo: Repository, case: Path, question: str | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
@@ -121,7 +121,7 @@ class _ReportTask:
 def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
                  memory_mb: int | None = None, jobs: int | None = None) -> Iterator[CaseReport | CaseInputError]:
     """Each case file's answers, explanations and timeline (or its input error), in order."""
-    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb), files, jobs)
+    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb), files, jobs, memory_mb)
 
 
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),
@@ -156,7 +156,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
         own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
         impact: list[RulingCheck] = []
         total = (len(case_files) + len(scenarios)) if r.rules else 0
-        for done, outcome in enumerate(run_cases(task, case_files, jobs) if r.rules else (), 1):
+        for done, outcome in enumerate(run_cases(task, case_files, jobs, memory_mb) if r.rules else (), 1):
             if progress is not None:
                 progress(r.id, done, total)
             if isinstance(outcome, str):

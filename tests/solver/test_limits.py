@@ -54,44 +54,53 @@ def test_tiny_timeout_is_unknown_with_the_limit_named(cli: Callable[..., Result]
     _fails_closed(result, "the solver hit the --timeout of 0.01 s for one check", assert_no_crash)
 
 
-def test_tiny_memory_is_unknown_with_the_limit_named(hard_case: Path, repo_root: Path, tmp_path: Path,
-                                                     provisions_text: str) -> None:
-    """Z3 runs out of its 16 MB: every check is refused, the process goes on and says why.
+STEP_8_CASE = "cases/ability-activation-order/side-battle-ability-activates-at-step-8.yaml"
 
-    The limit is Z3's, process-wide: a later run without --memory is not limited by it. Once Z3 has
-    run out of memory, a process's later models may differ from a fresh one's (the answers do not), so
-    both runs are made in a process of their own, not in the suite's.
+
+def test_tiny_memory_is_unknown_with_the_limit_named(hard_case: Path, repo_root: Path) -> None:
+    """Z3 runs out of its 48 MB on the hard case: every check of it is refused, the run goes on and says why.
+
+    Each case of a run with --memory is checked in a process of its own, so a case checked after the
+    one that ran out gives the very answer it gives in a fresh process, witnesses included (once Z3 has
+    run out of memory in a process, the models it finds later there may differ: the witnesses of
+    side-battle-ability-activates-at-step-8 do). The limit is Z3's, process-wide: a later run without
+    --memory in the same process is not limited by it. Every run is made in a process of its own, so
+    a regression cannot leak into the suite's.
     """
-    case = tmp_path / "provisions.yaml"
-    case.write_text(provisions_text, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", TWO_RUNS, str(repo_root), str(hard_case), str(case)],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    limited, later = json.loads(done.stdout)
-    assert limited["crash"] is None and later["crash"] is None, (limited["crash"], later["crash"])
+    later = repo_root / STEP_8_CASE
+    limited, unlimited = _runs_in_one_process(repo_root, ["--memory", "48", str(hard_case), str(later)], [str(later)])
+    [alone] = _runs_in_one_process(repo_root, [str(later)])
+    for run in (limited, unlimited, alone):
+        assert run["crash"] is None, run["crash"]
     assert limited["code"] == 1, limited["output"]
     assert "Traceback" not in limited["output"]
-    lines = limited["output"].splitlines()
-    notes = [line.strip() for line in lines if line.strip().startswith("note:")]
-    verdicts = [line.split(": ")[-1] for line in lines if line.startswith("  FAIL ")]
-    assert verdicts and set(verdicts) == {"unknown"}, limited["output"]
-    assert notes == ["note: the solver hit the --memory of 16 MB (out of memory)"] * len(verdicts)
-    assert lines[-1] == f"1 case, {len(verdicts)} questions: 0 ok, {len(verdicts)} not ok"
-    assert later["code"] == 0, later["output"]
+    results = json.loads(limited["output"])["results"]
+    on_hard = [q for q in results if q["case"] == str(hard_case)]
+    assert on_hard and {q["verdict"] for q in on_hard} == {"unknown"}, on_hard
+    assert {q["reason"] for q in on_hard} == {"the solver hit the --memory of 48 MB (out of memory)"}
+    assert unlimited["code"] == 0 and alone["code"] == 0, (unlimited["output"], alone["output"])
+    assert [q for q in results if q["case"] != str(hard_case)] == json.loads(alone["output"])["results"]
 
 
-# `regcheck check` with --memory 16 on the hard case, then without on another, in one process
-TWO_RUNS = textwrap.dedent("""
+def _runs_in_one_process(repo_root: Path, *runs: list[str]) -> list[dict[str, object]]:
+    """`regcheck check -j 1 --format json ARGS` for each of `runs`, one after the other in a fresh process."""
+    done = subprocess.run([sys.executable, "-c", RUNS, str(repo_root), json.dumps(runs)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+# `regcheck check` run once for each argument list given, in one process
+RUNS = textwrap.dedent("""
     import json, sys
     from click.testing import CliRunner
     from verifier.cli import main
 
-    root, hard, later = sys.argv[1:]
-    runs = [CliRunner().invoke(main, ["check", "--root", root, "-j", "1", *args])
-            for args in (["--memory", "16", hard], [later])]
-    print(json.dumps([{"code": r.exit_code, "output": r.output,
+    root, runs = sys.argv[1], json.loads(sys.argv[2])
+    results = [CliRunner().invoke(main, ["check", "--root", root, "-j", "1", "--format", "json", *args]) for args in runs]
+    print(json.dumps([{"code": r.exit_code, "output": r.stdout,
                        "crash": None if isinstance(r.exception, (SystemExit, type(None))) else repr(r.exception)}
-                      for r in runs]))
+                      for r in results]))
 """)
 
 

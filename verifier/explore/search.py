@@ -230,7 +230,7 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     pending: list[tuple[Plan, tuple[tuple[str, tuple[str, ...]], ...]]] = []
     answered: list[tuple[Plan, _Outcome]] = []
     refused: dict[str, list[Plan]] = {}
-    for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs)), 1):
+    for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs, options.memory_mb)), 1):
         used.update(outcome.rules_used)
         if outcome.refused:
             refused.setdefault(outcome.refused, []).append(plan)

@@ -132,7 +132,7 @@ def check_folder(options: GateOptions) -> CaseChecker:
 
         # the gate fails or passes on the verdicts alone: a contradiction's ways out are not worked out
         task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False)
-        for outcome in run_cases(task, files, options.jobs):
+        for outcome in run_cases(task, files, options.jobs, options.memory_mb):
             yield outcome if isinstance(outcome, str) else str(outcome) if isinstance(outcome, CaseInputError) \
                 else outcome[0]
 
