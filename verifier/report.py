@@ -526,7 +526,8 @@ def render_explore(report: ExploreReport) -> str:
         for f, a in s.accepted:
             out += _explore_finding(f, " ".join(a.note.split()))
         if r.unused:
-            out.append(f"  statements no scenario of the scope reaches: {', '.join(r.unused)}")
+            whose = "no scenario of the scope reaches" if r.complete else "no scenario answered reaches (see INCOMPLETE)"
+            out.append(f"  statements {whose}: {', '.join(r.unused)}")
         for why in r.incomplete[:10]:
             out.append(escape_text(f"  INCOMPLETE: {why}"))
         if len(r.incomplete) > 10:

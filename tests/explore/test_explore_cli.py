@@ -101,6 +101,8 @@ def test_scenarios_regcheck_refuses_are_listed_and_the_others_searched(cli: Cli,
     assert 0 < refused < s["scenarios"] and s["checked"] == s["scenarios"] - refused
     assert "the first with turn 1 Preparation: play_provisions, turn 3 Preparation: elijah_enters" in why
     assert "on-return effect" in why and "could change who may block" in why
+    text = cli("explore", "--root", repo_root, "--jobs", "1", path)
+    assert "statements no scenario answered reaches (see INCOMPLETE): " in text.stdout
     # the refusal is the one `regcheck check` gives the same timeline written as a case
     case = tmp_path / "refused.yaml"
     case.write_text(PROVISIONS_THREE_TURNS.split("attempts:")[0] + """\

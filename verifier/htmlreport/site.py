@@ -552,7 +552,9 @@ def _explore(site: Site) -> str:
                 + (f"<ol>{steps}</ol>" if steps else "")
                 + f"<details><summary>Witness as a case file</summary><pre>{escape(f.case)}</pre></details></section>")
         if r.unused:
-            body.append(f"<p>Statements no scenario of the scope reaches: {escape(', '.join(r.unused))}.</p>")
+            whose = ("no scenario of the scope reaches" if r.complete
+                     else "no scenario answered reaches (the search is incomplete)")
+            body.append(f"<p>Statements {whose}: {escape(', '.join(r.unused))}.</p>")
         body.append("</section>")
     return _page(title, "explore.html", "\n".join(body))
 
