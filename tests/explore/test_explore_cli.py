@@ -125,6 +125,7 @@ def test_the_repository_scopes_have_no_new_findings(cli: Cli, repo_root: Path) -
 
 @pytest.mark.parametrize("edit, message", [
     (("turns: 1\n", ""), "negated.yaml:1:1: the scope is missing 'turns'"),
+    (("players: [alice, bob]\n", ""), "negated.yaml:1:1: the scope is missing 'players'"),
     (("phases: [Preparation]", "phases: [Preparation, Lunch]"), "negated.yaml:20:23: 'Lunch' is not one of the phases"),
     (("negate: sets_aside", "negate: set_aside"), "negated.yaml:19:27: 'set_aside' is not an attempt written before"),
     (("by: confusion", "by: confusio"), "unknown card 'confusio' (did you mean 'confusion'?)"),

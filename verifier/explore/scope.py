@@ -111,6 +111,8 @@ def load_scope(path: Path | ScopeText, rules: RuleBase, display: str | None = No
         root.fail("a scope must be a mapping with players, cards, turns and attempts")
     allowed = tuple(k for k in CASE_KEYS if k != "expect") + SCOPE_KEYS
     root.check_keys(allowed, "a scope")
+    for key in ("players", "cards"):  # before the case reader, which would speak of a case
+        root.require(key, "the scope")
     turns_node = root.require("turns", "the scope")
     turns = _scalar(turns_node, "turns").integer("turns", 1, 12)
     phases_node = root.get("phases")
