@@ -434,6 +434,9 @@ class _CaseReader:
             on_return = _flag(item, "on_return", False)
             kind = ABILITY_KINDS[kind_text]
             parts_node = item.get("parts")
+            if isinstance(parts_node, YSeq) and not parts_node.items:
+                parts_node.fail("'parts' names no part: an ability has at least one (leave 'parts' out for its "
+                                "kind's usual part)")
             parts = (tuple(sorted({_part(p) for p in (parts_node if isinstance(parts_node, YSeq) else [parts_node])}))
                      if parts_node is not None else (DEFAULT_PART[kind],))
             class_node = item.get("class")
@@ -445,6 +448,13 @@ class _CaseReader:
                                 "or write 'class: triggered_effect'")
             gained_node = item.get("gained")
             adds_node = item.get("adds")
+            adding = ("adds_same_side", "adds_opposite_side", "side_battle_effect")
+            if adds_node is not None and (class_node is None
+                                          or _member(class_node, "effect_class", "ability class") not in adding):
+                shown = [display_value(c) for c in adding]
+                adds_node.fail("'adds' names the characters an ability adds to battle, and only an ability of class "
+                               f"{', '.join(shown[:-1])} or {shown[-1]} adds any (AAO-9, AAO-12, AAO-14): give the "
+                               "ability its 'class'")
             ability_id = f"{card}_a{i}"
             count = self.target_count(item.get("target_count"))
             per_game, per_turn = self.use_limit(item.get("limit"))
@@ -1218,10 +1228,15 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
             raise CaseError(f"card '{c.name}' is equipped to unknown card '{c.equipped_to}'"
                             f"{did_you_mean(c.equipped_to, card_names)}", reader.locate(c.name))
     _refuse_equipping_cycles(reader, cards)
+    types = {c.name: c.type for c in cards}
     for a in abilities:
         for added in a.adds:
             if added not in card_names:
                 raise CaseError(f"ability {a.id} adds unknown card '{added}'{did_you_mean(added, card_names)}",
+                                reader.locate(a.card))
+            if types[added] not in ("Hero", "Evil_Character"):
+                raise CaseError(f"ability {a.id} adds '{added}' to battle, which is not a character (its type is "
+                                f"{display_value(types[added])}): only a Hero or an Evil Character is added to battle",
                                 reader.locate(a.card))
     for a in abilities:
         for c in cards:
