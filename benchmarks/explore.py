@@ -4,7 +4,11 @@ For each scope of benchmarks/scopes/: the number of scenarios; the whole-process
 `regcheck explore SCOPE` (default workers); and, both with one worker so that the two methods are
 compared alone, `regcheck explore SCOPE --jobs 1` against `regcheck explore SCOPE --jobs 1
 --brute-force`, run alternately (--runs pairs, medians) so that load on the machine hits both
-alike, with the ratio and whether the two report the same findings. Each time is shown as wall time
+alike, with the ratio and whether the two report the same findings. Then, in this process, how much
+of the search's CPU time grounding takes (every scenario built and grounded once, as the search's
+first screen does): the rest is the solver's part (with any scenario grounded again to be answered
+in full), and the brute-force time over it is the ratio the search would reach were that first
+grounding free. Each time is shown as wall time
 and as CPU time (of the process and every worker it ran): on a machine shared with other work, the
 CPU time is the steadier measure.
 
@@ -34,9 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from verifier.explore import ExploreOptions, load_scope  # noqa: E402
-from verifier.explore.scenarios import plans  # noqa: E402
-from verifier.explore.search import _Outcome, _PlanTask  # noqa: E402
+from verifier.explore.scenarios import plans, scenario_of  # noqa: E402
+from verifier.explore.search import _Outcome, _PlanTask, explore_scope  # noqa: E402
 from verifier.language.encoding import load_rule_base  # noqa: E402
+from verifier.solver.grounding import ground  # noqa: E402
 
 SCOPES = sorted((ROOT / "benchmarks" / "scopes").glob("*.yaml"))
 
@@ -82,6 +87,23 @@ def sampled(scope_path: Path, size: int, seed: int) -> tuple[float, float, int, 
     return statistics.mean(times), statistics.mean(cpu), same, len(chosen)
 
 
+def floor(scope_path: Path) -> tuple[float, float]:
+    """In one process, one worker: the seconds the search of the scope takes, and the seconds of the part of
+    it no faster solver could save (every scenario built and grounded once, as the search's first screen
+    builds and grounds it). Their difference is the solver's part: how fast the search could be with
+    grounding free."""
+    rules = load_rule_base(ROOT / "encodings")
+    scope = load_scope(scope_path, rules)
+    every = list(plans(scope))
+    started = time.process_time()
+    for plan in every:
+        ground(scenario_of(scope, plan, rules, templates=()), rules)
+    grounding = time.process_time() - started
+    started = time.process_time()
+    explore_scope(scope, rules, ExploreOptions(jobs=1, shrink=False))
+    return time.process_time() - started, grounding
+
+
 def _agree(screened: _Outcome, full: _Outcome) -> bool:
     """Whether a scenario's screen tells what its full answer finds: the same findings when it was answered
     in full, else the same symbols with ambiguous questions (none when the screen found none)."""
@@ -116,14 +138,16 @@ def main() -> None:
                 t, cpu, full = run(scope, "--jobs", "1", "--brute-force")
                 brute.append((t, cpu))
                 agree = findings(one) == findings(full) if agree is None else agree and findings(one) == findings(full)
+        floors = [floor(scope) for _ in range(args.runs)]
+        searched, grounded = (statistics.median(f[i] for f in floors) for i in (0, 1))
         explore_time = tuple(statistics.median(x[i] for x in alone) for i in (0, 1))
         brute_time = (tuple(statistics.median(x[i] for x in brute) for i in (0, 1)) if brute
                       else (estimate, per_scenario_cpu * scenarios))
         rows.append((name, scenarios, len(report["scopes"][0]["findings"]), wall, explore_time, brute_time,
-                     bool(brute), agree, same, size))
+                     bool(brute), agree, same, size, searched, grounded))
     print(f"{'scope':<48} {'scenarios':>9} {'findings':>8} {'explore':>8} {'1 worker (CPU)':>16} "
           f"{'brute force (CPU)':>20} {'ratio (CPU)':>14}  same findings")
-    for name, scenarios, found, wall, alone, brute, measured, agree, same, size in rows:
+    for name, scenarios, found, wall, alone, brute, measured, agree, same, size, _, _ in rows:
         est = "" if measured else " est"
         ratio = f"{brute[0] / alone[0]:.1f}x ({brute[1] / alone[1]:.1f}x){est}"
         brute_text = f"{brute[0]:.1f} s ({brute[1]:.1f} s){est}"
@@ -134,6 +158,15 @@ def main() -> None:
     print(f"(explore: default workers; '1 worker' and brute force: --jobs 1, median of {args.runs} paired runs, "
           "wall time with CPU time in brackets; 'est': the sample's mean time per scenario times the scenarios, "
           f"from {args.sample} sampled scenarios, whose screens are checked against their full answers)")
+    print()
+    print(f"{'scope':<48} {'search (CPU)':>12} {'grounding':>10} {'solver part':>12} {'ratio with grounding free':>26}")
+    for name, _, _, _, _, brute, measured, _, _, _, searched, grounded in rows:
+        solver = searched - grounded
+        print(f"{name:<48} {searched:>11.1f}s {grounded:>9.1f}s {solver:>11.1f}s "
+              f"{brute[1] / solver:>25.1f}x{'' if measured else ' est'}")
+    print("(in one process, one worker, CPU seconds, medians of the runs: the search without shrinking, and every "
+          "scenario built and grounded once as its first screen does; the ratio is the brute-force CPU time over the "
+          "solver's part: the ratio were each scenario's first grounding free)")
 
 
 if __name__ == "__main__":
