@@ -602,7 +602,9 @@ class _Case:
         """Questions whose base value no outcome can change, found with as few solver calls as possible.
 
         One check asks whether any open question can take another value; the questions the
-        answering model moves are open, and the rest are asked again until the check fails.
+        answering model moves are open, and the rest are asked again until the check fails. A check
+        that gives up settles none of those left: each is then asked on its own (see `question`),
+        where a check that gives up makes it `unknown`.
         """
         open_parts = {q.name: self.parts(q.name) for q in self.sc.questions
                       if not all(t.known for t in self.parts(q.name))}
