@@ -4,7 +4,7 @@ For each scope of benchmarks/scopes/: the number of scenarios; the whole-process
 `regcheck explore SCOPE` (default workers); and, both with one worker so that the two methods are
 compared alone, `regcheck explore SCOPE --jobs 1` against `regcheck explore SCOPE --jobs 1
 --brute-force`, run alternately (--runs pairs, medians) so that load on the machine hits both
-alike, with the ratio and whether the two report the same findings. Then, in this process, how much
+alike, with the ratio and whether the two report the same findings. Then, in a fresh process, how much
 of the search's CPU time grounding takes (every scenario built and grounded once, as the search's
 first screen does): the rest is the solver's part (with any scenario grounded again to be answered
 in full), and the brute-force time over it is the ratio the search would reach were that first
@@ -88,10 +88,17 @@ def sampled(scope_path: Path, size: int, seed: int) -> tuple[float, float, int, 
 
 
 def floor(scope_path: Path) -> tuple[float, float]:
-    """In one process, one worker: the seconds the search of the scope takes, and the seconds of the part of
-    it no faster solver could save (every scenario built and grounded once, as the search's first screen
+    """In a fresh process, one worker: the CPU seconds the search of the scope takes, and those of the part
+    of it no faster solver could save (every scenario built and grounded once, as the search's first screen
     builds and grounds it). Their difference is the solver's part: how fast the search could be with
     grounding free."""
+    done = subprocess.run([sys.executable, __file__, "--floor", str(scope_path)], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    searched, grounded = json.loads(done.stdout)
+    return searched, grounded
+
+
+def _floor_here(scope_path: Path) -> tuple[float, float]:
     rules = load_rule_base(ROOT / "encodings")
     scope = load_scope(scope_path, rules)
     every = list(plans(scope))
@@ -119,7 +126,11 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40, help="scenarios sampled to estimate a brute-force run")
     parser.add_argument("--budget", type=float, default=900, help="seconds a brute-force run may be expected to take")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--floor", type=Path, help=argparse.SUPPRESS)  # one measure of `floor`, in this process
     args = parser.parse_args()
+    if args.floor is not None:
+        print(json.dumps(_floor_here(args.floor)))
+        return
     rows = []
     for scope in SCOPES:
         name = scope.relative_to(ROOT).as_posix()
@@ -164,7 +175,7 @@ def main() -> None:
         solver = searched - grounded
         print(f"{name:<48} {searched:>11.1f}s {grounded:>9.1f}s {solver:>11.1f}s "
               f"{brute[1] / solver:>25.1f}x{'' if measured else ' est'}")
-    print("(in one process, one worker, CPU seconds, medians of the runs: the search without shrinking, and every "
+    print("(in a fresh process, one worker, CPU seconds, medians of the runs: the search without shrinking, and every "
           "scenario built and grounded once as its first screen does; the ratio is the brute-force CPU time over the "
           "solver's part: the ratio were each scenario's first grounding free)")
 
