@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -91,3 +92,57 @@ def test_the_coverage_key_follows_the_card_modules_and_data(tmp_path: Path, monk
         key = cardcache._coverage_key()
     monkeypatch.setattr(cardcache, "FORMAT", cardcache.FORMAT + 1)
     assert cardcache._coverage_key() != key
+
+
+def test_the_reading_key_follows_every_module_a_reading_depends_on(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    here = Path(cardcache.__file__).resolve().parent
+    copy = tmp_path / "scenario"
+    copy.mkdir()
+    for name in cardcache.READING_SOURCES:
+        shutil.copy(here / name, copy / name)
+    cardcache._grammar_key.cache_clear()
+    monkeypatch.setattr(cardcache, "__file__", str(copy / "cardcache.py"))
+    try:
+        key = cardcache._grammar_key()
+        for name in cardcache.READING_SOURCES:  # the grammar, its traits and limits, its table of mechanics
+            (copy / name).write_bytes((copy / name).read_bytes() + b"\n")
+            cardcache._grammar_key.cache_clear()
+            assert cardcache._grammar_key() != key, name
+            key = cardcache._grammar_key()
+    finally:
+        cardcache._grammar_key.cache_clear()
+
+
+def test_the_reading_sources_are_the_grammar_and_every_card_module_it_imports() -> None:
+    here = Path(cardcache.__file__).resolve().parent
+    found: set[str] = set()
+    todo = ["cardtext.py"]
+    while todo:
+        name = todo.pop()
+        found.add(name)
+        for node in ast.walk(ast.parse((here / name).read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                module = f"{node.module}.py"
+                assert (here / module).is_file(), module
+                if module not in found:
+                    todo.append(module)
+    assert found == set(cardcache.READING_SOURCES)
+
+
+def test_the_blockers_are_found_once_and_read_back(cache: Path) -> None:
+    found: list[int] = []
+    blocked = {"heal": [{"reason": "capture is not modelled", "texts": 2, "cards": ["A", "B"]}]}
+
+    def find() -> dict[str, list[dict[str, object]]]:
+        found.append(1)
+        return blocked
+
+    assert cardcache.cached_blockers(find) == blocked
+    assert cardcache.cached_blockers(find) == blocked and len(found) == 1
+    [entry] = cache.glob("blockers-*.json")
+    for damage in ("not json", json.dumps({"heal": [{"reason": "r", "texts": "2", "cards": []}]}),
+                   json.dumps({"heal": [{"reason": "r", "texts": 2}]}), json.dumps([1])):
+        entry.write_text(damage, "utf-8")
+        assert cardcache.cached_blockers(find) == blocked
+    assert len(found) == 5 and json.loads(entry.read_text("utf-8")) == blocked

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason, reasons_in, unread_reason
 from verifier.scenario.cardtext import AbilityReading, normalise, read_text, split_blocks, split_sentences
 
 
@@ -198,9 +199,63 @@ def test_heal_forms() -> None:
 
 
 def test_unknown_sentences_are_unsupported_never_dropped() -> None:
-    a = only("Set aside a Hero. Draw three cards.")
+    a = only("Set aside a Hero. Treat them as discarded Heroes.")
     assert [p.kind for p in a.unsupported] == ["sentence"]
-    assert a.unsupported[0].reason == "not understood by the card grammar"
+    assert a.unsupported[0].reason == NOT_UNDERSTOOD
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mechanics"),
+    [
+        ("May band to a human Persian.", ["banding"]),
+        ("Capture a Hero.", ["capture"]),
+        ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
+        ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),
+        ("Interrupt the battle.", ["interrupting the battle"]),
+        ("When Evil Character is presented, flip Hero face up.", ["face down"]),
+        ("If Peter is captured, search deck for an Acts angel.", ["capture", "searching"]),
+        ("Draw three cards.", ["drawing"]),
+        ("If you draw this card, you may set aside a Hero in each territory for two turns.", ["drawing this card"]),
+        ("You may play an evil OT Fortress from Reserve.", ["Reserve"]),
+        ("The next time Hero enters battle he cannot be blocked by humans.", ["cannot be blocked"]),
+        ("Angels have access to all Sites.", ["access to sites"]),
+        ("Evil Character decreases 0/1 each turn until discarded.", ["change each turn"]),
+        ("Once per round, you may reveal a good Dominant from hand to heal a gold Luke or John Hero.",
+         ["revealing", "once per round", "a cost"]),
+        ("If you do, remove this card from the game after battle.", ["removing from the game", "after battle"]),
+        ("You may add a NT angel to battle.", ["adding to battle"]),
+        ("If holder's angel is being discarded, place it here instead.", ["cards placed on its card", "instead"]),
+        ("Then return the Hero to owner's territory.", ["a return to a named place"]),
+    ],
+)
+def test_a_sentence_naming_a_mechanic_says_which_is_not_modelled(sentence: str, mechanics: list[str]) -> None:
+    a = only(sentence)
+    [part] = a.unsupported
+    assert (part.kind, part.text) == ("sentence", sentence)
+    assert reasons_in(part.reason) == tuple(mechanic_reason(m) for m in mechanics)
+    assert all("not modelled" in r or "not read" in r for r in reasons_in(part.reason))
+
+
+@pytest.mark.parametrize("sentence", [
+    "Treat them as discarded Heroes.",
+    "Set aside Aaron, Moses or Hur.",
+    "Heroes return to territory.",  # a return, not one to a place the text chooses
+    "Look up the draw pile.",  # a draw pile is no drawing
+    "If a human prophet is in play, holder may return them without shuffling.",
+])
+def test_a_sentence_of_no_known_mechanic_stays_not_understood(sentence: str) -> None:
+    assert unread_reason(sentence) == NOT_UNDERSTOOD
+
+
+def test_the_grammar_and_the_table_give_one_reason_for_one_mechanic() -> None:
+    # a mechanic the grammar refuses in a sentence it reads has the reason of the table's row, so that a blockers
+    # list counts the texts of both under one reason
+    assert reasons(only("Interrupt the battle and set aside a Hero.")) == [mechanic_reason("interrupting the battle")]
+    assert reasons(only("Once per round, set aside a Hero.")) == [mechanic_reason("once per round")]
+    assert reasons(only("Set aside a Hero. Each upkeep, draw 1.")) == [mechanic_reason("each upkeep")]
+    assert reasons(only("Set aside this card.")) == [mechanic_reason("a card set aside by itself")]
+    # a reason that is not a join of the table's reasons is one reason, whatever it holds
+    assert reasons_in("a; b") == ("a; b",)
 
 
 def test_protections_are_read_as_what_they_guard_and_against_what() -> None:

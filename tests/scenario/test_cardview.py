@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from verifier.scenario.cards import CardReading
 from verifier.scenario.cardview import card_json, lookup, render_card
 
@@ -39,3 +41,23 @@ def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:
 def test_json_blocks_carry_their_labels() -> None:
     data = card_json(reading("Burning Fire"))
     assert [a["label"] for a in data["abilities"]] == ["GE", "EE"]  # type: ignore[attr-defined]
+
+
+def test_the_coverage_text_lists_what_blocks_each_category(monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier.scenario import cardview
+    from verifier.scenario.cards import CATEGORIES, STATUSES
+
+    counts = {c: dict.fromkeys(STATUSES, 1) for c in CATEGORIES}
+    long_reason = "banding is not modelled (" + "a long explanation " * 6 + ")"
+    rows = [{"reason": long_reason, "texts": 3, "cards": ["Revolt", "Abaddon, the Destroyer (RoJ AB)"]}]
+    rows += [{"reason": f"reason {i}", "texts": 1, "cards": ["A"]} for i in range(cardview.FEW_BLOCKERS + 2)]
+    monkeypatch.setattr(cardview, "coverage", lambda: counts)
+    monkeypatch.setattr(cardview, "blockers", lambda: {c: rows for c in CATEGORIES})
+    data = cardview.coverage_json()
+    assert set(data) == {"coverage", "statuses", "blockers"} and data["blockers"]["heal"] == rows  # type: ignore[index]
+    lines = cardview.render_coverage().splitlines()
+    assert "     3  banding is not modelled (...)  [Revolt; Abaddon, the Destroyer (RoJ AB)]" in lines
+    assert all(len(line.split("  [")[0]) <= 8 + cardview.REASON_WIDTH for line in lines if line.endswith("]"))
+    # every reason of set-aside and heal; the first few of the other categories, and how many more there are
+    assert sum(line.endswith("  [A]") for line in lines) == 2 * (len(rows) - 1) + 3 * (cardview.FEW_BLOCKERS - 1)
+    assert lines.count("  ... and 3 more reasons (--format json lists them all)") == 3

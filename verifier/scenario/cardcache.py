@@ -1,17 +1,18 @@
 """A cache of card-text readings, so that checking a case that names a real card does not build the
-card grammar's parser for a text read before, and of the card list's coverage, so that the gate and
-`regcheck cards --coverage` do not read the whole card list again while nothing it depends on changed.
+card grammar's parser for a text read before, and of the card list's coverage and blockers, so that the gate
+and `regcheck cards --coverage` do not read the whole card list again while nothing it depends on changed.
 
 Each reading is one JSON file (never code) under `cards/` of regcheck's cache folder (see
-`files.cache_dir`), keyed by a hash of regcheck's version, the grammar module's source and the
-text. The coverage is one JSON file keyed by a hash of regcheck's version, the source of every card
-module and the bundled card list and overrides. A file that is missing, unreadable or not of the
-expected shape is ignored and rewritten.
+`files.cache_dir`), keyed by a hash of regcheck's version, the source of the grammar module and of
+the modules it reads with (`READING_SOURCES`) and the text. The coverage, and the blockers, are one JSON
+file each, keyed by a hash of regcheck's version, the source of every card module and the bundled card
+list and overrides. A file that is missing, unreadable or not of the expected shape is ignored and
+rewritten.
 """
 
 from __future__ import annotations
 
-__all__ = ["cached_read_text", "cached_coverage"]
+__all__ = ["cached_read_text", "cached_coverage", "cached_blockers", "READING_SOURCES"]
 
 import hashlib
 from collections.abc import Callable
@@ -27,12 +28,19 @@ FORMAT = 5
 _TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "__forward_arg__", str(t)).startswith("tuple")}
 
 
+# The modules a reading depends on: the grammar and every card module it imports (the traits and limits of
+# `cardreading`, the mechanics table of `cardmechanics`); a change to any of them is a new key.
+READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py")
+
+
 @cache
 def _grammar_key() -> str:
     from .. import __version__
 
-    source = (Path(__file__).parent / "cardtext.py").read_bytes()
-    return hashlib.sha256(f"{FORMAT}:{__version__}:".encode() + source).hexdigest()
+    digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
+    for name in READING_SOURCES:
+        digest.update(b"\0" + name.encode() + b"\0" + (Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()
 
 
 def _path(folder: Path, text: str) -> Path:
@@ -92,4 +100,23 @@ def _counts(data: Any) -> dict[str, dict[str, int]]:
     if not (isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
                                            for v in data.values())):
         raise ValueError("not a coverage count")
+    return data
+
+
+def cached_blockers(find: Callable[[], dict[str, list[dict[str, Any]]]]) -> dict[str, list[dict[str, Any]]]:
+    """`find()` (what blocks the unsupported texts of the card list, per category: see `cards.blockers`), through
+    the cache when there is one; keyed as the coverage is."""
+    folder = cache_dir()
+    return cached(folder / "cards" / f"blockers-{_coverage_key()}.json" if folder is not None else None,
+                  _blockers, find, lambda found: found)
+
+
+def _blockers(data: Any) -> dict[str, list[dict[str, Any]]]:
+    if not (isinstance(data, dict) and all(
+            isinstance(v, list) and all(isinstance(b, dict) and set(b) == {"reason", "texts", "cards"}
+                                        and isinstance(b["reason"], str) and isinstance(b["texts"], int)
+                                        and isinstance(b["cards"], list) and all(isinstance(n, str) for n in b["cards"])
+                                        for b in v)
+            for v in data.values())):
+        raise ValueError("not a list of blockers")
     return data

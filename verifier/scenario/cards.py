@@ -4,7 +4,8 @@ from __future__ import annotations
 
 __all__ = [
     "RealCard", "find_card", "identities_of", "all_cards", "CardReading", "Override", "read_card", "overrides",
-    "override_problems", "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage",
+    "override_problems", "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage", "blockers_of",
+    "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS",
 ]
 
 import hashlib
@@ -16,7 +17,8 @@ from typing import NamedTuple
 from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .cardcache import cached_coverage, cached_read_text
+from .cardcache import cached_blockers, cached_coverage, cached_read_text
+from .cardmechanics import reasons_in
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
@@ -410,20 +412,7 @@ def categories_of(reading: CardReading) -> dict[str, str]:
     """
     out: dict[str, str] = {}
     for category in CATEGORIES:
-        relevant = []
-        offered_only = False  # the category is only that of an effect offered instead, which is not modelled
-        for a in reading.abilities:
-            hit = _PART_CATEGORY.get(a.kind or "") == category
-            if category == "cannot-be-negated":
-                hit = any(p.kind == "cannot" and "negated" in p.text for p in a.pieces)
-            elif category == "duration":
-                hit = any(p.kind == "duration" for p in a.pieces)
-            elif not hit:
-                hit = any(p.kind == "sentence" and _SCREENS[category].search(p.text) for p in a.unsupported)
-                if not hit and any(_SCREENS[category].search(alt) for alt in a.alternatives):
-                    hit = offered_only = True
-            if hit:
-                relevant.append(a)
+        relevant, offered_only = _relevant(reading, category)
         if not relevant:
             continue
         if reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
@@ -437,6 +426,65 @@ def categories_of(reading: CardReading) -> dict[str, str]:
     return out
 
 
+def _relevant(reading: CardReading, category: str) -> tuple[list[AbilityReading], bool]:
+    """The abilities of a reading that carry a category, and whether the category is only that of an effect
+    offered instead of the one read (which is not modelled)."""
+    relevant = []
+    offered_only = False
+    for a in reading.abilities:
+        hit = _PART_CATEGORY.get(a.kind or "") == category
+        if category == "cannot-be-negated":
+            hit = any(p.kind == "cannot" and "negated" in p.text for p in a.pieces)
+        elif category == "duration":
+            hit = any(p.kind == "duration" for p in a.pieces)
+        elif not hit:
+            hit = any(p.kind == "sentence" and _SCREENS[category].search(p.text) for p in a.unsupported)
+            if not hit and any(_SCREENS[category].search(alt) for alt in a.alternatives):
+                hit = offered_only = True
+        if hit:
+            relevant.append(a)
+    return relevant, offered_only
+
+
+OFFERED_INSTEAD = "its effect of this category is one the text offers instead of the effect read: not modelled"
+# Reasons that quote the card's own words, each with the form it is counted under in a blockers list (the words
+# left out), so that one reason blocking many texts is counted once; every other reason is counted as it is.
+_QUOTING = (
+    (re.compile(r"what the (\w+) applies to \('.*'\) is not checked by the model"),
+     r"what the \1 applies to ('...') is not checked by the model"),
+    (re.compile(r"the description '.*' is not one the model can check (\(.*\))"),
+     r"the description '...' is not one the model can check \1"),
+    (re.compile(r"'cannot be negated if .*': the condition is not modelled"),
+     "'cannot be negated if ...': the condition is not modelled"),
+    (re.compile(r"(an ongoing effect while set aside that changes what the model tracks) \('.*'\) is not modelled"),
+     r"\1 ('...') is not modelled"),
+)
+
+
+def blocker_reason(reason: str) -> str:
+    """The form a reason is counted under in a blockers list: the reason, with the card's words it quotes left out."""
+    for pattern, form in _QUOTING:
+        if pattern.fullmatch(reason):
+            return pattern.sub(form, reason)
+    return reason
+
+
+def blockers_of(reading: CardReading) -> dict[str, tuple[str, ...]]:
+    """For each category in which the text is unsupported (`categories_of`), what blocks it: the reasons of the
+    unsupported parts of the abilities that carry the category (a reason joining several mechanics counted as
+    each of them, see `cardmechanics.reasons_in`; each reason once, in the order read), or `OFFERED_INSTEAD`."""
+    out: dict[str, tuple[str, ...]] = {}
+    for category, status in categories_of(reading).items():
+        if status != "unsupported":
+            continue
+        relevant, offered_only = _relevant(reading, category)
+        found = [blocker_reason(r) for a in relevant for p in a.unsupported for r in reasons_in(p.reason)]
+        if offered_only and not found:
+            found.append(OFFERED_INSTEAD)
+        out[category] = tuple(dict.fromkeys(found))
+    return out
+
+
 @lru_cache(maxsize=1)
 def coverage() -> dict[str, dict[str, int]]:
     """For each category, how many distinct printed texts are modelled, override, unsupported or not read
@@ -445,12 +493,39 @@ def coverage() -> dict[str, dict[str, int]]:
 
 
 def _count_coverage() -> dict[str, dict[str, int]]:
+    return _survey()[0]
+
+
+# How many card names a blockers list shows for each reason.
+SHOWN_CARDS = 3
+
+
+@lru_cache(maxsize=1)
+def blockers() -> dict[str, list[dict[str, object]]]:
+    """For each category, what blocks its unsupported texts: each reason (`blockers_of`) with how many distinct
+    printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text (in the card list's
+    order), most texts first (then by reason); a text blocked by several reasons counts under each. Kept in
+    regcheck's cache folder, as the coverage is."""
+    return cached_blockers(lambda: _survey()[1])
+
+
+@lru_cache(maxsize=1)
+def _survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+    """The coverage counts and the blockers, from one reading of the card list."""
     counts = {c: dict.fromkeys(STATUSES, 0) for c in CATEGORIES}
+    blocked: dict[str, dict[str, list[str]]] = {c: {} for c in CATEGORIES}
     seen: set[str] = set()
     for card in all_cards():
         if card.text in seen or not card.text.strip():
             continue
         seen.add(card.text)
-        for category, status in categories_of(read_card(card)).items():
+        reading = read_card(card)
+        for category, status in categories_of(reading).items():
             counts[category][status] += 1
-    return counts
+        for category, reasons in blockers_of(reading).items():
+            for reason in reasons:
+                blocked[category].setdefault(reason, []).append(card.name)
+    found = {c: [{"reason": reason, "texts": len(names), "cards": names[:SHOWN_CARDS]}
+                 for reason, names in sorted(blocked[c].items(), key=lambda item: (-len(item[1]), item[0]))]
+             for c in CATEGORIES}
+    return counts, found

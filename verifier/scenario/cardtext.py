@@ -27,6 +27,7 @@ from functools import lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import TRAIT_WORDS, USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -386,7 +387,7 @@ def _target(block: _Block, tree: Tree) -> None:
     q = qnode.data if qnode is not None else "q_bare"
     mapped: list[tuple[str, str]] = []
     if owner is not None and owner.data == "this":
-        block.add("target", _words(tree), reason="a card that sets itself aside is not modelled")
+        block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself"))
         return
     if q == "q_each":
         block.add("target", _words(tree), reason="'each' spreads targets over players: not modelled")
@@ -536,7 +537,8 @@ def _sentence(block: _Block, sentence: str) -> None:
                                                      "refused)"),))
         return
     if tree is None:
-        block.add("sentence", sentence, reason="not understood by the card grammar")
+        # the mechanics its words name (see `cardmechanics.MECHANICS`), or "not understood by the card grammar"
+        block.add("sentence", sentence, reason=unread_reason(sentence))
         return
     leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
@@ -549,7 +551,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
                                                            and t.type == "ONCE_UNIT")))
         elif lead.data == "lead_interrupt":
-            block.add("interrupt", _words(lead), reason="interrupting the battle is not modelled")
+            block.add("interrupt", _words(lead), reason=mechanic_reason("interrupting the battle"))
         elif m := _PLAYED_DURING.fullmatch(_words(lead)):
             # "If played during your Preparation or Battle phase": a use at another time is refused
             phases = tuple(p.title() for p in m.groups() if p)
@@ -562,7 +564,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     text = _words(body)
     if name == "discard" and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
-        block.add("sentence", sentence, reason="an effect bought with a cost ('discard ... to ...') is not modelled")
+        block.add("sentence", sentence, reason=mechanic_reason("a cost"))
         return
     if name in _EFFECT_KINDS:
         if name == "discard" and block.kind is not None and text.startswith("discard this card"):
@@ -741,7 +743,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     reasons = {
         "on_turn_returns": "a return on a stated turn is not modelled",
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
-        "each_upkeep": "an effect each upkeep is not modelled",
+        "each_upkeep": mechanic_reason("each upkeep"),
         "grant_cannot": "'cannot be negated' given to other cards is not modelled",
         "cost_effect": "a cost is not modelled",
     }

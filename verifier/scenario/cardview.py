@@ -7,7 +7,7 @@ __all__ = ["card_json", "render_card", "coverage_json", "render_coverage", "look
 from ..escaping import escape_text
 from ..vocabulary import display_value
 from .cardreading import AbilityReading
-from .cards import CATEGORIES, STATUSES, CardReading, RealCard, coverage, find_card, read_card, text_hash
+from .cards import CATEGORIES, STATUSES, CardReading, RealCard, blockers, coverage, find_card, read_card, text_hash
 
 
 def lookup(name: str) -> CardReading | list[str]:
@@ -140,7 +140,8 @@ def render_card(r: CardReading) -> str:
 
 
 def coverage_json() -> dict[str, object]:
-    """The coverage of the bundled card list, per category and status, in `regcheck cards --coverage --format json`."""
+    """The coverage of the bundled card list, per category and status, in `regcheck cards --coverage --format json`,
+    and what blocks the unsupported texts of each category (`cards.blockers`)."""
     counts = coverage()
     out: dict[str, object] = {}
     for category in CATEGORIES:
@@ -148,13 +149,46 @@ def coverage_json() -> dict[str, object]:
         total = sum(c.values())
         usable = c["modelled"] + c["override"]
         out[category] = {**c, "texts": total, "modelled_or_override_percent": round(100 * usable / total, 1) if total else 0.0}
-    return {"coverage": out, "statuses": list(STATUSES)}
+    return {"coverage": out, "statuses": list(STATUSES), "blockers": blockers()}
+
+
+# The categories whose blockers the text output lists in full; of the others it lists the first few.
+ALL_BLOCKERS = ("set-aside", "heal")
+FEW_BLOCKERS = 5
+REASON_WIDTH = 80
+
+
+def _cut(reason: str) -> str:
+    """A reason of at most `REASON_WIDTH` characters: a longer one without its explanation in parentheses, or
+    cut at a word, with "..." for what is left out."""
+    if len(reason) <= REASON_WIDTH:
+        return reason
+    aside = reason.rfind(" (", 0, REASON_WIDTH - 6)
+    if aside > 0:
+        return reason[:aside] + " (...)"
+    return reason[: reason.rfind(" ", 0, REASON_WIDTH - 3)].rstrip(" ,;(") + "..."
 
 
 def render_coverage() -> str:
-    """The coverage of the bundled card list for people: one line per category."""
+    """The coverage of the bundled card list for people: one line per category, then, per category, what blocks
+    its unsupported texts: one line per reason, most texts first, with how many texts it blocks and a few cards
+    (every reason for set-aside and heal, the first few for the other categories)."""
+    data = coverage_json()
     lines = ["distinct printed texts per category: " + ", ".join(STATUSES)]
-    for category, c in coverage_json()["coverage"].items():  # type: ignore[attr-defined]
+    for category, c in data["coverage"].items():  # type: ignore[attr-defined]
         lines.append(f"  {category:18} {c['texts']:5} texts: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
                      + f" ({c['modelled_or_override_percent']}% modelled or override)")
+    found: dict[str, list[dict[str, object]]] = data["blockers"]  # type: ignore[assignment]
+    for category in CATEGORIES:
+        reasons = found.get(category, [])
+        if not reasons:
+            continue
+        shown = reasons if category in ALL_BLOCKERS else reasons[:FEW_BLOCKERS]
+        lines += ["", f"what blocks the unsupported {category} texts (texts blocked, reason, [first cards]; a "
+                      "text counts under each of its reasons):"]
+        for b in shown:
+            cards = "; ".join(escape_text(str(n)) for n in b["cards"])  # type: ignore[attr-defined]
+            lines.append(f"  {b['texts']:4}  {escape_text(_cut(str(b['reason'])))}  [{cards}]")
+        if len(shown) < len(reasons):
+            lines.append(f"  ... and {len(reasons) - len(shown)} more reasons (--format json lists them all)")
     return "\n".join(lines)
