@@ -117,8 +117,9 @@ def _integer(low: int, high: int) -> Schema:
     return {"type": "integer", "minimum": low, "maximum": high}
 
 
-def _one_or_list(item: Schema) -> Schema:
-    return {"anyOf": [item, {"type": "array", "items": item}]}
+def _one_or_list(item: Schema, at_least: int = 0) -> Schema:
+    listed: Schema = {"type": "array", "items": item, **({"minItems": at_least} if at_least else {})}
+    return {"anyOf": [item, listed]}
 
 
 def _ref(name: str) -> Schema:
@@ -247,7 +248,8 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "targets_all_in_location": FieldSpec("true or false", BOOL, "The ability targets any or all cards in a location.",
                                              "false"),
         "text": FieldSpec("text", TEXT, "The ability's wording, shown in explanations."),
-        "parts": FieldSpec("part or list of parts", _one_or_list(_one_of_words(PARTS, "(?:[-_ ][Pp][Aa][Rr][Tt])?")),
+        "parts": FieldSpec("part or non-empty list of parts",
+                           _one_or_list(_one_of_words(PARTS, "(?:[-_ ][Pp][Aa][Rr][Tt])?"), at_least=1),
                            "The kinds of effect the ability has, for modifiers: "
                            + ", ".join(f"`{p}`" for p in PARTS) + " (with or without `_part`).",
                            "the part of its kind"),
@@ -257,7 +259,8 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "gained": FieldSpec("whole number, 1 to 100", _integer(1, 100),
                             "The order in which the card gained this ability.", "printed on the card"),
         "adds": FieldSpec("card name or list of them", NAMES,
-                          "The characters the ability adds to the battle, in order.", "none"),
+                          "The characters (Heroes or Evil Characters) the ability adds to the battle, in order; only "
+                          "with `class` `adds same side`, `adds opposite side` or `side battle effect`.", "none"),
         "modifiers": FieldSpec("list of modifiers", {"type": "array", "items": _ref("modifier")},
                                "What the ability changes about other abilities (see [Modifiers](#modifiers)).",
                                "none"),

@@ -146,9 +146,9 @@ def run_cases(task: Callable[[A], T], files: Sequence[A], jobs: int | None, memo
     receiving a copy with every case. They end with this process, however it ends.
 
     With a memory limit for the solver (`memory_mb`), each file is run in a process forked for it
-    alone, one worker or many (where processes can be forked): once Z3 has run out of memory in a process, the models it finds later
-    there may differ from a fresh process's, and a file run after another that ran out would then
-    show other witnesses than it shows alone.
+    alone, one worker or many (where processes can be forked): once Z3 has run out of memory in a
+    process, the models it finds later there may differ from a fresh process's, and a file run after
+    another that ran out would then show other witnesses than it shows alone.
     """
     global _forked_task
     workers = min(jobs or os.cpu_count() or 1, len(files), 8)
