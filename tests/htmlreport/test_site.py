@@ -98,3 +98,16 @@ def test_explore_page_lists_each_scope_with_its_findings_and_witnesses(site: Pat
     assert "Statements no scenario of the scope reaches: " in page
     assert 'id="explore-counts"' in pages(site)["index.html"]
     assert "1 scope, 1 new finding, 0 accepted." in pages(site)["index.html"]
+
+
+def test_coverage_page_lists_what_blocks_each_category() -> None:
+    from verifier.htmlreport.site import Site, _coverage
+
+    counts = {"modelled": 1, "override": 0, "unsupported": 2, "not-read": 0, "texts": 3,
+              "modelled_or_override_percent": 33.3}
+    blockers = {"set-aside": [{"reason": "banding is not modelled <b>", "texts": 2, "cards": ["King Xerxes", "A & B"]}],
+                "heal": []}
+    site = Site("t", (), (), (), {}, (), {"coverage": {"set-aside": counts}, "blockers": blockers}, {})
+    page = _coverage(site)
+    assert "What blocks the unsupported set-aside texts" in page and "heal texts" not in page
+    assert "<td>banding is not modelled &lt;b&gt;</td><td>2</td><td>King Xerxes; A &amp; B</td>" in page

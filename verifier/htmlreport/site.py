@@ -471,7 +471,22 @@ def _coverage(site: Site) -> str:
                  "<h1>Card coverage</h1><p>Per category of card text, how many printed texts of the card list "
                  "regcheck models, reads through a reviewed override, or cannot read yet.</p>"
                  f'<table><caption>Coverage</caption><thead><tr><th scope="col">category</th>{head}</tr></thead>'
-                 f"<tbody>{rows}</tbody></table>" + locked_table)
+                 f"<tbody>{rows}</tbody></table>" + locked_table + _blockers(site.coverage.get("blockers", {})))
+
+
+def _blockers(blockers: dict[str, list[dict[str, Any]]]) -> str:
+    """Per category, what blocks its unsupported texts: each reason, how many texts it blocks, the first cards."""
+    out = []
+    for category, reasons in blockers.items():
+        if not reasons:
+            continue
+        rows = "".join(f'<tr><td>{escape(r["reason"])}</td><td>{r["texts"]}</td>'
+                       f'<td>{escape("; ".join(r["cards"]))}</td></tr>' for r in reasons)
+        out.append(f'<table class="blockers"><caption>What blocks the unsupported {escape(category)} texts (a text '
+                   'counts under each of its reasons)</caption><thead><tr><th scope="col">reason</th>'
+                   '<th scope="col">texts</th><th scope="col">first cards</th></tr></thead>'
+                   f"<tbody>{rows}</tbody></table>")
+    return "".join(out)
 
 
 def _left_out(title: str, name: str, heading: str, what: str, option: str) -> str:
