@@ -14,6 +14,7 @@ __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGround
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import math
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -42,6 +43,8 @@ from ..scenario.model import Fact, Question, Scenario
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
 Py = bool | int | str
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 class _GuardError(Exception):
@@ -252,6 +255,7 @@ class _Grounder:
         self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.shown: dict[str, list[str]] = {}
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.position
@@ -442,7 +446,14 @@ class _Grounder:
 
     def _compare(self, e: Compare) -> Fn:
         left, right, op = self.fn(e.left), self.fn(e.right), e.op
-        return lambda env: self.compare(op, left(env), right(env))
+        holds = _COMPARISONS[op]
+
+        def f(env: Env) -> Term:
+            a, b = left(env), right(env)
+            if a.smt is None and b.smt is None:
+                return TRUE if holds(a.const, b.const) else FALSE
+            return self.compare(op, a, b)
+        return f
 
     def _arith(self, e: Arith) -> Fn:
         fl, fr, op = self.fn(e.left), self.fn(e.right), e.op
@@ -570,6 +581,29 @@ class _Grounder:
         arg_fns = [self.fn(a) for a in e.args]
         if e.func in self.rb.definitions:
             d = self.rb.definitions[e.func]
+            dname = d.name
+            if len(arg_fns) == 1:
+                only_arg = arg_fns[0]
+
+                def define1(env: Env) -> Term:
+                    a = only_arg(env)
+                    if a.smt is None:
+                        known = self.def_cache.get((dname, (a.const,)))  # type: ignore[arg-type]
+                        if known is not None:
+                            return known
+                    return self.define(d, [a])
+                return define1
+            if len(arg_fns) == 2:
+                first_arg, second_arg = arg_fns
+
+                def define2(env: Env) -> Term:
+                    a, b = first_arg(env), second_arg(env)
+                    if a.smt is None and b.smt is None:
+                        known = self.def_cache.get((dname, (a.const, b.const)))  # type: ignore[arg-type]
+                        if known is not None:
+                            return known
+                    return self.define(d, [a, b])
+                return define2
             return lambda env: self.define(d, [g(env) for g in arg_fns])
         name, loc = e.func, e.loc
         structural = SYMBOLS[name].kind is SymbolKind.STRUCTURE
@@ -610,10 +644,7 @@ class _Grounder:
 
     def compare(self, op: str, left: Term, right: Term) -> Term:
         if left.smt is None and right.smt is None:
-            a, b = left.const, right.const
-            result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,  # type: ignore[operator]
-                      ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
-            return TRUE if result else FALSE
+            return TRUE if _COMPARISONS[op](left.const, right.const) else FALSE
         ltype = left.type if left.type != "int" else right.type
         ls = left.smt if left.smt is not None else value_smt(self.g.encode(ltype, left.const))  # type: ignore[arg-type]
         rs = right.smt if right.smt is not None else value_smt(self.g.encode(ltype, right.const))  # type: ignore[arg-type]
@@ -696,17 +727,21 @@ class _Grounder:
 
         Bindings are made one variable at a time; a condition of the rule's guard that the
         structure folds to false drops every binding that extends the ones made so far, without
-        building them (see `_plan`).
+        building them (see `_plan`). The instances are all made before the first is given.
         """
         names, stages = self._plan(rule)
         domains = [self.domain_terms[sort] for _, sort in rule.params]
         if not all(domains):
-            return
+            return iter(())
+        shown = [self._shown(sort) for _, sort in rule.params]
+        body_fn = self.fn(rule.body)
         depth = len(names)
         env: Env = {}
         terms: list[Term] = []
+        labels: list[str] = []
+        found: list[tuple[RuleInstance, Term]] = []
 
-        def bindings(level: int, guarded: bool) -> Iterator[tuple[RuleInstance, Term]]:
+        def bindings(level: int, guarded: bool) -> None:
             if guarded and stages[level]:
                 held = self._holds(stages[level], env)
                 if held is None:
@@ -714,26 +749,37 @@ class _Grounder:
                 guarded = held
             if level == depth:
                 try:
-                    body = self.compile(rule.body, env)
+                    body = body_fn(env)
                 except EncodingError as exc:
                     raise self._grounding_error(rule, names, terms, exc) from None
                 if body.smt is None and body.const:
                     return
-                yield RuleInstance(rule, self.binding(names, tuple(terms))), body
+                found.append((RuleInstance(rule, tuple(zip(names, labels))), body))
                 return
             name = names[level]
             terms.append(domains[level][0])
-            for value in domains[level]:
+            labels.append("")
+            for value, label in zip(domains[level], shown[level]):
                 env[name] = terms[level] = value
-                yield from bindings(level + 1, guarded)
+                labels[level] = label
+                bindings(level + 1, guarded)
             terms.pop()
+            labels.pop()
             del env[name]
 
         try:
-            yield from bindings(0, True)
+            bindings(0, True)
         except _GuardError as exc:
             first = list(terms) + [d[0] for d in domains[len(terms):]]
             raise self._grounding_error(rule, names, first, exc.error) from None
+        return iter(found)
+
+    def _shown(self, sort: str) -> list[str]:
+        """How an instance's label shows each value of `sort` (`domain_terms[sort]`, in order)."""
+        known = self.shown.get(sort)
+        if known is None:
+            known = self.shown[sort] = [self.show(t.type, t.const) for t in self.domain_terms[sort]]  # type: ignore[arg-type]
+        return known
 
     def weight(self, rule: Rule) -> int:
         """How many bindings of `rule` `instances` compiles, at most; cheap to find.
