@@ -67,6 +67,7 @@ class Term(NamedTuple):
         return self.smt is None
 
 
+_TAGS = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}  # the solver names' tag by kind; outcomes take the prefix
 SHARE_LENGTH = 60  # a definition's term longer than this is named once and referred to
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
@@ -268,14 +269,16 @@ class _Grounder:
         if cached is not None:
             return cached
         sym = SYMBOLS[name]
-        for param, value in zip(sym.params, args):
-            if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
-                raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
-                                    "(guard it with a condition on the step)", loc)
-        shown = tuple(str(a) for a in args)
-        tag = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}.get(sym.kind, self.prefix)
+        if "step" in sym.params:
+            for param, value in zip(sym.params, args):
+                if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
+                    raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
+                                        "(guard it with a condition on the step)", loc)
+        shown = tuple(map(str, args))
+        tag = _TAGS.get(sym.kind, self.prefix)
+        numbers = self.g.numbers
         # Short solver names keep the text Z3 parses small; SymbolRef keeps the readable one.
-        key = f"|{tag}:{self.g.number(name, shown)}|"
+        key = f"|{tag}:{numbers.setdefault((name, shown), len(numbers))}|"
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
             if sym.result == "step":
@@ -505,8 +508,62 @@ class _Grounder:
         var, kind = e.var, e.kind
         cond_fn = self.fn(e.cond) if e.cond is not None else None
         body_fn = self.fn(e.body)
+        # One closure per kind; a missing condition holds (as TRUE would).
 
-        def f(env: Env) -> Term:
+        def every(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if body.smt is None:
+                    if body.const:
+                        continue
+                    if cond.smt is None:
+                        return FALSE
+                    terms.append(f"(not {cond.smt})")
+                else:
+                    terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
+            if not terms:
+                return TRUE
+            if len(terms) == 1:
+                return Term("bool", None, terms[0])
+            return Term("bool", None, f"(and {' '.join(terms)})")
+
+        def some(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if body.smt is None:
+                    if not body.const:
+                        continue
+                    if cond.smt is None:
+                        return TRUE
+                    terms.append(cond.smt)
+                else:
+                    terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
+            if not terms:
+                return FALSE
+            if len(terms) == 1:
+                return Term("bool", None, terms[0])
+            return Term("bool", None, f"(or {' '.join(terms)})")
+
+        def total_of(terms: list[str], total: int) -> Term:
+            if not terms:
+                return Term("int", total)
+            if total:
+                terms.append(value_smt(total))
+            return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
+
+        def sum_of(env: Env) -> Term:
             inner = dict(env)
             terms: list[str] = []
             total = 0
@@ -516,54 +573,37 @@ class _Grounder:
                 if cond.smt is None and not cond.const:
                     continue
                 body = body_fn(inner)
-                if kind == "sum":
-                    if cond.smt is None and body.smt is None:
-                        total += body.const  # type: ignore[operator]
-                    elif cond.smt is None:
-                        terms.append(body.smt)  # type: ignore[arg-type]
-                    else:
-                        terms.append(f"(ite {cond.smt} {self.smt(body)} 0)")
-                elif kind == "all":
-                    if body.smt is None:
-                        if body.const:
-                            continue
-                        if cond.smt is None:
-                            return FALSE
-                        terms.append(f"(not {cond.smt})")
-                    else:
-                        terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
-                elif kind == "any":
-                    if body.smt is None:
-                        if not body.const:
-                            continue
-                        if cond.smt is None:
-                            return TRUE
-                        terms.append(cond.smt)
-                    else:
-                        terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
+                if cond.smt is None and body.smt is None:
+                    total += body.const  # type: ignore[operator]
+                elif cond.smt is None:
+                    terms.append(body.smt)  # type: ignore[arg-type]
                 else:
-                    if cond.smt is None:
-                        full = body
-                    elif body.smt is None:
-                        full = cond if body.const else FALSE
-                    else:
-                        full = Term("bool", None, f"(and {cond.smt} {body.smt})")
-                    if full.smt is None:
-                        total += 1 if full.const else 0
-                    else:
-                        terms.append(f"(ite {full.smt} 1 0)")
-            if kind in ("count", "sum"):
-                if not terms:
-                    return Term("int", total)
-                if total:
-                    terms.append(value_smt(total))
-                return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
-            if not terms:
-                return TRUE if kind == "all" else FALSE
-            if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"({'and' if kind == 'all' else 'or'} {' '.join(terms)})")
-        return f
+                    terms.append(f"(ite {cond.smt} {self.smt(body)} 0)")
+            return total_of(terms, total)
+
+        def count(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            total = 0
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if cond.smt is None:
+                    full = body
+                elif body.smt is None:
+                    full = cond if body.const else FALSE
+                else:
+                    full = Term("bool", None, f"(and {cond.smt} {body.smt})")
+                if full.smt is None:
+                    total += 1 if full.const else 0
+                else:
+                    terms.append(f"(ite {full.smt} 1 0)")
+            return total_of(terms, total)
+
+        return {"all": every, "any": some, "sum": sum_of}.get(kind, count)
 
     def _call(self, e: Call) -> Fn:
         if e.func == "implies":
