@@ -69,6 +69,7 @@ class Term(NamedTuple):
 
 
 _TAGS = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}  # the solver names' tag by kind; outcomes take the prefix
+_STEP_PLACES = {name: tuple(i for i, p in enumerate(sym.params) if p == "step") for name, sym in SYMBOLS.items()}
 SHARE_LENGTH = 60  # a definition's term longer than this is named once and referred to
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
@@ -227,6 +228,7 @@ class _Grounder:
         self.fns: dict[int, tuple[Expr, Fn]] = {}
         self.plans: dict[int, tuple[Rule, tuple[list[str], tuple[tuple[Fn, ...], ...]]]] = {}
         self.structural: dict[str, bool] = {}
+        self.opened: dict[str, tuple[Definition, list[str], Fn]] = {}  # a definition's parameter names and body
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
@@ -270,9 +272,10 @@ class _Grounder:
         if cached is not None:
             return cached
         sym = SYMBOLS[name]
-        if "step" in sym.params:
-            for param, value in zip(sym.params, args):
-                if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
+        for i in _STEP_PLACES[name]:
+            if i < len(args):
+                value = args[i]
+                if not (isinstance(value, int) and 0 <= value < self.n_steps):
                     raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
                                         "(guard it with a condition on the step)", loc)
         shown = tuple(map(str, args))
@@ -734,14 +737,18 @@ class _Grounder:
 
     def define(self, d: Definition, args: list[Term]) -> Term:
         key: tuple[str, tuple[Py, ...]] | None = None
-        if all(a.smt is None for a in args):
-            key = (d.name, tuple(a.const for a in args))  # type: ignore[misc]
-        if key is not None:
+        for a in args:
+            if a.smt is not None:
+                break
+        else:
+            key = (d.name, tuple([a.const for a in args]))  # type: ignore[misc]
             cached = self.def_cache.get(key)
             if cached is not None:
                 return cached
-        env = {name: arg for (name, _), arg in zip(d.params, args)}
-        result = self.fn(d.body)(env)
+        known = self.opened.get(d.name)
+        if known is None or known[0] is not d:
+            known = self.opened[d.name] = (d, [name for name, _ in d.params], self.fn(d.body))
+        result = known[2](dict(zip(known[1], args)))
         if key is not None:
             if result.smt is not None and len(result.smt) > SHARE_LENGTH:
                 result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
@@ -1117,7 +1124,7 @@ def _ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     if reason:
         raise SolverError(reason)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
-        g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
+        g.tracked.append(Tracked(f"|t:{len(g.tracked)}|", body, inst))  # as smt_symbol names it
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
