@@ -71,6 +71,7 @@ class Term(NamedTuple):
 _TAGS = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}  # the solver names' tag by kind; outcomes take the prefix
 _STEP_PLACES = {name: tuple(i for i, p in enumerate(sym.params) if p == "step") for name, sym in SYMBOLS.items()}
 SHARE_LENGTH = 60  # a definition's term longer than this is named once and referred to
+_new = tuple.__new__  # `_new(Term, (type, const, smt))` makes a Term without a Python call
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
 Env = dict[str, Term]
@@ -289,7 +290,7 @@ class _Grounder:
                 self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
-        term = self.refs[(name, args)] = Term(sym.result, None, key)
+        term = self.refs[(name, args)] = _new(Term, (sym.result, None, key))
         return term
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
@@ -305,7 +306,7 @@ class _Grounder:
         key = f"|s:{self.g.number(sort, ())}|"
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, sort, (), SymbolKind.STRUCTURE, "int")
-        return Term("int", None, key)
+        return _new(Term, ("int", None, key))
 
     def _free(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """A structure symbol's application as a solver constant of its own (`|s:N|`), within its result's
@@ -322,7 +323,7 @@ class _Grounder:
                 self.g.background.append(f"(and (<= 1 {key}) (<= {key} {self.turns}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
-        return Term(sym.result, None, key)
+        return _new(Term, (sym.result, None, key))
 
     def _structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         sym = SYMBOLS[name]
@@ -353,7 +354,7 @@ class _Grounder:
                 value = st.phase_start
             else:
                 value = st.active_player
-            return Term(sym.result, value)
+            return _new(Term, (sym.result, value, None))
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
         if name == "equipped_to":
@@ -372,7 +373,7 @@ class _Grounder:
         if field_value is None:
             raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none; "
                             "guard the use with attempt_kind(...)")
-        return Term(sym.result, field_value)
+        return _new(Term, (sym.result, field_value, None))
 
     # -- expressions -------------------------------------------------------------------
     # Each syntax node is turned once into a closure from variable bindings to a Term;
@@ -407,7 +408,7 @@ class _Grounder:
                 return t
             sort = self.constants.get(ident)
             if sort is not None:
-                return Term(sort, ident)
+                return _new(Term, (sort, ident, None))
             return member if member is not None else self.structure(ident, (), e.loc)
         return f
 
@@ -418,7 +419,7 @@ class _Grounder:
             v = g(env)
             if v.smt is None:
                 return FALSE if v.const else TRUE
-            return Term("bool", None, f"(not {v.smt})")
+            return _new(Term, ("bool", None, f"(not {v.smt})"))
         return f
 
     def _neg(self, e: Neg) -> Fn:
@@ -426,7 +427,7 @@ class _Grounder:
 
         def f(env: Env) -> Term:
             v = g(env)
-            return Term("int", -v.const) if v.smt is None else Term("int", None, f"(- {v.smt})")  # type: ignore[operator]
+            return _new(Term, ("int", -v.const, None)) if v.smt is None else _new(Term, ("int", None, f"(- {v.smt})"))  # type: ignore[operator]
         return f
 
     def _boolop(self, e: BoolOp) -> Fn:
@@ -447,8 +448,8 @@ class _Grounder:
             if not terms:
                 return neutral
             if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"({op} {' '.join(terms)})")
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"({op} {' '.join(terms)})"))
         return f
 
     def _compare(self, e: Compare) -> Fn:
@@ -472,8 +473,8 @@ class _Grounder:
                 rtype = "int"
             if left.smt is None and right.smt is None:
                 val = left.const + right.const if op == "+" else left.const - right.const  # type: ignore[operator]
-                return Term(rtype, val)
-            return Term(rtype, None, f"({op} {self.smt(left)} {self.smt(right)})")
+                return _new(Term, (rtype, val, None))
+            return _new(Term, (rtype, None, f"({op} {self.smt(left)} {self.smt(right)})"))
         return f
 
     def _ifelse(self, e: IfElse) -> Fn:
@@ -485,7 +486,7 @@ class _Grounder:
                 return ft(env) if cond.const else fo(env)
             then, other = ft(env), fo(env)
             rtype = then.type if then.type != "int" else other.type
-            return Term(rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
+            return _new(Term, (rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})"))
         return f
 
     def _inset(self, e: InSet) -> Fn:
@@ -504,7 +505,7 @@ class _Grounder:
                 terms.append(v.smt)
             if not terms:
                 return FALSE
-            return Term("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})")
+            return _new(Term, ("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"))
         return f
 
     def _quant(self, e: Quant) -> Fn:
@@ -534,8 +535,8 @@ class _Grounder:
             if not terms:
                 return TRUE
             if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"(and {' '.join(terms)})")
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"(and {' '.join(terms)})"))
 
         def some(env: Env) -> Term:
             inner = dict(env)
@@ -557,15 +558,15 @@ class _Grounder:
             if not terms:
                 return FALSE
             if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"(or {' '.join(terms)})")
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"(or {' '.join(terms)})"))
 
         def total_of(terms: list[str], total: int) -> Term:
             if not terms:
                 return Term("int", total)
             if total:
                 terms.append(value_smt(total))
-            return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
+            return _new(Term, ("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"))
 
         def sum_of(env: Env) -> Term:
             inner = dict(env)
@@ -600,7 +601,7 @@ class _Grounder:
                 elif body.smt is None:
                     full = cond if body.const else FALSE
                 else:
-                    full = Term("bool", None, f"(and {cond.smt} {body.smt})")
+                    full = _new(Term, ("bool", None, f"(and {cond.smt} {body.smt})"))
                 if full.smt is None:
                     total += 1 if full.const else 0
                 else:
@@ -619,8 +620,8 @@ class _Grounder:
                     return fb(env) if cond.const else TRUE
                 body = fb(env)
                 if body.smt is None:
-                    return TRUE if body.const else Term("bool", None, f"(not {cond.smt})")
-                return Term("bool", None, f"(=> {cond.smt} {body.smt})")
+                    return TRUE if body.const else _new(Term, ("bool", None, f"(not {cond.smt})"))
+                return _new(Term, ("bool", None, f"(=> {cond.smt} {body.smt})"))
             return implies
         arg_fns = [self.fn(a) for a in e.args]
         if e.func in self.rb.definitions:
@@ -693,10 +694,10 @@ class _Grounder:
         ls = left.smt if left.smt is not None else value_smt(self.g.encode(ltype, left.const))  # type: ignore[arg-type]
         rs = right.smt if right.smt is not None else value_smt(self.g.encode(ltype, right.const))  # type: ignore[arg-type]
         if op == "==":
-            return Term("bool", None, f"(= {ls} {rs})")
+            return _new(Term, ("bool", None, f"(= {ls} {rs})"))
         if op == "!=":
-            return Term("bool", None, f"(not (= {ls} {rs}))")
-        return Term("bool", None, f"({op} {ls} {rs})")
+            return _new(Term, ("bool", None, f"(not (= {ls} {rs}))"))
+        return _new(Term, ("bool", None, f"({op} {ls} {rs})"))
 
     def domain(self, sort: str) -> list[Py]:
         return self.domains[sort]
