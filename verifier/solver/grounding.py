@@ -783,7 +783,6 @@ class _Grounder:
         if not all(domains):
             return iter(())
         shown = [self._shown(sort) for _, sort in rule.params]
-        body_fn = self.fn(rule.body)
         depth = len(names)
         env: Env = {}
         terms: list[Term] = []
@@ -798,7 +797,7 @@ class _Grounder:
                 guarded = held
             if level == depth:
                 try:
-                    body = body_fn(env)
+                    body = self.compile(rule.body, env)
                 except EncodingError as exc:
                     raise self._grounding_error(rule, names, terms, exc) from None
                 if body.smt is None and body.const:
