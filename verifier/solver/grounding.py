@@ -13,7 +13,9 @@ __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGround
            "ground_with_memo", "second_copy", "copy_since",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
+import gc
 import math
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -42,6 +44,8 @@ from ..scenario.model import Fact, Question, Scenario
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
 Py = bool | int | str
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 class _GuardError(Exception):
@@ -64,7 +68,10 @@ class Term(NamedTuple):
         return self.smt is None
 
 
+_TAGS = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}  # the solver names' tag by kind; outcomes take the prefix
+_STEP_PLACES = {name: tuple(i for i, p in enumerate(sym.params) if p == "step") for name, sym in SYMBOLS.items()}
 SHARE_LENGTH = 60  # a definition's term longer than this is named once and referred to
+_new = tuple.__new__  # `_new(Term, (type, const, smt))` makes a Term without a Python call
 TRUE = Term("bool", True)
 FALSE = Term("bool", False)
 Env = dict[str, Term]
@@ -222,6 +229,7 @@ class _Grounder:
         self.fns: dict[int, tuple[Expr, Fn]] = {}
         self.plans: dict[int, tuple[Rule, tuple[list[str], tuple[tuple[Fn, ...], ...]]]] = {}
         self.structural: dict[str, bool] = {}
+        self.opened: dict[str, tuple[Definition, list[str], Fn]] = {}  # a definition's parameter names and body
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
@@ -252,6 +260,7 @@ class _Grounder:
         self.def_cache: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
+        self.shown: dict[str, list[str]] = {}
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.position
@@ -264,21 +273,24 @@ class _Grounder:
         if cached is not None:
             return cached
         sym = SYMBOLS[name]
-        for param, value in zip(sym.params, args):
-            if param == "step" and not (isinstance(value, int) and 0 <= value < self.n_steps):
-                raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
-                                    "(guard it with a condition on the step)", loc)
-        shown = tuple(str(a) for a in args)
-        tag = {SymbolKind.INPUT: "i", SymbolKind.CHOICE: "c"}.get(sym.kind, self.prefix)
+        for i in _STEP_PLACES[name]:
+            if i < len(args):
+                value = args[i]
+                if not (isinstance(value, int) and 0 <= value < self.n_steps):
+                    raise EncodingError(f"{name}(...) is applied to step {value}, outside the timeline "
+                                        "(guard it with a condition on the step)", loc)
+        shown = tuple(map(str, args))
+        tag = _TAGS.get(sym.kind, self.prefix)
+        numbers = self.g.numbers
         # Short solver names keep the text Z3 parses small; SymbolRef keeps the readable one.
-        key = f"|{tag}:{self.g.number(name, shown)}|"
+        key = f"|{tag}:{numbers.setdefault((name, shown), len(numbers))}|"
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, name, shown, sym.kind, sym.result)
             if sym.result == "step":
                 self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
-        term = self.refs[(name, args)] = Term(sym.result, None, key)
+        term = self.refs[(name, args)] = _new(Term, (sym.result, None, key))
         return term
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
@@ -294,7 +306,7 @@ class _Grounder:
         key = f"|s:{self.g.number(sort, ())}|"
         if key not in self.g.constants:
             self.g.constants[key] = SymbolRef(key, sort, (), SymbolKind.STRUCTURE, "int")
-        return Term("int", None, key)
+        return _new(Term, ("int", None, key))
 
     def _free(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """A structure symbol's application as a solver constant of its own (`|s:N|`), within its result's
@@ -311,7 +323,7 @@ class _Grounder:
                 self.g.background.append(f"(and (<= 1 {key}) (<= {key} {self.turns}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
-        return Term(sym.result, None, key)
+        return _new(Term, (sym.result, None, key))
 
     def _structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         sym = SYMBOLS[name]
@@ -342,7 +354,7 @@ class _Grounder:
                 value = st.phase_start
             else:
                 value = st.active_player
-            return Term(sym.result, value)
+            return _new(Term, (sym.result, value, None))
         if name == "source":
             return Term("card", self.abilities[str(args[0])].card)
         if name == "equipped_to":
@@ -361,7 +373,7 @@ class _Grounder:
         if field_value is None:
             raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none; "
                             "guard the use with attempt_kind(...)")
-        return Term(sym.result, field_value)
+        return _new(Term, (sym.result, field_value, None))
 
     # -- expressions -------------------------------------------------------------------
     # Each syntax node is turned once into a closure from variable bindings to a Term;
@@ -396,7 +408,7 @@ class _Grounder:
                 return t
             sort = self.constants.get(ident)
             if sort is not None:
-                return Term(sort, ident)
+                return _new(Term, (sort, ident, None))
             return member if member is not None else self.structure(ident, (), e.loc)
         return f
 
@@ -407,7 +419,7 @@ class _Grounder:
             v = g(env)
             if v.smt is None:
                 return FALSE if v.const else TRUE
-            return Term("bool", None, f"(not {v.smt})")
+            return _new(Term, ("bool", None, f"(not {v.smt})"))
         return f
 
     def _neg(self, e: Neg) -> Fn:
@@ -415,7 +427,7 @@ class _Grounder:
 
         def f(env: Env) -> Term:
             v = g(env)
-            return Term("int", -v.const) if v.smt is None else Term("int", None, f"(- {v.smt})")  # type: ignore[operator]
+            return _new(Term, ("int", -v.const, None)) if v.smt is None else _new(Term, ("int", None, f"(- {v.smt})"))  # type: ignore[operator]
         return f
 
     def _boolop(self, e: BoolOp) -> Fn:
@@ -436,13 +448,20 @@ class _Grounder:
             if not terms:
                 return neutral
             if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"({op} {' '.join(terms)})")
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"({op} {' '.join(terms)})"))
         return f
 
     def _compare(self, e: Compare) -> Fn:
         left, right, op = self.fn(e.left), self.fn(e.right), e.op
-        return lambda env: self.compare(op, left(env), right(env))
+        holds = _COMPARISONS[op]
+
+        def f(env: Env) -> Term:
+            a, b = left(env), right(env)
+            if a.smt is None and b.smt is None:
+                return TRUE if holds(a.const, b.const) else FALSE
+            return self.compare(op, a, b)
+        return f
 
     def _arith(self, e: Arith) -> Fn:
         fl, fr, op = self.fn(e.left), self.fn(e.right), e.op
@@ -454,8 +473,8 @@ class _Grounder:
                 rtype = "int"
             if left.smt is None and right.smt is None:
                 val = left.const + right.const if op == "+" else left.const - right.const  # type: ignore[operator]
-                return Term(rtype, val)
-            return Term(rtype, None, f"({op} {self.smt(left)} {self.smt(right)})")
+                return _new(Term, (rtype, val, None))
+            return _new(Term, (rtype, None, f"({op} {self.smt(left)} {self.smt(right)})"))
         return f
 
     def _ifelse(self, e: IfElse) -> Fn:
@@ -467,7 +486,7 @@ class _Grounder:
                 return ft(env) if cond.const else fo(env)
             then, other = ft(env), fo(env)
             rtype = then.type if then.type != "int" else other.type
-            return Term(rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})")
+            return _new(Term, (rtype, None, f"(ite {cond.smt} {self.smt(then)} {self.smt(other)})"))
         return f
 
     def _inset(self, e: InSet) -> Fn:
@@ -486,7 +505,7 @@ class _Grounder:
                 terms.append(v.smt)
             if not terms:
                 return FALSE
-            return Term("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})")
+            return _new(Term, ("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"))
         return f
 
     def _quant(self, e: Quant) -> Fn:
@@ -494,8 +513,62 @@ class _Grounder:
         var, kind = e.var, e.kind
         cond_fn = self.fn(e.cond) if e.cond is not None else None
         body_fn = self.fn(e.body)
+        # One closure per kind; a missing condition holds (as TRUE would).
 
-        def f(env: Env) -> Term:
+        def every(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if body.smt is None:
+                    if body.const:
+                        continue
+                    if cond.smt is None:
+                        return FALSE
+                    terms.append(f"(not {cond.smt})")
+                else:
+                    terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
+            if not terms:
+                return TRUE
+            if len(terms) == 1:
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"(and {' '.join(terms)})"))
+
+        def some(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if body.smt is None:
+                    if not body.const:
+                        continue
+                    if cond.smt is None:
+                        return TRUE
+                    terms.append(cond.smt)
+                else:
+                    terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
+            if not terms:
+                return FALSE
+            if len(terms) == 1:
+                return _new(Term, ("bool", None, terms[0]))
+            return _new(Term, ("bool", None, f"(or {' '.join(terms)})"))
+
+        def total_of(terms: list[str], total: int) -> Term:
+            if not terms:
+                return Term("int", total)
+            if total:
+                terms.append(value_smt(total))
+            return _new(Term, ("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"))
+
+        def sum_of(env: Env) -> Term:
             inner = dict(env)
             terms: list[str] = []
             total = 0
@@ -505,54 +578,37 @@ class _Grounder:
                 if cond.smt is None and not cond.const:
                     continue
                 body = body_fn(inner)
-                if kind == "sum":
-                    if cond.smt is None and body.smt is None:
-                        total += body.const  # type: ignore[operator]
-                    elif cond.smt is None:
-                        terms.append(body.smt)  # type: ignore[arg-type]
-                    else:
-                        terms.append(f"(ite {cond.smt} {self.smt(body)} 0)")
-                elif kind == "all":
-                    if body.smt is None:
-                        if body.const:
-                            continue
-                        if cond.smt is None:
-                            return FALSE
-                        terms.append(f"(not {cond.smt})")
-                    else:
-                        terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
-                elif kind == "any":
-                    if body.smt is None:
-                        if not body.const:
-                            continue
-                        if cond.smt is None:
-                            return TRUE
-                        terms.append(cond.smt)
-                    else:
-                        terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
+                if cond.smt is None and body.smt is None:
+                    total += body.const  # type: ignore[operator]
+                elif cond.smt is None:
+                    terms.append(body.smt)  # type: ignore[arg-type]
                 else:
-                    if cond.smt is None:
-                        full = body
-                    elif body.smt is None:
-                        full = cond if body.const else FALSE
-                    else:
-                        full = Term("bool", None, f"(and {cond.smt} {body.smt})")
-                    if full.smt is None:
-                        total += 1 if full.const else 0
-                    else:
-                        terms.append(f"(ite {full.smt} 1 0)")
-            if kind in ("count", "sum"):
-                if not terms:
-                    return Term("int", total)
-                if total:
-                    terms.append(value_smt(total))
-                return Term("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})")
-            if not terms:
-                return TRUE if kind == "all" else FALSE
-            if len(terms) == 1:
-                return Term("bool", None, terms[0])
-            return Term("bool", None, f"({'and' if kind == 'all' else 'or'} {' '.join(terms)})")
-        return f
+                    terms.append(f"(ite {cond.smt} {self.smt(body)} 0)")
+            return total_of(terms, total)
+
+        def count(env: Env) -> Term:
+            inner = dict(env)
+            terms: list[str] = []
+            total = 0
+            for value in self.domain_terms[sort]:
+                inner[var] = value
+                cond = cond_fn(inner) if cond_fn is not None else TRUE
+                if cond.smt is None and not cond.const:
+                    continue
+                body = body_fn(inner)
+                if cond.smt is None:
+                    full = body
+                elif body.smt is None:
+                    full = cond if body.const else FALSE
+                else:
+                    full = _new(Term, ("bool", None, f"(and {cond.smt} {body.smt})"))
+                if full.smt is None:
+                    total += 1 if full.const else 0
+                else:
+                    terms.append(f"(ite {full.smt} 1 0)")
+            return total_of(terms, total)
+
+        return {"all": every, "any": some, "sum": sum_of}.get(kind, count)
 
     def _call(self, e: Call) -> Fn:
         if e.func == "implies":
@@ -564,12 +620,35 @@ class _Grounder:
                     return fb(env) if cond.const else TRUE
                 body = fb(env)
                 if body.smt is None:
-                    return TRUE if body.const else Term("bool", None, f"(not {cond.smt})")
-                return Term("bool", None, f"(=> {cond.smt} {body.smt})")
+                    return TRUE if body.const else _new(Term, ("bool", None, f"(not {cond.smt})"))
+                return _new(Term, ("bool", None, f"(=> {cond.smt} {body.smt})"))
             return implies
         arg_fns = [self.fn(a) for a in e.args]
         if e.func in self.rb.definitions:
             d = self.rb.definitions[e.func]
+            dname = d.name
+            if len(arg_fns) == 1:
+                only_arg = arg_fns[0]
+
+                def define1(env: Env) -> Term:
+                    a = only_arg(env)
+                    if a.smt is None:
+                        known = self.def_cache.get((dname, (a.const,)))  # type: ignore[arg-type]
+                        if known is not None:
+                            return known
+                    return self.define(d, [a])
+                return define1
+            if len(arg_fns) == 2:
+                first_arg, second_arg = arg_fns
+
+                def define2(env: Env) -> Term:
+                    a, b = first_arg(env), second_arg(env)
+                    if a.smt is None and b.smt is None:
+                        known = self.def_cache.get((dname, (a.const, b.const)))  # type: ignore[arg-type]
+                        if known is not None:
+                            return known
+                    return self.define(d, [a, b])
+                return define2
             return lambda env: self.define(d, [g(env) for g in arg_fns])
         name, loc = e.func, e.loc
         structural = SYMBOLS[name].kind is SymbolKind.STRUCTURE
@@ -610,18 +689,15 @@ class _Grounder:
 
     def compare(self, op: str, left: Term, right: Term) -> Term:
         if left.smt is None and right.smt is None:
-            a, b = left.const, right.const
-            result = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b,  # type: ignore[operator]
-                      ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
-            return TRUE if result else FALSE
+            return TRUE if _COMPARISONS[op](left.const, right.const) else FALSE
         ltype = left.type if left.type != "int" else right.type
         ls = left.smt if left.smt is not None else value_smt(self.g.encode(ltype, left.const))  # type: ignore[arg-type]
         rs = right.smt if right.smt is not None else value_smt(self.g.encode(ltype, right.const))  # type: ignore[arg-type]
         if op == "==":
-            return Term("bool", None, f"(= {ls} {rs})")
+            return _new(Term, ("bool", None, f"(= {ls} {rs})"))
         if op == "!=":
-            return Term("bool", None, f"(not (= {ls} {rs}))")
-        return Term("bool", None, f"({op} {ls} {rs})")
+            return _new(Term, ("bool", None, f"(not (= {ls} {rs}))"))
+        return _new(Term, ("bool", None, f"({op} {ls} {rs})"))
 
     def domain(self, sort: str) -> list[Py]:
         return self.domains[sort]
@@ -662,14 +738,18 @@ class _Grounder:
 
     def define(self, d: Definition, args: list[Term]) -> Term:
         key: tuple[str, tuple[Py, ...]] | None = None
-        if all(a.smt is None for a in args):
-            key = (d.name, tuple(a.const for a in args))  # type: ignore[misc]
-        if key is not None:
+        for a in args:
+            if a.smt is not None:
+                break
+        else:
+            key = (d.name, tuple([a.const for a in args]))  # type: ignore[misc]
             cached = self.def_cache.get(key)
             if cached is not None:
                 return cached
-        env = {name: arg for (name, _), arg in zip(d.params, args)}
-        result = self.fn(d.body)(env)
+        known = self.opened.get(d.name)
+        if known is None or known[0] is not d:
+            known = self.opened[d.name] = (d, [name for name, _ in d.params], self.fn(d.body))
+        result = known[2](dict(zip(known[1], args)))
         if key is not None:
             if result.smt is not None and len(result.smt) > SHARE_LENGTH:
                 result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
@@ -696,17 +776,20 @@ class _Grounder:
 
         Bindings are made one variable at a time; a condition of the rule's guard that the
         structure folds to false drops every binding that extends the ones made so far, without
-        building them (see `_plan`).
+        building them (see `_plan`). The instances are all made before the first is given.
         """
         names, stages = self._plan(rule)
         domains = [self.domain_terms[sort] for _, sort in rule.params]
         if not all(domains):
-            return
+            return iter(())
+        shown = [self._shown(sort) for _, sort in rule.params]
         depth = len(names)
         env: Env = {}
         terms: list[Term] = []
+        labels: list[str] = []
+        found: list[tuple[RuleInstance, Term]] = []
 
-        def bindings(level: int, guarded: bool) -> Iterator[tuple[RuleInstance, Term]]:
+        def bindings(level: int, guarded: bool) -> None:
             if guarded and stages[level]:
                 held = self._holds(stages[level], env)
                 if held is None:
@@ -719,21 +802,32 @@ class _Grounder:
                     raise self._grounding_error(rule, names, terms, exc) from None
                 if body.smt is None and body.const:
                     return
-                yield RuleInstance(rule, self.binding(names, tuple(terms))), body
+                found.append((RuleInstance(rule, tuple(zip(names, labels))), body))
                 return
             name = names[level]
             terms.append(domains[level][0])
-            for value in domains[level]:
+            labels.append("")
+            for value, label in zip(domains[level], shown[level]):
                 env[name] = terms[level] = value
-                yield from bindings(level + 1, guarded)
+                labels[level] = label
+                bindings(level + 1, guarded)
             terms.pop()
+            labels.pop()
             del env[name]
 
         try:
-            yield from bindings(0, True)
+            bindings(0, True)
         except _GuardError as exc:
             first = list(terms) + [d[0] for d in domains[len(terms):]]
             raise self._grounding_error(rule, names, first, exc.error) from None
+        return iter(found)
+
+    def _shown(self, sort: str) -> list[str]:
+        """How an instance's label shows each value of `sort` (`domain_terms[sort]`, in order)."""
+        known = self.shown.get(sort)
+        if known is None:
+            known = self.shown[sort] = [self.show(t.type, t.const) for t in self.domain_terms[sort]]  # type: ignore[arg-type]
+        return known
 
     def weight(self, rule: Rule) -> int:
         """How many bindings of `rule` `instances` compiles, at most; cheap to find.
@@ -1012,13 +1106,25 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
+    # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
+    # default, would cost a fifth of the time, so it waits until grounding is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _ground(scenario, rules)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     g = Grounding(universe_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
     reason = _too_large(scenario, _weigh(gr, scenario, rules))
     if reason:
         raise SolverError(reason)
     for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
-        g.tracked.append(Tracked(smt_symbol(f"t:{len(g.tracked)}"), body, inst))
+        g.tracked.append(Tracked(f"|t:{len(g.tracked)}|", body, inst))  # as smt_symbol names it
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
         term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
@@ -1089,12 +1195,13 @@ def ground_with_memo(scenario: Scenario, rules: RuleBase) -> tuple[Grounding, Gr
 
 
 _FIRST_COPY = re.compile(r"\|(o|od|q):")
-_SECOND_COPY = {"o": "|o2:", "od": "|o2d:", "q": "|q2:"}
 
 
 def copied(text: str) -> str:
     """SMT-LIB text over the first copy of the outcomes, renamed to the second copy (see `second_copy`)."""
-    return _FIRST_COPY.sub(lambda m: _SECOND_COPY[m.group(1)], text)
+    # No two of the three prefixes `_FIRST_COPY` matches overlap and no renamed one holds another, so
+    # renaming them one after another renames exactly what the pattern matches.
+    return text.replace("|o:", "|o2:").replace("|od:", "|o2d:").replace("|q:", "|q2:")
 
 
 def second_copy(g: Grounding) -> list[str]:
