@@ -1107,7 +1107,8 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
     # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
-    # default, would cost a fifth of the time, so it waits until grounding is done.
+    # default, would walk them again and again, so it waits until grounding is done (the garbage of one
+    # grounding is collected after it).
     collecting = gc.isenabled()
     gc.disable()
     try:
