@@ -18,7 +18,6 @@ from ..errors import CaseError, Location
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import cached_blockers, cached_coverage, cached_read_text
-from .cardmechanics import reasons_in
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
@@ -473,6 +472,8 @@ def blockers_of(reading: CardReading) -> dict[str, tuple[str, ...]]:
     """For each category in which the text is unsupported (`categories_of`), what blocks it: the reasons of the
     unsupported parts of the abilities that carry the category (a reason joining several mechanics counted as
     each of them, see `cardmechanics.reasons_in`; each reason once, in the order read), or `OFFERED_INSTEAD`."""
+    from .cardmechanics import reasons_in  # its table is compiled only when blockers are asked for
+
     out: dict[str, tuple[str, ...]] = {}
     for category, status in categories_of(reading).items():
         if status != "unsupported":
