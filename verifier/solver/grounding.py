@@ -513,17 +513,20 @@ class _Grounder:
         var, kind = e.var, e.kind
         cond_fn = self.fn(e.cond) if e.cond is not None else None
         body_fn = self.fn(e.body)
-        # One closure per kind; a missing condition holds (as TRUE would).
+        # One closure per kind, over the values whose condition can hold (a missing condition holds).
 
-        def every(env: Env) -> Term:
+        def candidates(env: Env) -> Iterator[tuple[Term, Term]]:
             inner = dict(env)
-            terms: list[str] = []
             for value in self.domain_terms[sort]:
                 inner[var] = value
                 cond = cond_fn(inner) if cond_fn is not None else TRUE
                 if cond.smt is None and not cond.const:
                     continue
-                body = body_fn(inner)
+                yield cond, body_fn(inner)
+
+        def every(env: Env) -> Term:
+            terms: list[str] = []
+            for cond, body in candidates(env):
                 if body.smt is None:
                     if body.const:
                         continue
@@ -534,19 +537,11 @@ class _Grounder:
                     terms.append(body.smt if cond.smt is None else f"(=> {cond.smt} {body.smt})")
             if not terms:
                 return TRUE
-            if len(terms) == 1:
-                return _new(Term, ("bool", None, terms[0]))
-            return _new(Term, ("bool", None, f"(and {' '.join(terms)})"))
+            return _new(Term, ("bool", None, terms[0] if len(terms) == 1 else f"(and {' '.join(terms)})"))
 
         def some(env: Env) -> Term:
-            inner = dict(env)
             terms: list[str] = []
-            for value in self.domain_terms[sort]:
-                inner[var] = value
-                cond = cond_fn(inner) if cond_fn is not None else TRUE
-                if cond.smt is None and not cond.const:
-                    continue
-                body = body_fn(inner)
+            for cond, body in candidates(env):
                 if body.smt is None:
                     if not body.const:
                         continue
@@ -557,9 +552,7 @@ class _Grounder:
                     terms.append(body.smt if cond.smt is None else f"(and {cond.smt} {body.smt})")
             if not terms:
                 return FALSE
-            if len(terms) == 1:
-                return _new(Term, ("bool", None, terms[0]))
-            return _new(Term, ("bool", None, f"(or {' '.join(terms)})"))
+            return _new(Term, ("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"))
 
         def total_of(terms: list[str], total: int) -> Term:
             if not terms:
@@ -569,15 +562,9 @@ class _Grounder:
             return _new(Term, ("int", None, terms[0] if len(terms) == 1 else f"(+ {' '.join(terms)})"))
 
         def sum_of(env: Env) -> Term:
-            inner = dict(env)
             terms: list[str] = []
             total = 0
-            for value in self.domain_terms[sort]:
-                inner[var] = value
-                cond = cond_fn(inner) if cond_fn is not None else TRUE
-                if cond.smt is None and not cond.const:
-                    continue
-                body = body_fn(inner)
+            for cond, body in candidates(env):
                 if cond.smt is None and body.smt is None:
                     total += body.const  # type: ignore[operator]
                 elif cond.smt is None:
@@ -587,15 +574,9 @@ class _Grounder:
             return total_of(terms, total)
 
         def count(env: Env) -> Term:
-            inner = dict(env)
             terms: list[str] = []
             total = 0
-            for value in self.domain_terms[sort]:
-                inner[var] = value
-                cond = cond_fn(inner) if cond_fn is not None else TRUE
-                if cond.smt is None and not cond.const:
-                    continue
-                body = body_fn(inner)
+            for cond, body in candidates(env):
                 if cond.smt is None:
                     full = body
                 elif body.smt is None:
