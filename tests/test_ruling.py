@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
+from tests.explore.explore_scopes import PROVISIONS_CARDS
 from verifier.errors import RulingError
 from verifier.language.encoding import RuleBase
 from verifier.rulesdoc import RulesDocument
@@ -228,12 +229,20 @@ questions:
 """
 
 
-def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path) -> None:
-    scope = tmp_path / "upkeep.yaml"
-    scope.write_text(UPKEEP_SCOPE, encoding="utf-8")
+def _upkeep_ruling_over(scope_text: str, cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path
+                        ) -> tuple[Path, Result]:
+    """The Upkeep ruling checked on its case and over a scope (written from `scope_text`): the scope's path and the
+    run, which did not crash."""
+    scope = tmp_path / "scope.yaml"
+    scope.write_text(scope_text, encoding="utf-8")
     result = cli("ruling", "--root", repo_root, "--format", "json", "--cases", repo_root / UPKEEP_CASE,
                  "--scope", scope, repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml")
     assert_no_crash(result)
+    return scope, result
+
+
+def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path) -> None:
+    scope, result = _upkeep_ruling_over(UPKEEP_SCOPE, cli, assert_no_crash, repo_root, tmp_path)
     assert result.exit_code == 0, result.output
     [data] = json.loads(result.stdout)["rulings"]
     assert data["verdict"] == "narrows"
@@ -244,30 +253,15 @@ def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_ro
     assert narrowed == {f"{scope} [turn 1 Upkeep: sets_aside]", f"{scope} [turn 2 Upkeep: sets_aside]"}, on_scope
 
 
-PROVISIONS_SCOPE = """\
-title: Provisions, and its Hero entering battle, over three turns
-players: [alice, bob]
-turns: 3
-cards:
-  elijah: {type: Hero, brigade: Green}
-  provisions: {card: Provisions}
-attempts:
-  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
-  - {id: elijah_enters, enter_battle: [elijah]}
-phases: [Preparation]
-per_phase: 1
-"""
+PROVISIONS_SCOPE = ("title: Provisions, and its Hero entering battle, over three turns\nturns: 3\n" + PROVISIONS_CARDS
+                    + "phases: [Preparation]\nper_phase: 1\n")
 
 
 def test_a_scenario_of_the_scope_regcheck_refuses_leaves_the_ruling_unknown_there(
         cli: Cli, assert_no_crash: Check, repo_root: Path, tmp_path: Path) -> None:
     """Where Provisions' Hero returns and then enters battle, its on-return effect (a later blocker) could
     change the answers: that scenario is refused, the ruling is unknown on it and checked on the others."""
-    scope = tmp_path / "provisions.yaml"
-    scope.write_text(PROVISIONS_SCOPE, encoding="utf-8")
-    result = cli("ruling", "--root", repo_root, "--format", "json", "--cases", repo_root / UPKEEP_CASE,
-                 "--scope", scope, repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml")
-    assert_no_crash(result)
+    scope, result = _upkeep_ruling_over(PROVISIONS_SCOPE, cli, assert_no_crash, repo_root, tmp_path)
     assert result.exit_code == 1, result.output
     [data] = json.loads(result.stdout)["rulings"]
     assert data["verdict"] == "unknown"

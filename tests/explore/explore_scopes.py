@@ -1,4 +1,5 @@
-"""What the explore tests share: the cards and attempts of a set-aside with an on-return clause and a negate."""
+"""What the scope tests share: the cards and attempts of a set-aside with an on-return clause and a negate, and of
+Provisions played on a Hero who may enter battle."""
 
 from __future__ import annotations
 
@@ -20,4 +21,15 @@ cards:
 attempts:
   - {id: sets_aside, activate: hezekiah, targets: [isaiah]}
   - {id: negates, negate: sets_aside, by: confusion}
+"""
+
+# Provisions (real: a two-turn set-aside whose on-return effect picks a later blocker) on a Hero who may enter battle
+PROVISIONS_CARDS = """\
+players: [alice, bob]
+cards:
+  elijah: {type: Hero, brigade: Green}
+  provisions: {card: Provisions}
+attempts:
+  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
+  - {id: elijah_enters, enter_battle: [elijah]}
 """

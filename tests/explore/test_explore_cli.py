@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
+from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.scenario.loader import load_case
 
@@ -67,16 +67,7 @@ def test_a_search_cut_short_exits_1(cli: Cli, repo_root: Path, tmp_path: Path) -
     assert "INCOMPLETE: the scope holds 2 scenarios; only the first 1" in cut.stdout
 
 
-PROVISIONS_THREE_TURNS = """\
-title: Provisions and a battle over three turns
-players: [alice, bob]
-turns: 3
-cards:
-  elijah: {type: Hero, brigade: Green}
-  provisions: {card: Provisions}
-attempts:
-  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
-  - {id: elijah_enters, enter_battle: [elijah]}
+PROVISIONS_THREE_TURNS = "title: Provisions and a battle over three turns\nturns: 3\n" + PROVISIONS_CARDS + """\
 phases: [Preparation, Battle]
 per_phase: 1
 templates: [zone]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from explore_scopes import SET_ASIDE_AND_NEGATE_CARDS
+from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
 from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, template_applications
@@ -159,16 +159,7 @@ def test_a_scope_too_large_to_count_is_said_to_hold_more(rule_base: RuleBase, tm
     assert result.incomplete[0].startswith("the scope holds more than 50 scenarios; only the first 2")
 
 
-PROVISIONS_IN_BATTLE = """\
-title: Provisions on a Hero and a battle
-players: [alice, bob]
-turns: 1
-cards:
-  elijah: {type: Hero, brigade: Green}
-  provisions: {card: Provisions}
-attempts:
-  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
-  - {id: elijah_enters, enter_battle: [elijah]}
+PROVISIONS_IN_BATTLE = "title: Provisions on a Hero and a battle\nturns: 1\n" + PROVISIONS_CARDS + """\
   - {id: battle_ends, end_battle: true}
 phases: [Preparation, Battle]
 templates: [paired_targets, zone, legal]
