@@ -69,9 +69,21 @@ def test_fingerprint_is_blind_to_spacing_only() -> None:
     assert len(fp("x")) == 16
 
 
+def test_basis_is_told_by_the_source(tmp_path: Path) -> None:
+    doc = load(tmp_path, demo="""\
+        - **NEG-1** Negate stops an ability. (REG, Negate, 2020-06, https://example.org/wiki/Negate)
+        - **NEG-1-R1** Where the text is silent, read it so. (Reading: NEG-1 does not say when)
+        - **CORE-1** A card is in one zone. (Game principle: zones)
+        """)
+    assert [(s.id, s.basis) for s in doc.statements] == [
+        ("NEG-1", "text"), ("NEG-1-R1", "reading"), ("CORE-1", "principle")]
+
+
 @pytest.mark.parametrize(
     ("text", "message", "line"),
     [
+        ("- **X-1-R1** A reading with a text source. (REG, X)\n", "statement X-1-R1: a reading's ID ends in -R", 1),
+        ("- **X-1** A text with a reading's source. (Reading: silent)\n", "statement X-1: a reading's ID ends in -R", 1),
         ("- **X-1** No source here.\n", "statement X-1 does not end with its source in parentheses", 1),
         ("- **X-1** Unclosed (source\n", "statement X-1 does not end with its source in parentheses", 1),
         ("intro\n\n- **X-1** (Only a source)\n", "statement X-1 has no text", 3),

@@ -452,6 +452,8 @@ class RuleStatus(NamedTuple):
     status: str  # "encoded", "waived" or "missing"
     encodings: tuple[str, ...]
     reason: str | None
+    basis: str = "text"  # "text", "reading" or "principle" (see rulesdoc)
+    source: str = ""
 
 
 def rule_statuses(doc: RulesDocument, rules: RuleBase) -> list[RuleStatus]:
@@ -468,14 +470,14 @@ def rule_statuses(doc: RulesDocument, rules: RuleBase) -> list[RuleStatus]:
     for s in doc.statements:
         encoded = tuple(citing.get(s.id, ()))
         status = "encoded" if encoded else "waived" if s.id in waived else "missing"
-        out.append(RuleStatus(s.id, s.section, s.text, str(s.loc), status, encoded, waived.get(s.id)))
+        out.append(RuleStatus(s.id, s.section, s.text, str(s.loc), status, encoded, waived.get(s.id), s.basis, s.source))
     return out
 
 
 def rules_json(statuses: list[RuleStatus]) -> dict[str, Any]:
     return {"statements": [
         {"id": s.id, "section": s.section, "status": s.status, "encodings": list(s.encodings),
-         "reason": s.reason, "text": s.text, "location": s.location}
+         "reason": s.reason, "text": s.text, "location": s.location, "basis": s.basis, "source": s.source}
         for s in statuses
     ]}
 
@@ -483,19 +485,23 @@ def rules_json(statuses: list[RuleStatus]) -> dict[str, Any]:
 def render_rules(statuses: list[RuleStatus]) -> str:
     lines = []
     section = None
+    width = max((len(s.id) for s in statuses), default=9)
     for s in statuses:
         if s.section != section:
             section = s.section
             lines.append(f"\n{section}")
+        head = f"  {s.id:<{width}} {s.basis:<9}"
         if s.status == "encoded":
-            lines.append(f"  {s.id:<9} encoded  by {', '.join(s.encodings)}")
+            lines.append(f"{head} encoded  by {', '.join(s.encodings)}")
         elif s.status == "waived":
-            lines.append(f"  {s.id:<9} waived   {s.reason}")
+            lines.append(f"{head} waived   {s.reason}")
         else:
-            lines.append(f"  {s.id:<9} MISSING  neither encoded nor waived")
+            lines.append(f"{head} MISSING  neither encoded nor waived")
     counts = {k: sum(1 for s in statuses if s.status == k) for k in ("encoded", "waived", "missing")}
+    bases = {k: sum(1 for s in statuses if s.basis == k) for k in ("text", "reading", "principle")}
     lines.append(f"\n{len(statuses)} statements: {counts['encoded']} encoded, {counts['waived']} waived, "
-                 f"{counts['missing']} missing")
+                 f"{counts['missing']} missing; basis: {bases['text']} text, {bases['reading']} reading, "
+                 f"{bases['principle']} principle")
     return escape_lines("\n".join(lines).lstrip("\n"))
 
 

@@ -4,11 +4,18 @@ A statement is a list item that starts with its ID in bold, followed by its text
 parentheses at the end, where in the REG it comes from:
 
     - **SA-4** When a card is set aside it goes to ... (Set Aside, How to Play, bullet 3)
+
+Every statement has a basis, told by the start of its source:
+
+- *principle*: a game principle the REG takes for granted; the source begins `Game principle:`;
+- *reading*: a choice where the REG text is silent; the source begins `Reading:`, and the ID is
+  that of the statement whose silence it fills followed by `-R` and a number (`NEG-4-R1`);
+- *text*: the REG says it; any other source (the REG entry, its version or date, the page read).
 """
 
 from __future__ import annotations
 
-__all__ = ["Statement", "RulesDocument", "load_rules_document", "statement_order"]
+__all__ = ["Statement", "RulesDocument", "load_rules_document", "statement_order", "BASES", "basis_of"]
 
 import re
 from pathlib import Path
@@ -17,9 +24,22 @@ from typing import NamedTuple
 from .errors import Location, RulesDocumentError
 from .files import display_path
 
-ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?)\*\*\s*(.*)$")
+ITEM = re.compile(r"^- \*\*([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?(?:-R\d+)?)\*\*\s*(.*)$")
+READING_ID = re.compile(r"-R\d+$")
+BASES = ("text", "reading", "principle")
 LOOKS_LIKE_ITEM = re.compile(r"^- \*\*([^*]*)\*\*")
 SOURCE = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def basis_of(sid: str, source: str) -> str | None:
+    """The basis a statement's ID and source give it (one of `BASES`), or None where they disagree: a reading's
+    ID and its `Reading:` source go together."""
+    reading_source = source.startswith("Reading:")
+    if bool(READING_ID.search(sid)) != reading_source:
+        return None
+    if reading_source:
+        return "reading"
+    return "principle" if source.startswith("Game principle:") else "text"
 
 
 def statement_order(sid: str) -> tuple[object, ...]:
@@ -35,6 +55,11 @@ class Statement(NamedTuple):
     text: str
     source: str
     loc: Location
+
+    @property
+    def basis(self) -> str:
+        """What the statement rests on: "text", "reading" or "principle" (see the module's docstring)."""
+        return basis_of(self.id, self.source) or "text"
 
     @property
     def fingerprint(self) -> str:
@@ -73,7 +98,7 @@ def load_rules_document(folder: Path) -> RulesDocument:
             if not m:
                 odd = LOOKS_LIKE_ITEM.match(lines[i])
                 if odd:
-                    raise RulesDocumentError(f"'{odd.group(1)}' is not a statement ID (like SA-4 or GLOSS-12)",
+                    raise RulesDocumentError(f"'{odd.group(1)}' is not a statement ID (like SA-4, GLOSS-12 or NEG-4-R1)",
                                              Location(display_path(path), i + 1))
                 i += 1
                 continue
@@ -96,5 +121,11 @@ def load_rules_document(folder: Path) -> RulesDocument:
             if sid in seen:
                 raise RulesDocumentError(f"statement {sid} appears twice (first at {seen[sid]})", loc)
             seen[sid] = loc
-            statements.append(Statement(sid, section, text, src.group(1).strip(), loc))
+            source = src.group(1).strip()
+            if basis_of(sid, source) is None:
+                raise RulesDocumentError(
+                    f"statement {sid}: a reading's ID ends in -R and a number (like NEG-4-R1) and its source begins "
+                    f"'Reading:'; this one has {'the ID' if READING_ID.search(sid) else 'the source'} of a reading "
+                    f"without the other", loc)
+            statements.append(Statement(sid, section, text, source, loc))
     return RulesDocument(tuple(statements))

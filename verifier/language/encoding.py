@@ -25,8 +25,8 @@ from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
 from .types import BUILTINS, QUESTION_FORMS, Definition, TypeScope, infer
 
-STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?$")
-RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-I\d*)?$")
+STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-R\d+)?$")
+RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-R\d+)?(-I\d*)?$")
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 SORTS = (*ENTITY_SORTS, *ORDERED_SORTS)
 
