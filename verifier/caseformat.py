@@ -210,6 +210,11 @@ def _card_fields() -> dict[str, FieldSpec]:
                             "trait for its targets (\"a human Hero\") on a card whose traits it does not list is "
                             "refused, unless the card list's identifiers give the card that trait.",
                             DEFAULTS["traits"]),
+        "alignment": FieldSpec("`good`, `evil` or `neutral`", _one_of_words(["good", "evil", "neutral"]),
+                               "The card's alignment, for a card whose type does not give one (Heroes and good "
+                               "enhancements are good, Evil Characters and evil enhancements evil). A case that uses "
+                               "an ability naming an alignment for its targets (\"an evil card\") where a card's "
+                               "alignment is not known is refused.", DEFAULTS["alignment"]),
     }
     for key, word in CONDITION_WORDS.items():
         fields[key] = FieldSpec("true or false", BOOL, f"The card starts {word}.", "false")
@@ -279,6 +284,9 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                  "The card types the ability names for its targets (CORE-15); for an ability that "
                                  "adds characters to battle, the types it can add (CORE-16): "
                                  f"{_members_shown('card_type')}.", "any"),
+        "target_alignment": FieldSpec("`good` or `evil`", _one_of_words(["good", "evil"]),
+                                      "The alignment the ability names for its targets (\"an evil card\", \"a good "
+                                      "card\"), CORE-15.", "none"),
         "target_traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
                                    "The traits the ability names for its targets (\"a human Hero\", \"N.T. "
                                    "Heroes\"), CORE-15: a target must have every one (see the card's `traits`).",
@@ -291,13 +299,15 @@ def _ability_fields() -> dict[str, FieldSpec]:
                            "no limit"),
         "targets_own": FieldSpec("true or false", BOOL,
                                  "The ability targets only cards its user controls (\"your\").", "false"),
-        "target_count": FieldSpec("whole number, `up to N`, `at least N` or `any number`",
+        "target_count": FieldSpec("whole number, `up to N`, `at least N`, `all` or `any number`",
                                   {"anyOf": [_integer(1, MAX_CARDS), {"type": "string", "pattern": (
-                                      r"^\s*(?:[Aa][Nn][Yy]\s+[Nn][Uu][Mm][Bb][Ee][Rr]|(?:[Uu][Pp]\s+[Tt][Oo]|"
+                                      r"^\s*(?:[Aa][Nn][Yy]\s+[Nn][Uu][Mm][Bb][Ee][Rr]|[Aa][Ll][Ll]|"
+                                      r"(?:[Uu][Pp]\s+[Tt][Oo]|"
                                       r"[Aa][Tt]\s+[Ll][Ee][Aa][Ss][Tt])\s+[1-9][0-9]*)\s*$")}]},
                                   "How many cards the ability names for its targets (CORE-15): a number for "
                                   "exactly that many (\"a Hero\" is `1`), `up to N`, `at least N` (\"one or "
-                                  "more\" is `at least 1`) or `any number` (\"all\", \"any number of\").",
+                                  "more\" is `at least 1`), `any number` (\"any number of\") or `all` (every "
+                                  "card that fits when it is used, and no other).",
                                   "any number"),
         "when_enters_battle": FieldSpec("card type or list of them", _one_or_list(_member("card_type")),
                                         "A triggered ability: it activates at step 9 of the activation order when a "

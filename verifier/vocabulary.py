@@ -142,6 +142,8 @@ _SYMBOLS = [
     Symbol("fits_description", I, ("ability", "card"), "bool",
            "the card is of the type and brigade the ability's text names for its targets"),
     Symbol("targets_own_cards", I, ("ability",), "bool", "the ability targets only cards its user controls"),
+    Symbol("targets_every", I, ("ability",), "bool",
+           "the ability's text names 'all' its targets: it targets every card that fits when it is used"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),

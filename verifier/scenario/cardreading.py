@@ -105,6 +105,10 @@ class AbilityReading(NamedTuple):
     # what a use of the ability must meet for its effect to happen, which the case loader checks (a use that does
     # not meet it is refused): "own_turn", "phase:PHASE" (one of), "used_by:TYPE" (one of), "used_by_trait:TRAIT"
     requires: tuple[str, ...] = ()
+    # the alignment ("good" or "evil") its description names for its targets ("an evil card"), or None
+    target_alignment: str | None = None
+    # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
+    targets_every: bool = False
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

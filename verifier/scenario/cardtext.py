@@ -28,20 +28,11 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
-from .cardreading import TRAIT_WORDS, USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
+from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
+from .descriptions import read_description
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
-
-# Words a target description may use, and what each says about the targeted card.
-_TYPE_WORDS = {
-    "hero": ("Hero",), "heroes": ("Hero",), "hero(s)": ("Hero",),
-    "evil character": ("Evil_Character",), "evil characters": ("Evil_Character",),
-    "character": ("Hero", "Evil_Character"), "characters": ("Hero", "Evil_Character"),
-}
-_TRAIT_NOUNS = frozenset(TRAIT_WORDS) - {"nt", "ot", "corinth"}
-_BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
-             "crimson", "gray", "orange", "pale green")
 
 # Block labels: an upper-case word (or a known label word) and a colon, at the start of the text,
 # after the end of a sentence or after " / ".
@@ -67,7 +58,8 @@ TAIL: "instead"
 PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
-?body: set_aside | heal | restore | healed | negate_kinds | negate | discard | cost_effect | afflict
+?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
+     | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
      | protect | interrupted_only | grant_cannot | uses_allowed
@@ -156,9 +148,11 @@ afflict: AFFLICT target location? duration?
 AFFLICT: "poison" | "disease" | "paralyze"
 
 // other effects --------------------------------------------------------------------------
-negate_kinds.2: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
+negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
+negate_target.1: "negate" target location?
 negate: "negate" words
+discard_target.1: "discard" target location?
 discard: "discard" words
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
@@ -322,6 +316,8 @@ class _Block:
         self.types: tuple[str, ...] = ()
         self.brigade: str | None = None
         self.traits: tuple[str, ...] = ()
+        self.alignment: str | None = None
+        self.every = False
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -387,7 +383,8 @@ def _target(block: _Block, tree: Tree) -> None:
     q = qnode.data if qnode is not None else "q_bare"
     mapped: list[tuple[str, str]] = []
     if owner is not None and owner.data == "this":
-        block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself"))
+        block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself")
+                  if block.kind == "set_aside_effect" else "an effect on its own card is not modelled")
         return
     if q == "q_each":
         block.add("target", _words(tree), reason="'each' spreads targets over players: not modelled")
@@ -409,10 +406,11 @@ def _target(block: _Block, tree: Tree) -> None:
         block.min_targets, block.max_targets = 0, None
     if q in ("q_all", "q_any"):
         block.all_in_location = True
+    block.every = q == "q_all"
     if q in ("q_bare", "q_one", "q_any") and plural:
         block.add("target", _words(tree), reason="a plural target without a number is not modelled")
         return
-    mapped.append(("targets", _targets_text(block.min_targets, block.max_targets)))
+    mapped.append(("targets", _targets_text(block.min_targets, block.max_targets, block.every)))
     if owner is not None and owner.data == "opponents":
         block.opponents = True
         mapped.append(("targets_opponents_cards", "true"))
@@ -422,46 +420,37 @@ def _target(block: _Block, tree: Tree) -> None:
     elif owner is not None and owner.data == "the":
         block.add("target", _words(tree), reason="refers back to a card named earlier: not modelled")
         return
-    brigade = None
-    rest = " ".join(words)
-    for b in sorted(_BRIGADES, key=len, reverse=True):
-        if rest.startswith(b + " brigade "):
-            brigade, rest = b, rest[len(b) + 9:]
-            break
-        if rest.startswith(b + " "):
-            brigade, rest = b, rest[len(b) + 1:]
-            break
+    description = read_description(" ".join(words))
+    if isinstance(description, str):
+        block.add("target", _words(tree), reason=description)
+        return
+    brigade = description.brigade
     if brigade_of is not None:
         if brigade is not None:
             block.add("target", _words(tree), reason="two brigades named for one target")
             return
         brigade = next(str(t) for t in brigade_of.children if isinstance(t, Token) and t.type == "BRIGADE")
-    traits: list[str] = []
-    tokens = rest.split()
-    while len(tokens) > 1 and tokens[0] in TRAIT_WORDS:
-        traits.append(TRAIT_WORDS[tokens.pop(0)])
-    rest = " ".join(tokens)
-    types = _TYPE_WORDS.get(rest)
-    if types is None and rest in _TRAIT_NOUNS:
-        traits.append(TRAIT_WORDS[rest])
-        types = _TYPE_WORDS["character"]
-    if types is None:
-        block.add("target", _words(tree), reason=f"the description '{desc}' is not one the model can check "
-                                                  "(it knows Hero, Evil Character and character, with a brigade "
-                                                  "and traits such as human, male or N.T.)")
-        return
-    block.types = types
-    mapped.append(("target_types", "/".join(types)))
-    if traits:
-        block.traits = tuple(dict.fromkeys(traits))
+        brigade = brigade.title().replace(" ", "_")
+    block.types = description.types
+    if description.types:
+        mapped.append(("target_types", "/".join(description.types)))
+    else:
+        mapped.append(("target_types", "any card"))
+    if description.alignment is not None:
+        block.alignment = description.alignment
+        mapped.append(("target_alignment", description.alignment))
+    if description.traits:
+        block.traits = description.traits
         mapped.append(("target_traits", ", ".join(block.traits)))
     if brigade is not None:
-        block.brigade = brigade.title().replace(" ", "_")
+        block.brigade = brigade
         mapped.append(("target_brigade", block.brigade))
     block.add("target", _words(tree), tuple(mapped))
 
 
-def _targets_text(low: int | str, high: int | str | None) -> str:
+def _targets_text(low: int | str, high: int | str | None, every: bool = False) -> str:
+    if every:
+        return "every card that fits, when it is used"
     if high is None:
         return "any number" if low == 0 else f"at least {low}"
     if high == low:
@@ -512,9 +501,11 @@ _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
 
 _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
-                 "afflict": "affliction_effect", "negate_kinds": "negate_effect"}
+                 "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
+                 "discard_target": "discard_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
-            "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part"}
+            "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
+            "negate_target": "negate_part", "discard_target": "discard_part"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -561,20 +552,21 @@ def _sentence(block: _Block, sentence: str) -> None:
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
+    shown = name.removesuffix("_target")  # "negate_target" and "negate" are both a negate to the reader
     text = _words(body)
-    if name == "discard" and re.search(r"\bto (?:heal|restore|set)\b", text):
+    if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
         block.add("sentence", sentence, reason=mechanic_reason("a cost"))
         return
     if name in _EFFECT_KINDS:
-        if name == "discard" and block.kind is not None and text.startswith("discard this card"):
+        if name in ("discard", "discard_target") and block.kind is not None and text.startswith("discard this card"):
             block.add("cost", text, reason="a cost is not modelled")
             return
         block.parts.add(_PART_OF[name])
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]
             if name in ("negate", "discard"):
-                block.add(name, text, (("kind", _EFFECT_KINDS[name]),),
+                block.add(shown, text, (("kind", _EFFECT_KINDS[name]),),
                           reason=f"what the {name} applies to ('{text}') is not checked by the model")
                 return
             if name == "negate_kinds":
@@ -585,9 +577,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                     mapped_kinds.append(("negates_kind", "heal effect, while its card is in play"))
                 if "resurrect" in kinds:
                     mapped_kinds.append(("inert", "the model has no resurrect ability: no ability of a case is one"))
-                block.add(name, sentence, tuple(mapped_kinds))
+                block.add(shown, sentence, tuple(mapped_kinds))
                 return
-            block.add(name, sentence, (("kind", _EFFECT_KINDS[name]),) + (
+            block.add(shown, sentence, (("kind", _EFFECT_KINDS[name]),) + (
                 (("heal", 'HEAL-24: "restore abilities" means "heal"'),) if name == "restore" else ()))
             if name == "afflict":
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
@@ -598,6 +590,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")
             elif target is not None:
                 _target(block, target)
+                if name == "negate_target" and not block.every and (block.min_targets, block.max_targets) != (1, 1):
+                    block.add("target", _words(target), reason="a negate of more than one card, other than 'all', "
+                                                               "is not modelled")
             loc = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
             _location(block, loc, sentence)
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
@@ -625,16 +620,16 @@ def _sentence(block: _Block, sentence: str) -> None:
                                                               "an increase is no condition it tracks"),))
             return
         # a second effect in the same block
-        if name == "discard" and block.kind == "heal_effect" and re.fullmatch(
+        if name in ("discard", "discard_target") and block.kind == "heal_effect" and re.fullmatch(
                 r"discard all evil cards placed on (?:that|the|this) hero", text):
             # "Heal a Hero ... Discard all evil cards placed on that Hero": not carried out; a case where an
             # evil card could be on the Hero healed is refused
             block.use_changes.add("placed_on_targets:evil")
-            block.add(name, text, (("part", _PART_OF[name]), ("use_changes", "the evil cards placed on its targets "
+            block.add(shown, text, (("part", _PART_OF[name]), ("use_changes", "the evil cards placed on its targets "
                                    "(not carried out: a case where a card could be placed on a target is refused)")))
             return
-        block.add(name, text, ((("part", _PART_OF[name])),),
-                  reason=f"a second effect ({name}) in the same ability is not modelled")
+        block.add(shown, text, ((("part", _PART_OF[name])),),
+                  reason=f"a second effect ({shown}) in the same ability is not modelled")
         return
     if name == "cannot":
         guards = [c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")]
@@ -876,13 +871,12 @@ def _used_by(block: _Block, text: str) -> None:
     words = text.removeprefix("if used by ").rstrip(" ,").split()
     if words and words[0] in ("a", "an"):
         words = words[1:]
-    traits = []
-    while len(words) > 1 and words[0] in TRAIT_WORDS:
-        traits.append(TRAIT_WORDS[words.pop(0)])
-    types = _TYPE_WORDS.get(" ".join(words))
-    if types is None:
+    description = read_description(" ".join(words))
+    if (isinstance(description, str) or not description.types or description.alignment or description.brigade
+            or not set(description.types) <= {"Hero", "Evil_Character"}):
         block.add("condition", text, reason="a condition on who uses the ability is not modelled")
         return
+    types, traits = description.types, list(description.traits)
     block.requires |= {*(f"used_by:{t}" for t in types), *(f"used_by_trait:{t}" for t in traits)}
     block.add("condition", text, (("requires", f"used by a {' '.join(traits + ['/'.join(types)])} (a case whose user "
                                                "is not known to be one is refused)"),))
@@ -979,6 +973,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         duration_min_turns=block.min_turns if isinstance(block.min_turns, int) else 0,
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
+        target_alignment=block.alignment, targets_every=block.every,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)),

@@ -22,6 +22,7 @@ from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from .cards import RealCard, find_card, overrides, read_card
+from .descriptions import TYPE_ALIGNMENT, alignment_of
 from .model import (
     NEVER_LABEL,
     Ability,
@@ -38,6 +39,16 @@ from .model import (
 )
 from .refusals import Unmodelled, refuse_unanswerable
 
+ALIGNMENT_WORDS = ("good", "evil", "neutral")
+
+
+def _word(node: YNode, what: str, options: tuple[str, ...]) -> str:
+    """One of a few words, as written in a case (any case); anything else is an error naming the options."""
+    word = _scalar(node).text(what).strip().lower()
+    if word not in options:
+        node.fail(f"unknown {what} '{word}'; one of: {', '.join(options)}")
+    return word
+
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 PHASES = VALUE_SETS["phase"]
 MAX_TURNS, MAX_CARDS, MAX_ATTEMPTS, MAX_PLAYERS = 60, 250, 200, 4
@@ -51,6 +62,9 @@ DEFAULTS = {
     "zone": "territory for characters, hand for every other card",
     "zone_of": "the owner",
     "brigade": "none",
+    "alignment": "the one its type gives (Heroes and good enhancements good, Evil Characters and evil enhancements "
+                 "evil); for a card of another type not stated: an ability naming an alignment for its targets is "
+                 "refused where that card's alignment matters",
     "traits": "not stated: a real card (named by its first identity) has the traits its identifiers in the card "
               "list give it, which do not record humanity, gender or, for most cards, testament; an ability naming "
               "a trait for its targets is refused on a card that leaves that trait open",
@@ -68,11 +82,13 @@ CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paral
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
                    "decreased": "decreased in its abilities", "tied_effect": "under an ongoing effect tied to a condition"}
 CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
-             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", "traits", *CONDITIONS)
+             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", "traits", "alignment",
+             *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
-                "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit")
+                "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
+                "target_alignment")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -363,9 +379,15 @@ class _CaseReader:
         traits_node = body.get("traits")
         stated = self.traits_of(traits_node, "trait") if traits_node is not None else ()
         listed = real.traits if real is not None and not real.later_identity else ()
+        alignment_node = body.get("alignment")
+        stated_alignment = _word(alignment_node, "alignment", ALIGNMENT_WORDS) if alignment_node else None
+        if stated_alignment is not None and ctype in TYPE_ALIGNMENT and stated_alignment != TYPE_ALIGNMENT[ctype]:
+            alignment_node.fail(f"a {display_value(ctype)} is {TYPE_ALIGNMENT[ctype]}; "  # type: ignore[union-attr]
+                                f"'alignment: {stated_alignment}' contradicts its type")
         return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
                     owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities),
-                    equipped_to, tuple(sorted(set(stated) | set(listed))), traits_node is not None), abilities
+                    equipped_to, tuple(sorted(set(stated) | set(listed))), traits_node is not None,
+                    alignment_of(ctype, stated_alignment)), abilities
 
     def traits_of(self, node: YNode, what: str) -> tuple[str, ...]:
         """Traits written in a case (`human`, `male`, `N.T.`, `Corinth`, ...), as the card grammar names them."""
@@ -480,6 +502,9 @@ class _CaseReader:
                 min_targets=count[0], max_targets=count[1], uses_per_game=per_game, uses_per_turn=per_turn,
                 target_traits=(self.traits_of(item.get("target_traits"), "target trait")  # type: ignore[arg-type]
                                if item.get("target_traits") is not None else ()),
+                target_alignment=(_word(item.get("target_alignment"), "target_alignment",  # type: ignore[arg-type]
+                                        ("good", "evil")) if item.get("target_alignment") is not None else None),
+                targets_every=count[2],
             )
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
@@ -550,6 +575,7 @@ class _CaseReader:
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
+                       target_alignment=a.target_alignment, targets_every=a.targets_every,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"))
 
     def use_limit(self, node: YNode | None) -> tuple[int, int]:
@@ -567,24 +593,27 @@ class _CaseReader:
             node.fail("a limit allows from 1 to 20 uses")
         return (n, 0) if m.group(2) == "game" else (0, n)
 
-    def target_count(self, node: YNode | None) -> tuple[int, int]:
-        """How many cards an ability written by hand names for its targets, as the fewest and the most (-1: no
-        limit): `1` ("a Hero"), `up to 2`, `at least 1` ("one or more") or `any number`, the default."""
+    def target_count(self, node: YNode | None) -> tuple[int, int, bool]:
+        """How many cards an ability written by hand names for its targets, as the fewest, the most (-1: no
+        limit) and whether it names "all" (every card that fits): `1` ("a Hero"), `up to 2`, `at least 1` ("one
+        or more"), `all` or `any number`, the default."""
         if node is None:
-            return 0, -1
+            return 0, -1, False
         scalar = _scalar(node)
         if isinstance(scalar.value, int) and not isinstance(scalar.value, bool):
             n = scalar.integer("target_count", 1, MAX_CARDS)
-            return n, n
+            return n, n, False
         words = scalar.text("target_count").strip().lower().split()
         if words == ["any", "number"]:
-            return 0, -1
+            return 0, -1, False
+        if words == ["all"]:
+            return 0, -1, True
         if len(words) == 3 and words[:2] in (["up", "to"], ["at", "least"]) and words[2].isdigit() \
                 and 1 <= int(words[2]) <= MAX_CARDS:
             n = int(words[2])
-            return (0, n) if words[0] == "up" else (n, -1)
-        node.fail(f"a target count is a whole number of cards (1 to {MAX_CARDS}), 'up to N', 'at least N' or "
-                  "'any number'")
+            return (0, n, False) if words[0] == "up" else (n, -1, False)
+        node.fail(f"a target count is a whole number of cards (1 to {MAX_CARDS}), 'up to N', 'at least N', "
+                  "'any number' or 'all'")
 
     def target_types(self, node: YNode | None, what: str = "target type") -> tuple[str, ...]:
         """Card types an ability written by hand names: for its targets ("a Hero"), or for its trigger."""
@@ -730,6 +759,9 @@ class _CaseReader:
         facts.append(("min_targets", a.min_targets, f"{a.id} targets at least {a.min_targets} card(s)"))
         facts.append(("max_targets", a.max_targets, f"{a.id} targets at most {a.max_targets} card(s)"
                       if a.max_targets >= 0 else f"{a.id} targets any number of cards"))
+        facts.append(("targets_every", a.targets_every,
+                      f"{a.id} targets every card that fits when it is used ('all')" if a.targets_every
+                      else f"{a.id} targets the cards its user picks"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))

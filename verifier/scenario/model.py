@@ -83,12 +83,16 @@ class Ability(NamedTuple):
     target_traits: tuple[str, ...] = ()
     uses_per_game: int = 0  # how many times in a game the card's text lets it be used (0: no limit)
     uses_per_turn: int = 0  # how many times in a turn (0: no limit)
+    target_alignment: str | None = None  # "good" or "evil": the alignment its text names for its targets
+    targets_every: bool = False  # its text names "all" its targets: every card that fits (CORE-15)
 
     def fits(self, card: Card) -> bool:
-        """The card is of the type and brigade, and has the traits, the ability names for its targets
-        (any card when none is named)."""
+        """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets
+        (any card when none is named; a card of unknown alignment does not fit an alignment named, and the
+        case loader refuses a case where that matters)."""
         return ((not self.target_types or card.type in self.target_types)
                 and (self.target_brigade is None or self.target_brigade in card.brigades)
+                and (self.target_alignment is None or card.alignment == self.target_alignment)
                 and all(t in card.traits for t in self.target_traits))
 
 
@@ -122,6 +126,7 @@ class Card(NamedTuple):
     equipped_to: str | None = None
     traits: tuple[str, ...] = ()  # what the card is, of the traits target descriptions name (human, male, ...)
     traits_stated: bool = False  # the case lists the card's traits: a trait not listed is one it lacks
+    alignment: str | None = None  # "good", "evil" or "neutral": given by its type, or as the case states; None: unknown
 
 
 class Attempt(NamedTuple):

@@ -42,6 +42,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
                         attempts: list[Attempt]) -> None:
     """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
+    _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
     _refuse_use_effects_that_could_matter(unmodelled, cards, attempts)
@@ -55,15 +56,56 @@ def _uses(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
             and x.kind in ("play_card", "activate_ability")]
 
 
+def _description_uses(cards: list[Card], abilities: list[Ability], attempts: list[Attempt]
+                       ) -> list[tuple[str | None, tuple[str, ...], Location | None]]:
+    """Each use of an ability with the cards its description is checked against: the cards it targets, the
+    card whose ability a negate names, every card of the case for an "all" ability, the characters it adds."""
+    by_ability = {a.id: a for a in abilities}
+    by_attempt = {x.id: x for x in attempts}
+    every = tuple(c.name for c in cards)
+    uses: list[tuple[str | None, tuple[str, ...], Location | None]] = []
+    for x in attempts:
+        if x.ability is None:
+            continue
+        a = by_ability.get(x.ability)
+        names = x.targets
+        if a is not None and a.targets_every:
+            names = every
+        elif x.negated_attempt is not None:
+            negated_card = by_attempt[x.negated_attempt].card
+            names = (*names, negated_card) if negated_card is not None else names
+        uses.append((x.ability, names, x.loc))
+    uses += [(a.id, a.adds, None) for a in abilities if a.adds]
+    return uses
+
+
+def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
+                                attempts: list[Attempt]) -> None:
+    """An ability that names an alignment for its targets ("an evil card") used where a card of the case has
+    an alignment neither its type nor the case gives is refused: none is assumed."""
+    by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    for ability_id, names, where in _description_uses(cards, abilities, attempts):
+        a = by_ability.get(ability_id or "")
+        if a is None or a.target_alignment is None:
+            continue
+        for name in names:
+            c = by_card.get(name)
+            if c is None or c.alignment is not None or not a._replace(target_alignment=None).fits(c):
+                continue
+            raise CaseRefused(f"{a.id} names {a.target_alignment} cards for its targets, and the case does not say "
+                              f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
+                              f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
+                              where or unmodelled.locate(name))
+
+
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
                              attempts: list[Attempt]) -> None:
     """An ability that names traits for its targets ("a human Hero") used on a card whose traits the case
     does not settle is refused: the card list does not record them all, and none is assumed."""
     by_card = {c.name: c for c in cards}
     by_ability = {a.id: a for a in abilities}
-    uses: list[tuple[str | None, tuple[str, ...], Location | None]] = [
-        (x.ability, x.targets, x.loc) for x in attempts if x.ability is not None]
-    uses += [(a.id, a.adds, None) for a in abilities if a.adds]
+    uses = _description_uses(cards, abilities, attempts)
     for ability_id, names, where in uses:
         a = by_ability.get(ability_id or "")
         if a is None or not a.target_traits:

@@ -1,0 +1,103 @@
+"""What a target description on a card says about the cards it names: one table from words to checks.
+
+A description ("an evil Enhancement", "all N.T. Heroes", "a good card of the purple brigade") is read as a
+quantity and an owner (by the card grammar), then here: optional alignment words, brigade words and trait
+words, and a noun that names card types. Each word maps to one check on a card of the case:
+
+- a **noun** names the card types it fits (`NOUNS`): "Hero" fits Heroes, "character" fits Heroes and
+  Evil Characters, "Enhancement" fits good and evil enhancements, "card" fits any card;
+- an **alignment** word ("good", "evil") asks for the card's alignment (`alignment_of`);
+- a **brigade** word asks for the brigade;
+- a **trait** word ("human", "N.T.", "Demon") asks for the trait (see `cardreading.TRAIT_WORDS`).
+
+A description with a word the table does not know is not read: the grammar reports it, naming the word.
+"""
+
+from __future__ import annotations
+
+__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "alignment_of"]
+
+from typing import NamedTuple
+
+from .cardreading import TRAIT_WORDS
+
+_ANY: tuple[str, ...] = ()
+
+# Each noun a description may end with, singular and plural, and the card types it fits (() for any type).
+NOUNS: dict[str, tuple[str, ...]] = {}
+for _words, _types in (
+    (("hero", "heroes", "hero(s)"), ("Hero",)),
+    (("evil character", "evil characters"), ("Evil_Character",)),
+    (("character", "characters", "character(s)"), ("Hero", "Evil_Character")),
+    (("enhancement", "enhancements"), ("GE", "EE")),
+    (("good enhancement", "good enhancements", "ge", "ges"), ("GE",)),
+    (("evil enhancement", "evil enhancements", "ee", "ees"), ("EE",)),
+    (("artifact", "artifacts"), ("Artifact",)),
+    (("fortress", "fortresses"), ("Fortress",)),
+    (("site", "sites"), ("Site",)),
+    (("city", "cities"), ("City",)),
+    (("curse", "curses"), ("Curse",)),
+    (("covenant", "covenants"), ("Covenant",)),
+    (("lost soul", "lost souls"), ("Lost_Soul",)),
+    (("dominant", "dominants"), ("Dominant",)),
+    (("card", "cards"), _ANY),
+):
+    for _word in _words:
+        NOUNS[_word] = _types
+
+ALIGNMENTS = ("good", "evil")
+
+# The alignment each card type gives its cards; a card of another type has the alignment its case states.
+TYPE_ALIGNMENT = {"Hero": "good", "GE": "good", "Evil_Character": "evil", "EE": "evil"}
+
+_BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
+             "crimson", "gray", "orange", "pale green")
+
+
+class Description(NamedTuple):
+    """What a description asks of a card: its types (any when empty), alignment, brigade and traits."""
+
+    types: tuple[str, ...]
+    alignment: str | None
+    brigade: str | None
+    traits: tuple[str, ...]
+
+
+def alignment_of(card_type: str, stated: str | None) -> str | None:
+    """A card's alignment: the one its type gives (Heroes and good enhancements are good, Evil Characters and
+    evil enhancements evil), else the one its case states, else None (not known)."""
+    return TYPE_ALIGNMENT.get(card_type, stated)
+
+
+def read_description(words: str) -> Description | str:
+    """The checks a description's words ask for, or the reason it cannot be read (naming the word)."""
+    rest = words.strip()
+    alignment = brigade = None
+    traits: list[str] = []
+    while rest:
+        if rest in NOUNS:
+            types = NOUNS[rest]
+            if alignment is not None and types and any(TYPE_ALIGNMENT.get(t, alignment) != alignment for t in types):
+                fitting = tuple(t for t in types if TYPE_ALIGNMENT.get(t, alignment) == alignment)
+                if not fitting:
+                    return f"'{alignment} {rest}' names no card"
+                types = fitting
+            return Description(types, alignment, brigade, tuple(dict.fromkeys(traits)))
+        head, _, tail = rest.partition(" ")
+        two = " ".join(rest.split()[:2])
+        if rest in TRAIT_WORDS:  # a trait noun alone: "a human", "Demons"
+            traits.append(TRAIT_WORDS[rest])
+            return Description(("Hero", "Evil_Character"), alignment, brigade, tuple(dict.fromkeys(traits)))
+        if head in ALIGNMENTS and alignment is None and tail and " ".join((head, tail)) not in NOUNS:
+            alignment, rest = head, tail
+        elif two == "pale green" and brigade is None:
+            brigade, rest = "Pale_Green", rest[len(two):].strip()
+        elif head in _BRIGADES and brigade is None and tail:
+            brigade, rest = head.title(), tail
+            rest = rest.removeprefix("brigade ").strip()
+        elif head in TRAIT_WORDS and tail:
+            traits.append(TRAIT_WORDS[head])
+            rest = tail
+        else:
+            return f"the word '{head}' in the description '{words}' is not one the model can check"
+    return f"the description '{words}' names no kind of card"
