@@ -135,6 +135,8 @@ _SYMBOLS = [
     Symbol("has_on_return", I, ("ability",), "bool", "the paired ability has an on-return clause"),
     Symbol("on_return_grants_ability", I, ("ability",), "bool", "the on-return clause gives the card an ability"),
     Symbol("cannot_be_negated", I, ("ability",), "bool", "the card says the ability cannot be negated"),
+    Symbol("cannot_be_interrupted", I, ("ability",), "bool", "the card says the ability cannot be interrupted"),
+    Symbol("cannot_be_prevented", I, ("ability",), "bool", "the card says the ability cannot be prevented"),
     Symbol("target_zone_specified", I, ("ability",), "bool", "the ability names where its targets are"),
     Symbol("target_zone", I, ("ability",), "zone", "the zone the ability names for its targets"),
     Symbol("targets_opponents_cards", I, ("ability",), "bool", "the ability specifically targets an opponent's cards"),

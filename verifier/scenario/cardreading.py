@@ -109,6 +109,12 @@ class AbilityReading(NamedTuple):
     target_alignment: str | None = None
     # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
     targets_every: bool = False
+    # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be
+    # negated" is both (CBN-1) and is read as `cannot_be_negated`
+    cannot_be_interrupted: bool = False
+    cannot_be_prevented: bool = False
+    # a "cannot be interrupted (or prevented) if ..." whose condition is not read; see the case loader
+    guard_condition: str = ""
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

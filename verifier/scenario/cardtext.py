@@ -306,6 +306,9 @@ class _Block:
         self.on_return = False
         self.grants = False
         self.cbn: bool | str = False
+        self.cannot_be_interrupted = False
+        self.cannot_be_prevented = False
+        self.guard_condition = ""
         self.zone: str | None = None
         self.also_in_play = False
         self.opponents = False
@@ -386,9 +389,6 @@ def _target(block: _Block, tree: Tree) -> None:
         block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself")
                   if block.kind == "set_aside_effect" else "an effect on its own card is not modelled")
         return
-    if q == "q_each":
-        block.add("target", _words(tree), reason="'each' spreads targets over players: not modelled")
-        return
     if q in ("q_one", "q_bare") or (q == "q_any" and not plural):
         # "Heal any Hero": any one Hero; "any Heroes", "all Heroes": every one the player picks
         block.min_targets, block.max_targets = 1, 1
@@ -406,7 +406,7 @@ def _target(block: _Block, tree: Tree) -> None:
         block.min_targets, block.max_targets = 0, None
     if q in ("q_all", "q_any"):
         block.all_in_location = True
-    block.every = q == "q_all"
+    block.every = q in ("q_all", "q_each")  # TGT-18-R1, TGT-23-R1
     if q in ("q_bare", "q_one", "q_any") and plural:
         block.add("target", _words(tree), reason="a plural target without a number is not modelled")
         return
@@ -563,6 +563,11 @@ def _sentence(block: _Block, sentence: str) -> None:
             block.add("cost", text, reason="a cost is not modelled")
             return
         block.parts.add(_PART_OF[name])
+        if block.kind is None and (block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented):
+            # CBN-6: a "cannot be ..." sentence covers the abilities before it, not one written after it
+            block.add(shown, text, reason="an effect written after a 'cannot be negated' sentence, which does not "
+                                          "cover it (CBN-6), is not modelled")
+            return
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]
             if name in ("negate", "discard"):
@@ -631,30 +636,34 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.add(shown, text, ((("part", _PART_OF[name])),),
                   reason=f"a second effect ({shown}) in the same ability is not modelled")
         return
-    if name == "cannot":
-        guards = [c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")]
+    if name in ("cannot", "interrupted_only"):
+        guards = ({c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")}
+                  if name == "cannot" else {"g_interrupted", "g_prevented"})
         cond = _find(body, "condition")
         mapped: list[tuple[str, str]] = []
-        if "g_negated" in guards:
-            if cond is None:
-                block.cbn = True
-                mapped.append(("cannot_be_negated", "true"))
-            else:
-                ctext = _words(cond).removeprefix("if ").strip()
-                m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
-                if m is None:
-                    block.add("cannot", text, reason=f"'cannot be negated if {ctext}': the condition is not modelled")
-                    return
-                block.cbn = f"x is {m.group(1)} or greater"
-                mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
-        others = [g for g in guards if g != "g_negated"]
-        if others:
-            mapped.append(("inert", "no attempt in the model interrupts or prevents an ability"
-                           + (", whatever the condition" if cond is not None and not mapped else "")))
+        if cond is not None:
+            ctext = _words(cond).removeprefix("if ").strip()
+            m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
+            if m is None and "g_negated" not in guards:
+                # "cannot be interrupted if ...": matters only where a negate reaches the ability; the loader
+                # refuses such a case
+                block.guard_condition = text
+                block.add("cannot", text, (("guard_condition", f"'{text}' (not modelled: a case where a negate "
+                                                               "reaches this ability is refused)"),))
+                return
+            if m is None or guards != {"g_negated"}:
+                block.add("cannot", text, reason=f"'cannot be negated if {ctext}': the condition is not modelled"
+                          if "g_negated" in guards else f"'{text}': the condition is not modelled")
+                return
+            block.cbn = f"x is {m.group(1)} or greater"
+            mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
+        else:
+            for guard, field in (("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
+                                 ("g_prevented", "cannot_be_prevented")):
+                if guard in guards:
+                    setattr(block, "cbn" if field == "cannot_be_negated" else field, True)
+                    mapped.append((field, "true"))
         block.add("cannot", text, tuple(mapped))
-        return
-    if name == "interrupted_only":
-        block.add("cannot", text, (("inert", "no attempt in the model interrupts or prevents an ability"),))
         return
     if name in ("on_return", "when_returns", "returns_with", "returns_able"):
         if block.kind != "set_aside_effect":
@@ -964,6 +973,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         duration_kind=block.duration[0], duration_turns=block.duration[1],
         paired=block.paired, on_return=block.on_return, grants_ability=block.grants,
         cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
+        cannot_be_interrupted=block.cannot_be_interrupted, cannot_be_prevented=block.cannot_be_prevented,
+        guard_condition=block.guard_condition,
         targets_opponents_cards=block.opponents, targets_own_cards=block.own,
         targets_all_in_location=block.all_in_location and block.zone is not None,
         parts=tuple(sorted(block.parts)), heals_only=tuple(sorted(block.heals_only)),
@@ -984,4 +995,29 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
 def read_text(text: str) -> TextReadingResult:
     """Read a card's printed text into its ability blocks."""
     blocks = split_blocks(normalise(text))
-    return TextReadingResult(text, tuple(read_block(i, label, body) for i, (label, body) in enumerate(blocks, 1)))
+    readings = [read_block(i, label, body) for i, (label, body) in enumerate(blocks, 1)]
+    return TextReadingResult(text, tuple(_covered_by_later_sentences(readings)))
+
+
+_GUARDS = ("cannot_be_negated", "cannot_be_interrupted", "cannot_be_prevented")
+
+
+def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityReading]:
+    """CBN-6 and CBN-16: a "cannot be negated" (or prevented) sentence that does not say what it covers covers
+    every ability on the card before it, so an ability block takes the unconditional guards of the blocks after
+    it, with a part saying where each came from."""
+    out = list(readings)
+    for i, later in enumerate(readings):
+        guards = [g for g in _GUARDS if getattr(later, g) is True]
+        for j in range(i):
+            earlier = out[j]
+            added = [g for g in guards if getattr(earlier, g) is not True]
+            if not added:
+                continue
+            part = Part("cannot", f"covered by a later sentence ({later.label or 'block ' + str(later.number)}: "
+                                  f"'{later.text}')", tuple((g, "true (CBN-6)") for g in added), "")
+            out[j] = earlier._replace(pieces=earlier.pieces + (part,),
+                                      cannot_be_negated=True if "cannot_be_negated" in added else earlier.cannot_be_negated,
+                                      cannot_be_interrupted=earlier.cannot_be_interrupted or "cannot_be_interrupted" in added,
+                                      cannot_be_prevented=earlier.cannot_be_prevented or "cannot_be_prevented" in added)
+    return out

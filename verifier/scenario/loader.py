@@ -88,7 +88,7 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
-                "target_alignment")
+                "target_alignment", "cannot_be_interrupted", "cannot_be_prevented")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -505,6 +505,8 @@ class _CaseReader:
                 target_alignment=(_word(item.get("target_alignment"), "target_alignment",  # type: ignore[arg-type]
                                         ("good", "evil")) if item.get("target_alignment") is not None else None),
                 targets_every=count[2],
+                cannot_be_interrupted=_flag(item, "cannot_be_interrupted", False),
+                cannot_be_prevented=_flag(item, "cannot_be_prevented", False),
             )
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
@@ -576,6 +578,8 @@ class _CaseReader:
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
+                       cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
+                       guard_condition=a.guard_condition,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"))
 
     def use_limit(self, node: YNode | None) -> tuple[int, int]:
@@ -744,6 +748,10 @@ class _CaseReader:
              f"{a.id}'s on-return clause {'gives' if a.grants_ability else 'gives no'} ability"),
             ("cannot_be_negated", a.cannot_be_negated,
              f"{a.id} {'cannot' if a.cannot_be_negated else 'can'} be negated by its own text"),
+            ("cannot_be_interrupted", a.cannot_be_interrupted,
+             f"{a.id} {'cannot' if a.cannot_be_interrupted else 'can'} be interrupted by its own text"),
+            ("cannot_be_prevented", a.cannot_be_prevented,
+             f"{a.id} {'cannot' if a.cannot_be_prevented else 'can'} be prevented by its own text"),
             ("target_zone_specified", a.target_zone is not None,
              f"{a.id} {'names' if a.target_zone else 'names no'} target location"),
             ("target_zone", a.target_zone or "territory",

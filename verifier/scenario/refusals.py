@@ -43,6 +43,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
+    _refuse_negates_the_model_cannot_follow(unmodelled, abilities, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
     _refuse_use_effects_that_could_matter(unmodelled, cards, attempts)
@@ -97,6 +98,34 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
                               f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
                               f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
                               where or unmodelled.locate(name))
+
+
+def _refuse_negates_the_model_cannot_follow(unmodelled: Unmodelled, abilities: list[Ability],
+                                            attempts: list[Attempt]) -> None:
+    """A negate that reaches an ability whose guard has a condition regcheck does not read ("cannot be
+    interrupted if ..."), or an ability that adds characters to battle (what took effect through it is negated
+    with it, NEG-7-R1, which regcheck does not follow), is refused."""
+    by_ability = {a.id: a for a in abilities}
+    by_attempt = {x.id: x for x in attempts}
+    for y in attempts:
+        if y.kind != "negate_ability" or y.ability is None:
+            continue
+        negate = by_ability[y.ability]
+        reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
+        if negate.targets_every:
+            reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
+        for x in reached:
+            a = by_ability.get(x.ability or "")
+            if a is None:
+                continue
+            if a.guard_condition:
+                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
+                                  "is not modelled; write the ability by hand (cannot_be_interrupted: true or false) "
+                                  "for this case", y.loc)
+            if a.adds:
+                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
+                                  "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "
+                                  "does not follow", y.loc)
 
 
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
