@@ -97,8 +97,10 @@ def test_search_finds_what_brute_force_finds_on_many_scopes(seed: int, rule_base
     _compare(seed, rule_base, tmp_path)
 
 
+# Two attempts may stand in one phase: a negate reaches only an ability used in its own phase (INT-4-R1).
 SET_ASIDE_AND_NEGATE = "title: a set-aside and a negate\nturns: 2\n" + SET_ASIDE_AND_NEGATE_CARDS + """\
 phases: [Preparation, Battle]
+per_phase: 2
 templates: [zone, on_return_fires]
 """
 

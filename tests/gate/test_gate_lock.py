@@ -106,3 +106,14 @@ def test_a_missing_lock_fails_and_a_malformed_one_is_bad_input(gate: Gate, gate_
     assert gate(root, "--renew-lock").exit_code == 0
     assert lock.read_text("utf-8") == text
     assert gate(root).exit_code == 0
+
+
+def test_a_changed_reading_is_locked_like_any_statement(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    replace_in(root / "rules" / "negate.md", "keeps its effects when it is negated later",
+               "loses its effects when it is negated later")
+    failed = gate(root)
+    assert failed.exit_code == 1, failed.output
+    assert "the text of NEG-3-R1 changed since rules.lock was written" in failed.output
+    renewed = gate(root, "--renew-lock")
+    assert renewed.exit_code == 0 and renewed.output.endswith("; renewed NEG-3-R1\n"), renewed.output

@@ -28,7 +28,7 @@ HEADER = (
     "# A statement whose text changed fails `regcheck gate` until the rules citing it are reviewed\n"
     "# and the lock is renewed with `regcheck gate --renew-lock`.\n"
 )
-LINE = re.compile(r"^([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?) ([0-9a-f]{16})$")
+LINE = re.compile(r"^([A-Z]+(?:-[A-Z]+)*-\d+[a-z]?(?:-R\d+)?) ([0-9a-f]{16})$")
 
 
 def _users(rules: RuleBase) -> dict[str, list[tuple[str, Location]]]:

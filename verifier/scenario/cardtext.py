@@ -117,7 +117,8 @@ owner: "your" -> own
      | "of" "holder's" -> own
      | "of" "an"? "opponent's" -> opponents
      | "this" -> this
-description: DWORD+
+description: ALIGN_OR? DWORD+
+ALIGN_OR: /(?:good|evil|neutral) or (?:good|evil|neutral)(?![a-z])/
 
 location: PLACE_WORD place ("or" "in"? place)*
         | "in" "play" "or" "in"? "a"? place
@@ -384,6 +385,8 @@ def _target(block: _Block, tree: Tree) -> None:
     last = words[-1] if words else ""
     plural = last.endswith("(s)") or (last.endswith("s") and not last.endswith("ss"))
     q = qnode.data if qnode is not None else "q_bare"
+    if q == "q_bare" and plural and not last.endswith("(s)"):
+        q = "q_all"  # "Negate Heroes": a plural with no count names every card that fits (TGT-18-R3)
     mapped: list[tuple[str, str]] = []
     if owner is not None and owner.data == "this":
         block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself")

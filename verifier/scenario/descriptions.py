@@ -45,7 +45,7 @@ for _words, _types in (
     for _word in _words:
         NOUNS[_word] = _types
 
-ALIGNMENTS = ("good", "evil")
+ALIGNMENTS = ("good", "evil", "neutral")
 
 # The alignment each card type gives its cards; a card of another type has the alignment its case states.
 TYPE_ALIGNMENT = {"Hero": "good", "GE": "good", "Evil_Character": "evil", "EE": "evil"}
@@ -55,7 +55,8 @@ _BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal",
 
 
 class Description(NamedTuple):
-    """What a description asks of a card: its types (any when empty), alignment, brigade and traits."""
+    """What a description asks of a card: its types (any when empty), alignment (one, or two joined by "/" for
+    "evil or neutral"), brigade and traits."""
 
     types: tuple[str, ...]
     alignment: str | None
@@ -77,14 +78,21 @@ def read_description(words: str) -> Description | str:
     while rest:
         if rest in NOUNS:
             types = NOUNS[rest]
-            if alignment is not None and types and any(TYPE_ALIGNMENT.get(t, alignment) != alignment for t in types):
-                fitting = tuple(t for t in types if TYPE_ALIGNMENT.get(t, alignment) == alignment)
+            allowed = alignment.split("/") if alignment else []
+            if alignment is not None and types and any(TYPE_ALIGNMENT.get(t, allowed[0]) not in allowed for t in types):
+                fitting = tuple(t for t in types if TYPE_ALIGNMENT.get(t, allowed[0]) in allowed)
                 if not fitting:
                     return f"'{alignment} {rest}' names no card"
                 types = fitting
             return Description(types, alignment, brigade, tuple(dict.fromkeys(traits)))
         head, _, tail = rest.partition(" ")
         two = " ".join(rest.split()[:2])
+        three = rest.split()[:3]
+        if (alignment is None and len(three) == 3 and three[1] == "or" and three[0] in ALIGNMENTS
+                and three[2] in ALIGNMENTS and three[0] != three[2]):
+            # "an evil or neutral card": either alignment
+            alignment, rest = "/".join(sorted((three[0], three[2]))), " ".join(rest.split()[3:])
+            continue
         if rest in TRAIT_WORDS:  # a trait noun alone: "a human", "Demons"
             traits.append(TRAIT_WORDS[rest])
             return Description(("Hero", "Evil_Character"), alignment, brigade, tuple(dict.fromkeys(traits)))

@@ -95,7 +95,7 @@ class Ability(NamedTuple):
         case loader refuses a case where that matters)."""
         return ((not self.target_types or card.type in self.target_types)
                 and (self.target_brigade is None or self.target_brigade in card.brigades)
-                and (self.target_alignment is None or card.alignment == self.target_alignment)
+                and (self.target_alignment is None or card.alignment in self.target_alignment.split("/"))
                 and all(t in card.traits for t in self.target_traits))
 
 

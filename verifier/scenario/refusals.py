@@ -94,7 +94,8 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
             c = by_card.get(name)
             if c is None or c.alignment is not None or not a._replace(target_alignment=None).fits(c):
                 continue
-            raise CaseRefused(f"{a.id} names {a.target_alignment} cards for its targets, and the case does not say "
+            named = a.target_alignment.replace("/", " or ")
+            raise CaseRefused(f"{a.id} names {named} cards for its targets, and the case does not say "
                               f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
                               f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
                               where or unmodelled.locate(name))
