@@ -353,6 +353,8 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
     With `cached`, the grammar's reading comes from the cache of readings when it holds one (a case
     names a few cards; the whole card list is read without filling the cache)."""
     abilities = (cached_read_text(card.text) if cached else _grammar_reading(card.text)).abilities
+    if card.type in STAYING_TYPES:
+        abilities = tuple(_ongoing_negate(a) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -363,6 +365,21 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
         first = abilities[0]._replace(pieces=abilities[0].pieces + (stale,)) if abilities else None
         abilities = ((first,) + abilities[1:]) if first is not None else ()
     return CardReading(card.name, card.text, _status(abilities), abilities, "")
+
+
+# Card types whose special abilities act while the card is in play (a Lost Soul in a Land of Bondage, an
+# Artifact, a Fortress, a Site ...), rather than once when a character or an enhancement is used.
+STAYING_TYPES = frozenset({"Lost_Soul", "Artifact", "Fortress", "Site", "City", "Covenant", "Curse"})
+ONGOING_NEGATE = ("a negate on a card that stays in play acts while the card is in play; regcheck reads a negate "
+                  "only as used once")
+
+
+def _ongoing_negate(a: AbilityReading) -> AbilityReading:
+    """A negate read from the text of a card that stays in play, with a part saying it is not modelled (unless
+    it is an ongoing negation of ability kinds, which is read as such)."""
+    if a.kind != "negate_effect" or a.negates_kinds or a.label not in ("", "A", "ART", "F", "S", "LS"):
+        return a
+    return a._replace(pieces=a.pieces + (Part("negate", a.text, (), ONGOING_NEGATE),))
 
 
 def _status(abilities: tuple[AbilityReading, ...]) -> str:

@@ -35,9 +35,13 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "targets_opponents_cards": a.targets_opponents_cards,
         "targets_own_cards": a.targets_own_cards,
         "targets_all_in_location": a.targets_all_in_location,
-        "targets": {"min": a.min_targets, "max": a.max_targets, "types": list(a.target_types),
+        "targets": {"min": a.min_targets, "max": a.max_targets, "every": a.targets_every,
+                    "types": list(a.target_types), "alignment": a.target_alignment,
                     "brigade": a.target_brigade, "traits": list(a.target_traits)},
         "cannot_be_negated": a.cannot_be_negated,
+        "cannot_be_interrupted": a.cannot_be_interrupted,
+        "cannot_be_prevented": a.cannot_be_prevented,
+        "guard_condition": a.guard_condition or None,
         "parts": list(a.parts),
         "heals_only": list(a.heals_only),
         "inflicts": list(a.inflicts),
@@ -76,13 +80,15 @@ def _describe(a: AbilityReading) -> list[str]:
                 if a.duration_kind == "for_chosen_turns" else display_value(a.duration_kind))
     cbn = a.cannot_be_negated if isinstance(a.cannot_be_negated, str) else display_value(a.cannot_be_negated)
     high = "any number" if a.max_targets is None else a.max_targets
-    count = f"exactly {high}" if high == a.min_targets else f"{a.min_targets} to {high}"
+    count = ("all (every card that fits, when it is used):" if a.targets_every
+             else f"exactly {high}" if high == a.min_targets else f"{a.min_targets} to {high}")
     fields = [
         f"kind: {display_value(a.kind)}",
         f"duration: {duration}",
         f"paired: {display_value(a.paired)}, on return: {display_value(a.on_return)}, "
         f"gives an ability on return: {display_value(a.grants_ability)}",
         f"targets: {count}"
+        + (f" {a.target_alignment.replace('/', ' or ')}" if a.target_alignment else "")
         + (f" {'/'.join(display_value(t) for t in a.target_types)}" if a.target_types else "")
         + (f" of the {a.target_brigade} brigade" if a.target_brigade else "")
         + (f" that {'is' if a.max_targets == 1 else 'are'} {' and '.join(a.target_traits)}" if a.target_traits else "")
@@ -91,7 +97,10 @@ def _describe(a: AbilityReading) -> list[str]:
         + (", the opponent's" if a.targets_opponents_cards else "")
         + (", its user's own" if a.targets_own_cards else "")
         + (", any or all in the location" if a.targets_all_in_location else ""),
-        f"cannot be negated: {cbn}",
+        f"cannot be negated: {cbn}"
+        + (", cannot be interrupted" if a.cannot_be_interrupted else "")
+        + (", cannot be prevented" if a.cannot_be_prevented else "")
+        + (f"; '{a.guard_condition}' (not modelled: a negate reaching it is refused)" if a.guard_condition else ""),
     ]
     if a.parts:
         fields.append(f"parts: {', '.join(display_value(p) for p in a.parts)}")
