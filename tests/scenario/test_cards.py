@@ -49,6 +49,15 @@ def test_exact_name() -> None:
     assert provisions.text.startswith("Set Hero aside for 2 turns.")
 
 
+def test_a_multi_brigade_card_belongs_to_every_brigade_of_its_alignment() -> None:
+    assert card("Torment").brigades == tuple(sorted(cards_module.EVIL_BRIGADES))
+    assert card("Fountain of Living Water (PoC)").brigades == tuple(sorted(cards_module.GOOD_BRIGADES))
+    # a Site has no alignment, and "Gray/Multi" is not one multicolored box: not read, the case states it
+    assert (card("Dragon Raid (Wa)").brigades, card("Dragon Raid (Wa)").brigade_unread) == ((), "Multi")
+    gray = next(c for c in printings() if "Multi" in c.brigade_unread and c.brigade_unread != "Multi")
+    assert gray.brigades == () and card("Provisions").brigade_unread == ""
+
+
 def test_printing_with_set_name() -> None:
     darkness = card("Darkness (FoM)")
     assert (darkness.type, darkness.brigades) == ("EE", ("Black",))

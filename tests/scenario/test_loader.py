@@ -308,6 +308,9 @@ def error(make_case: Callable[..., Scenario], text: str) -> tuple[str, int, int]
          "unknown player 'bbo' (did you mean 'bob'?)", 5, 12),
         (MINIMAL.replace("    type: Hero\n", "    card: Elijahh\n"),
          "no card named 'Elijahh' in the card list; did you mean 'Elijah', 'Elijah (PoC)', 'Elisabeth'?", 4, 11),
+        (MINIMAL.replace("    type: Hero\n", "    card: Dragon Raid (Wa)\n"),
+         "the card list gives the brigade of 'Dragon Raid (Wa)' as 'Multi', a multicolored brigade regcheck reads only "
+         "for a Hero, Evil Character or enhancement printed with 'Multi' alone; state its 'brigade'", 4, 11),
         (MINIMAL.replace("zone(elijah, 0)", "zone(elijha, 0)"), "unknown name 'elijha' (did you mean 'elijah'?)", 6, 15),
         (MINIMAL.replace("zone(elijah, 0)", "zone(elijah)"), "zone takes 2 argument(s), got 1", 6, 10),
         (MINIMAL + "expect:\n  wher: ambiguous\n", "expect names unknown question 'wher' (did you mean 'where'?)", 8, 3),

@@ -36,6 +36,8 @@ class RealCard(NamedTuple):
     identifier: str
     text: str
     identity: str | None = None  # the name it was looked up by, when that is one of its identities
+    # the card list's brigade when it names a multicolored brigade that cannot be read (see `_card`), else ""
+    brigade_unread: str = ""
 
     @property
     def traits(self) -> tuple[str, ...]:
@@ -73,15 +75,34 @@ def _names() -> list[str]:
     return list(dict.fromkeys(n for n in names if n and not n.startswith("#")))
 
 
+# The brigades of each alignment (good and evil Gold are one brigade of the vocabulary).
+GOOD_BRIGADES = ("Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White")
+EVIL_BRIGADES = ("Black", "Brown", "Crimson", "Gold", "Gray", "Orange", "Pale_Green")
+# The alignment of each card type that has one.
+_ALIGNED = {"Hero": GOOD_BRIGADES, "GE": GOOD_BRIGADES, "Evil_Character": EVIL_BRIGADES, "EE": EVIL_BRIGADES}
+
+
 def _card(row: list[str]) -> RealCard:
+    """A card of the card list. Its brigade field names its brigades ("Clay/White"); "Multi" names the
+    multicolored (rainbow) icon box, whose card belongs to every brigade of its alignment (the description
+    of the game's brigades in "Redemption (card game)", Wikipedia: a card with a rainbow icon box belongs to
+    all brigades of the corresponding good or evil alignment): the good brigades for a Hero or Good
+    Enhancement, the evil ones for an Evil Character or Evil Enhancement. Any other field naming "Multi"
+    (a card of another type, "Gray/Multi", "Multi (Multi)") is kept as `brigade_unread`: a case naming the
+    card states its brigade."""
     name, ctype, brigade, klass, identifier, text = row
+    card_type = TYPES.get(ctype)
+    if "Multi" in brigade:
+        if brigade == "Multi" and card_type in _ALIGNED:
+            return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text)
+        return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade)
     found: list[str] = []
     rest = brigade
     for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
         if word in rest:
             found.append(word.replace(" ", "_"))
             rest = rest.replace(word, "")
-    return RealCard(name, TYPES.get(ctype), tuple(sorted(found)), "Territory" in klass, identifier, text)
+    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text)
 
 
 _SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")

@@ -320,6 +320,10 @@ class _CaseReader:
             brigades = tuple(sorted({_member(b, "brigade", "brigade") for b in
                                      (brigade_node if isinstance(brigade_node, YSeq) else [brigade_node])}))
         else:
+            if real is not None and real.brigade_unread:
+                real_node.fail(f"the card list gives the brigade of {quoted(real.name)} as "  # type: ignore[union-attr]
+                               f"{quoted(real.brigade_unread)}, a multicolored brigade regcheck reads only for a "
+                               "Hero, Evil Character or enhancement printed with 'Multi' alone; state its 'brigade'")
             brigades = real.brigades if real else ()
         owner, d_owner = self._player(body.get("owner"), players, "owner", players[0])
         perm, d_perm = self._player(body.get("controller"), players, "controller", owner)
