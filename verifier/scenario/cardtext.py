@@ -353,8 +353,10 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
         zones.append(_PLACES[place])
         if "opponent" in owner:
             block.opponents = True
-        elif owner in ("your", "holder's"):
-            block.own = True  # the cards in a player's territory (or hand) are the cards that player controls
+        elif owner in ("your", "holder's") or (place == "hand" and not owner):
+            # the cards in a player's territory (or hand) are the cards that player controls; "from hand", with
+            # no owner named, is the hand of the player using the ability (cards are played from one's own hand)
+            block.own = True
     zones = sorted(set(zones))
     if len(zones) > 1:
         block.add("location", text, reason=f"targets in more than one zone ({', '.join(zones)}) are not modelled")
