@@ -1196,3 +1196,36 @@ questions:
                                         r"'negate_2' \(line 21\) could return them early from the use 'gather' "
                                         r"\(line 15\): whether a card returned early gains the ability is not read"):
         make_case(text.replace("NEGATE\n", negate))
+
+
+DUAL = """\
+players: [alice, bob]
+cards:
+  haman:
+    type: Evil_Character
+    brigade: Brown
+    zone: field_of_battle
+  honor:
+    card: Honor Thy Enemy
+    type: EE
+timeline:
+  - turn: 1
+    phase: Battle
+    play: honor
+    ability: GE
+    on: haman
+    targets: [haman]
+questions:
+  where: zone(haman, 0)
+"""
+
+
+def test_a_dual_cards_block_is_used_only_as_the_enhancement_its_label_names(make_case: Callable[..., Scenario]) -> None:
+    assert error(make_case, DUAL) == (
+        "ability 1 (GE) of 'honor' is used only when the card is played as a Good Enhancement, by a Hero (CORE-18), "
+        "and this case states 'honor' as an Evil Enhancement: state its type GE to use this block", 14, 14)
+    # stated as a Good Enhancement, the block is its ability (and CORE-18 decides who may use it)
+    sc = make_case(DUAL.replace("    type: EE\n", "    type: GE\n"))
+    assert [a.kind for a in sc.abilities] == ["set_aside_effect"]
+    # its EE block, read as nothing the model uses, is no ability of the case either way
+    assert "has no ability 'EE'" in error(make_case, DUAL.replace("ability: GE", "ability: EE"))[0]

@@ -514,6 +514,19 @@ class _CaseReader:
                           for n, a in by_number.items())
         node.fail(f"card '{card}' has no ability {quoted(str(value))}; its abilities: {shown}")
 
+    def block_of_its_type(self, card: Card, ability: str, used_at: YNode) -> None:
+        """A block labelled GE or EE on an enhancement (a dual card's "GE: ... EE: ...") is that enhancement's
+        ability only when the card is played as that type: a GE block only as a Good Enhancement, which a Hero
+        uses, an EE block only as an Evil Enhancement, which an Evil Character uses (CORE-18). A case that
+        states the card as the other type and uses the block is bad input."""
+        label = self.labels.get(ability, "")
+        names = {"GE": "Good Enhancement", "EE": "Evil Enhancement"}
+        if label in names and card.type in names and label != card.type:
+            used_at.fail(f"ability {ability.rsplit('_a', 1)[1]} ({label}) of '{card.name}' is used only when the card "
+                         f"is played as a {names[label]}, by a {'Hero' if label == 'GE' else 'Evil Character'} "
+                         f"(CORE-18), and this case states '{card.name}' as an {names[card.type]}: state its type "
+                         f"{label} to use this block")
+
     def refuse_unsupported(self, ability: str, used_at: YNode) -> None:
         """A real card's ability with parts regcheck does not model cannot be used: refuse the case, saying what."""
         if ability not in self.refused:
@@ -871,6 +884,7 @@ class _CaseReader:
                 chosen = self.named_ability(card, own, named)
                 if chosen.kind not in wanted:
                     named.fail(f"ability {chosen.id} of '{card}' is a {display_value(chosen.kind)}, not a {kinds}")
+                self.block_of_its_type(cards[card], chosen.id, named)
                 self.refuse_unsupported(chosen.id, node)
                 return chosen.id
             blocks = self.blocks.get(card, ())
@@ -885,6 +899,7 @@ class _CaseReader:
                                    f": {display_value(a.kind)}" for a in usable)
                 node.fail(f"card '{card}' has {len(usable)} abilities this entry could use ({listed}); "
                           "say which with 'ability:' (its number, or its label such as GE or EE)")
+            self.block_of_its_type(cards[card], usable[0].id, node)
             self.refuse_unsupported(usable[0].id, node)
             return usable[0].id
 
