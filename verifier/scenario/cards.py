@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 __all__ = [
-    "RealCard", "find_card", "identities_of", "all_cards", "CardReading", "Override", "read_card", "overrides",
+    "RealCard", "find_card", "identities_of", "is_named", "printings_named", "all_cards", "CardReading", "Override",
+    "read_card", "overrides",
     "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
     "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
     "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS",
@@ -87,12 +88,14 @@ def _card(row: list[str]) -> RealCard:
     multicolored (rainbow) icon box, whose card belongs to every brigade of its alignment (the description
     of the game's brigades in "Redemption (card game)", Wikipedia: a card with a rainbow icon box belongs to
     all brigades of the corresponding good or evil alignment): the good brigades for a Hero or Good
-    Enhancement, the evil ones for an Evil Character or Evil Enhancement. Any other field naming "Multi"
-    (a card of another type, "Gray/Multi", "Multi (Multi)") is kept as `brigade_unread`: a case naming the
+    Enhancement, the evil ones for an Evil Character or Evil Enhancement. A card printed with several
+    identities names the brigades of each ("Gray/Multi" for Saul/Paul): the card as it enters play has the
+    other brigades named (a case naming a later identity states its brigade). Any other field naming "Multi"
+    (a card of another type, "Multi/Brown", "Multi (Multi)") is kept as `brigade_unread`: a case naming the
     card states its brigade."""
     name, ctype, brigade, klass, identifier, text = row
     card_type = TYPES.get(ctype)
-    if "Multi" in brigade:
+    if "Multi" in brigade and not (identities_of(name) and brigade != "Multi"):
         if brigade == "Multi" and card_type in _ALIGNED:
             return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text)
         return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade)
@@ -161,6 +164,18 @@ def find_card(name: str) -> RealCard | list[str]:
 
     return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
+
+
+def is_named(card_name: str, name: str) -> bool:
+    """Whether the card list's `card_name` is a printing of a card called `name` (case aside): the name
+    itself, or it followed by its printing in parentheses, brackets or quotes ("Son of God (A)", "Son of God
+    [K]", 'Son of God "Manger" (Promo)')."""
+    return re.fullmatch(re.escape(name) + r'(?:\s*[(\["].*)?', card_name, re.IGNORECASE) is not None
+
+
+def printings_named(name: str) -> list[str]:
+    """The cards of the card list that are printings of a card called `name` (`is_named`), in the list's order."""
+    return [n for n in _names() if is_named(n, name)]
 
 
 def all_cards() -> list[RealCard]:

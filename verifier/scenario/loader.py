@@ -21,7 +21,7 @@ from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
-from .cards import RealCard, find_card, overrides, read_card
+from .cards import RealCard, find_card, is_named, overrides, printings_named, read_card
 from .model import (
     NEVER_LABEL,
     Ability,
@@ -201,6 +201,8 @@ class _CaseReader:
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
+        # the card whose play ends each ability read from a text lasting "until <card> is played"
+        self.until_played: dict[str, str] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -400,6 +402,8 @@ class _CaseReader:
                                                                         body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
+                if a.duration_kind == "until_event":
+                    self.until_card_played(ability.id, a, real, body.get("card") or body)
                 if a.label:
                     self.labels[ability.id] = a.label
                 if a.unsupported:
@@ -513,6 +517,21 @@ class _CaseReader:
         shown = ", ".join(f"{n}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
                           for n, a in by_number.items())
         node.fail(f"card '{card}' has no ability {quoted(str(value))}; its abilities: {shown}")
+
+    def until_card_played(self, ability: str, a: AbilityReading, real: RealCard, where: YNode) -> None:
+        """A duration read as "until <card> is played" ends when a card of that name is played: record the name,
+        in the text's own letters; a name no card of the card list has is refused."""
+        words = next((p.text for p in a.pieces if p.kind == "duration"), "")
+        m = re.fullmatch(r"until (.+) is played", words.strip().lower())
+        if m is None or m.group(1) in ("it", "they", "them", "that card", "this card"):
+            return  # not a card named by its name: the case names the attempt
+        printed = re.search(re.escape(m.group(1)), real.text, re.IGNORECASE)
+        name = printed.group(0) if printed else m.group(1)
+        if not printings_named(name):
+            raise CaseRefused(f"{quoted(real.name)} lasts until {quoted(name)} is played, and the card list has no card "
+                              f"of that name: write the ability of this card by hand under 'abilities:' and name the "
+                              "attempt that ends it with 'until:'", where.loc)
+        self.until_played[ability] = name
 
     def block_of_its_type(self, card: Card, ability: str, used_at: YNode) -> None:
         """A block labelled GE or EE on an enhancement (a dual card's "GE: ... EE: ...") is that enhancement's
@@ -821,14 +840,35 @@ class _CaseReader:
                                       step_label(turn, phase, active, attempt.id)))
                     attempts.append(attempt)
                     cursor += 1
-        self.duration_events(attempts, abilities)
+        self.duration_events(attempts, abilities, card_names)
         return steps, attempts
 
-    def duration_events(self, attempts: list[Attempt], abilities: list[Ability]) -> None:
-        """Pin which attempt ends each 'until' duration ('until:' on the set-aside entry names a later attempt)."""
+    def duration_events(self, attempts: list[Attempt], abilities: list[Ability], cards: dict[str, Card]) -> None:
+        """Pin which attempt ends each 'until' duration: for a real card's "until <card> is played", every later
+        play of a card of the card list of that name (an 'until:' on the entry must name one of them); else the
+        later attempt the entry names with 'until:'."""
         by_id = {a.id: a for a in attempts}
         kinds = {a.id: a.duration_kind for a in abilities}
+
+        def plays_card_named(y: Attempt, name: str) -> bool:
+            real = cards[y.card].real_card if y.card in cards else None
+            return y.kind == "play_card" and real is not None and is_named(real, name)
+
         for x in attempts:
+            played = self.until_played.get(x.ability or "")
+            if played is not None:
+                ending = {y.id for y in attempts if y.step > x.step and plays_card_named(y, played)}
+                if x.until is not None and x.until not in ending:
+                    self.until_nodes[x.id].fail(
+                        f"the duration of {x.ability} ends when a card named {quoted(played)} is played (any printing "
+                        f"of the card list); '{x.until}' is no later play of such a card: leave 'until' out")
+                for y in attempts:
+                    ends = y.id in ending
+                    self.fact("ends_duration", (x.id, y.id), ends,
+                              f"{y.id} {'plays' if ends else 'does not play'} a card named {played}, "
+                              f"{'the event that ends' if ends else 'so it does not end'} the duration of {x.id}",
+                              y.loc if ends else x.loc, False)
+                continue
             if x.until is not None:
                 node = self.until_nodes[x.id]
                 if x.until not in by_id or by_id[x.until].step <= x.step:
