@@ -606,6 +606,7 @@ def test_cards_coverage_json(cli: Cli, assert_no_crash: Check) -> None:
     assert_no_crash(result)
     assert result.exit_code == 0
     coverage = json.loads(result.output)["coverage"]
-    assert set(coverage) == {"set-aside", "heal", "negate", "cannot-be-negated", "duration"}
+    assert set(coverage) == {"set-aside", "heal", "negate", "cannot-be-negated", "cannot-be-interrupted-or-prevented",
+                             "duration", "all"}
     for counts in coverage.values():
-        assert {"modelled", "override", "unsupported", "not-read"} <= set(counts)
+        assert {"definition", "modelled", "override", "unsupported", "not-read"} <= set(counts)

@@ -184,7 +184,9 @@ def _card_fields() -> dict[str, FieldSpec]:
         "type": FieldSpec("card type", _member("card_type"), f"The card's type: {_members_shown('card_type')}.",
                           "the real card's type (required without `card`)"),
         "brigade": FieldSpec("brigade or list of them", _one_or_list(_member("brigade")),
-                             f"The card's brigades: {_members_shown('brigade')}.",
+                             f"The card's brigades: {_members_shown('brigade')}. A real card the card list gives as "
+                             "\"Multi\" (a multicolored icon box) is of every brigade of its alignment when it is a "
+                             "Hero, Evil Character or enhancement; any other \"Multi\" card needs its `brigade`.",
                              "the real card's brigades, else " + DEFAULTS["brigade"]),
         "owner": FieldSpec("player name", NAME_SCHEMA, "The player who owns the card.", DEFAULTS["owner"]),
         "controller": FieldSpec("player name", NAME_SCHEMA, "The player with permanent control of the card.",
@@ -376,7 +378,9 @@ def _entry_fields() -> dict[str, FieldSpec]:
                                    "The status of the other side of the battle." + applies("opposing_role"), "blocking"),
         "ability": FieldSpec("number or block label", {"anyOf": [{"type": "integer"}, TEXT]},
                              "Which ability of the card the entry uses: its number, or its block label "
-                             "(such as GE or EE); needed when the card has more than one it could use.",
+                             "(such as GE or EE); needed when the card has more than one it could use. A block "
+                             "labelled GE or EE on an enhancement (a dual card's) is used only when the card is "
+                             "stated as that type: GE, played on a Hero; EE, on an Evil Character (CORE-18).",
                              "the card's one ability of the kind needed"),
         "effect": FieldSpec("text", TEXT,
                             "For a real card whose text offers a choice of effects (\"Heal an Evil Character or "
@@ -384,7 +388,9 @@ def _entry_fields() -> dict[str, FieldSpec]:
                             "none (required for such a card)"),
         "until": FieldSpec("attempt id", NAME_SCHEMA,
                            "The later attempt that ends the duration of the ability this entry uses, when its "
-                           "duration is `until an event`.", "none"),
+                           "duration is `until an event`. A real card's \"until <card> is played\" ends at every "
+                           "later play of a card of the card list with that name (any printing): leave `until` out.",
+                           "none"),
         "duration": FieldSpec("whole number of turns", {"type": "integer"},
                               "The number of turns the player picks for an ability whose duration is `up to N "
                               "turns` or `at least N turns`.", "none stated"),

@@ -103,11 +103,12 @@ def test_explore_page_lists_each_scope_with_its_findings_and_witnesses(site: Pat
 def test_coverage_page_lists_what_blocks_each_category() -> None:
     from verifier.htmlreport.site import Site, _coverage
 
-    counts = {"modelled": 1, "override": 0, "unsupported": 2, "not-read": 0, "texts": 3,
-              "modelled_or_override_percent": 33.3}
+    counts = {"definition": "'set X aside' <as an effect>", "modelled": 1, "override": 0, "unsupported": 2,
+              "not-read": 0, "texts": 3, "modelled_or_override_percent": 33.3}
     blockers = {"set-aside": [{"reason": "banding is not modelled <b>", "texts": 2, "cards": ["King Xerxes", "A & B"]}],
                 "heal": []}
     site = Site("t", (), (), (), {}, (), {"coverage": {"set-aside": counts}, "blockers": blockers}, {})
     page = _coverage(site)
     assert "What blocks the unsupported set-aside texts" in page and "heal texts" not in page
+    assert "<td>&#x27;set X aside&#x27; &lt;as an effect&gt;</td><td>1</td>" in page  # the definition, escaped
     assert "<td>banding is not modelled &lt;b&gt;</td><td>2</td><td>King Xerxes; A &amp; B</td>" in page

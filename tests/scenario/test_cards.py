@@ -10,21 +10,26 @@ from verifier.errors import CaseError
 from verifier.scenario import cards as cards_module
 from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason
 from verifier.scenario.cards import (
+    ALL_TEXTS,
     CATEGORIES,
+    COVERAGE_LINES,
+    DEFINITIONS,
     OFFERED_INSTEAD,
     SHOWN_CARDS,
     STATUSES,
     CardReading,
     RealCard,
-    all_cards,
     blocker_reason,
     blockers_of,
     categories_of,
     coverage,
     find_card,
     override_problems,
+    printings,
     read_card,
+    statuses_of,
     text_hash,
+    texts_of_card_list,
 )
 from verifier.scenario.cardtext import read_text
 from verifier.scenario.cardview import coverage_json
@@ -42,6 +47,18 @@ def test_exact_name() -> None:
     assert provisions.name == "Provisions"
     assert (provisions.type, provisions.brigades, provisions.territory_class) == ("GE", ("Green",), False)
     assert provisions.text.startswith("Set Hero aside for 2 turns.")
+
+
+def test_a_multi_brigade_card_belongs_to_every_brigade_of_its_alignment() -> None:
+    assert card("Torment").brigades == tuple(sorted(cards_module.EVIL_BRIGADES))
+    assert card("Fountain of Living Water (PoC)").brigades == tuple(sorted(cards_module.GOOD_BRIGADES))
+    # a Site has no alignment, and a dual card's "Multi/Brown" is not one box: not read, the case states it
+    assert (card("Dragon Raid (Wa)").brigades, card("Dragon Raid (Wa)").brigade_unread) == ((), "Multi")
+    assert (card("Coat of Many Colors (FoM)").brigades, card("Coat of Many Colors (FoM)").brigade_unread) == (
+        (), "Multi/Brown")
+    # Saul/Paul's "Gray/Multi": Saul, as the card enters play, is Gray (Paul's brigade is stated by a case)
+    assert (card("Saul/Paul").brigades, card("Saul/Paul").brigade_unread) == (("Gray",), "")
+    assert card("Provisions").brigade_unread == "" and len(printings()) > 5600
 
 
 def test_printing_with_set_name() -> None:
@@ -197,11 +214,44 @@ def test_an_override_sets_fields_and_needs_a_note(tmp_path: Path, monkeypatch: p
 @pytest.mark.xdist_group("gate")  # counts the card list's coverage, as the gate does
 def test_coverage_counts_every_category_and_status() -> None:
     counts = coverage()
-    assert set(counts) == set(CATEGORIES)
+    assert set(counts) == set(COVERAGE_LINES) and set(DEFINITIONS) == set(COVERAGE_LINES)
     for by_status in counts.values():
         assert set(by_status) == set(STATUSES)
     assert counts["set-aside"]["override"] >= 1
     assert sum(counts["set-aside"].values()) > 100
+
+
+@pytest.mark.xdist_group("gate")  # counts the card list's coverage, as the gate does
+def test_a_category_holds_every_text_its_words_say_whatever_the_grammar_read() -> None:
+    counts = coverage()
+    texts = {line.split("\t")[5] for line in cards_module._text().split("\n")[1:]
+             if not line.startswith("#") and line.count("\t") == 5 and line.split("\t")[5].strip()}
+    assert sum(counts[ALL_TEXTS].values()) == len(texts) == len(texts_of_card_list()) > 4400
+    for category in CATEGORIES:
+        assert sum(counts[category].values()) == sum(1 for t in texts if cards_module.WORDS[category].search(t)), category
+    # a second printing under a name already listed is counted: its text is not the first printing's
+    seconds = [c for c in texts_of_card_list() if not isinstance(find_card(c.name), RealCard)
+               or find_card(c.name).text != c.text]  # type: ignore[union-attr]
+    assert [c.name for c in seconds if c.name == "Glad Tidings"] == ["Glad Tidings"] and len(printings()) > 5600
+
+
+@pytest.mark.parametrize(("text", "categories"), [
+    # the grammar reads no ability here; the words still put the text in its categories
+    ("Xyzzy the plugh. Cannot be interrupted, negated, or prevented.",
+     {"cannot-be-negated": "unsupported", "cannot-be-interrupted-or-prevented": "unsupported"}),
+    ("Discard a Hero. Can [not] be prevented.", {"cannot-be-interrupted-or-prevented": "unsupported"}),
+    ("Set aside a Hero for 2 turns.", {"set-aside": "modelled", "duration": "modelled"}),
+    ("Set Peter aside until the end of their next turn.", {"set-aside": "unsupported", "duration": "unsupported"}),
+    ("Hero may not enter battle until healed. Negate heal and resurrect abilities.", {"negate": "unsupported"}),
+    ("Return a Hero from a set-aside area. Discard all set-aside cards on that Hero.", {}),
+    ("Capture a Hero that was or is set aside.", {}),
+    ("Negate a Hero for the remainder of the game.", {"negate": "unsupported", "duration": "unsupported"}),
+    ("Discard a Hero. Cannot be negated by an evil card, but may be prevented.", {"cannot-be-negated": "unsupported"}),
+])
+def test_a_text_is_in_a_category_by_its_words(text: str, categories: dict[str, str]) -> None:
+    reading = _reading_of(text)
+    assert categories_of(reading) == categories
+    assert statuses_of(reading) == {**categories, ALL_TEXTS: reading.status}
 
 
 def _reading_of(text: str) -> CardReading:
@@ -221,8 +271,11 @@ def _reading_of(text: str) -> CardReading:
 ])
 def test_what_blocks_a_text_is_each_reason_of_its_unsupported_category(text: str, blocked: dict[str, tuple[str, ...]]) -> None:
     reading = _reading_of(text)
-    assert blockers_of(reading) == blocked
-    assert set(blocked) == {c for c, status in categories_of(reading).items() if status == "unsupported"}
+    assert {c: r for c, r in blockers_of(reading).items() if c != ALL_TEXTS} == blocked
+    assert set(blockers_of(reading)) == {c for c, status in statuses_of(reading).items() if status == "unsupported"}
+    # on the line of every text, the reasons of every block
+    every = tuple(dict.fromkeys(r for c in blocked.values() for r in c if r != OFFERED_INSTEAD))
+    assert blockers_of(reading).get(ALL_TEXTS, ()) == (every if reading.status == "unsupported" else ())
 
 
 def test_a_reason_quoting_the_cards_words_is_counted_without_them() -> None:
@@ -240,16 +293,12 @@ def test_the_blockers_list_every_unsupported_text_under_its_reasons(repo_root: P
     found = coverage_json()
     assert {"coverage", "statuses", "blockers"} <= set(found)
     listed: dict[str, list[dict[str, object]]] = found["blockers"]  # type: ignore[assignment]
-    texts: dict[str, dict[str, list[str]]] = {c: {} for c in CATEGORIES}  # category -> reason -> cards
-    unsupported: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
-    seen: set[str] = set()
-    for c in all_cards():
-        if c.text in seen or not c.text.strip():
-            continue
-        seen.add(c.text)
+    texts: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}  # line -> reason -> cards
+    unsupported: dict[str, int] = dict.fromkeys(COVERAGE_LINES, 0)
+    for c in texts_of_card_list():
         reading = read_card(c)
         blocked = blockers_of(reading)
-        for category, status in categories_of(reading).items():
+        for category, status in statuses_of(reading).items():
             if status == "unsupported":
                 unsupported[category] += 1
                 assert blocked.get(category), (c.name, category)  # every unsupported text has a reason
@@ -257,8 +306,9 @@ def test_the_blockers_list_every_unsupported_text_under_its_reasons(repo_root: P
                 texts[category].setdefault(reason, []).append(c.name)
     lock = {line.split()[0]: int(line.split()[1]) for line in (repo_root / "cards.lock").read_text("utf-8").splitlines()
             if line.strip() and not line.startswith("#")}
-    for category in CATEGORIES:
+    for category in COVERAGE_LINES:
         counts = found["coverage"][category]  # type: ignore[index]
+        assert counts["definition"] == DEFINITIONS[category]
         assert counts["unsupported"] == unsupported[category]
         assert counts["modelled"] + counts["override"] == lock[category]
         rows = listed[category]

@@ -45,19 +45,24 @@ def test_json_blocks_carry_their_labels() -> None:
 
 def test_the_coverage_text_lists_what_blocks_each_category(monkeypatch: pytest.MonkeyPatch) -> None:
     from verifier.scenario import cardview
-    from verifier.scenario.cards import CATEGORIES, STATUSES
+    from verifier.scenario.cards import COVERAGE_LINES, DEFINITIONS, STATUSES
 
-    counts = {c: dict.fromkeys(STATUSES, 1) for c in CATEGORIES}
+    counts = {c: dict.fromkeys(STATUSES, 1) for c in COVERAGE_LINES}
     long_reason = "banding is not modelled (" + "a long explanation " * 6 + ")"
     rows = [{"reason": long_reason, "texts": 3, "cards": ["Revolt", "Abaddon, the Destroyer (RoJ AB)"]}]
     rows += [{"reason": f"reason {i}", "texts": 1, "cards": ["A"]} for i in range(cardview.FEW_BLOCKERS + 2)]
     monkeypatch.setattr(cardview, "coverage", lambda: counts)
-    monkeypatch.setattr(cardview, "blockers", lambda: {c: rows for c in CATEGORIES})
+    monkeypatch.setattr(cardview, "blockers", lambda: {c: rows for c in COVERAGE_LINES})
     data = cardview.coverage_json()
     assert set(data) == {"coverage", "statuses", "blockers"} and data["blockers"]["heal"] == rows  # type: ignore[index]
+    assert data["coverage"]["all"]["definition"] == DEFINITIONS["all"]  # type: ignore[index]
     lines = cardview.render_coverage().splitlines()
+    # a line per category and one for every text, then what each category's words are
+    assert lines[len(COVERAGE_LINES)].startswith("  all ") and "(50.0% modelled or override)" in lines[1]
+    assert f"  negate: {DEFINITIONS['negate']}" in lines
     assert "     3  banding is not modelled (...)  [Revolt; Abaddon, the Destroyer (RoJ AB)]" in lines
     assert all(len(line.split("  [")[0]) <= 8 + cardview.REASON_WIDTH for line in lines if line.endswith("]"))
-    # every reason of set-aside and heal; the first few of the other categories, and how many more there are
-    assert sum(line.endswith("  [A]") for line in lines) == 2 * (len(rows) - 1) + 3 * (cardview.FEW_BLOCKERS - 1)
-    assert lines.count("  ... and 3 more reasons (--format json lists them all)") == 3
+    # every reason of set-aside and heal; the first few of the other lines, and how many more there are
+    others = len(COVERAGE_LINES) - 2
+    assert sum(line.endswith("  [A]") for line in lines) == 2 * (len(rows) - 1) + others * (cardview.FEW_BLOCKERS - 1)
+    assert lines.count("  ... and 3 more reasons (--format json lists them all)") == others

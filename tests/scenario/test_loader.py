@@ -308,6 +308,9 @@ def error(make_case: Callable[..., Scenario], text: str) -> tuple[str, int, int]
          "unknown player 'bbo' (did you mean 'bob'?)", 5, 12),
         (MINIMAL.replace("    type: Hero\n", "    card: Elijahh\n"),
          "no card named 'Elijahh' in the card list; did you mean 'Elijah', 'Elijah (PoC)', 'Elisabeth'?", 4, 11),
+        (MINIMAL.replace("    type: Hero\n", "    card: Dragon Raid (Wa)\n"),
+         "the card list gives the brigade of 'Dragon Raid (Wa)' as 'Multi', a multicolored brigade regcheck reads only "
+         "for a Hero, Evil Character or enhancement printed with 'Multi' alone; state its 'brigade'", 4, 11),
         (MINIMAL.replace("zone(elijah, 0)", "zone(elijha, 0)"), "unknown name 'elijha' (did you mean 'elijah'?)", 6, 15),
         (MINIMAL.replace("zone(elijah, 0)", "zone(elijah)"), "zone takes 2 argument(s), got 1", 6, 10),
         (MINIMAL + "expect:\n  wher: ambiguous\n", "expect names unknown question 'wher' (did you mean 'where'?)", 8, 3),
@@ -1193,3 +1196,98 @@ questions:
                                         r"'negate_2' \(line 21\) could return them early from the use 'gather' "
                                         r"\(line 15\): whether a card returned early gains the ability is not read"):
         make_case(text.replace("NEGATE\n", negate))
+
+
+DUAL = """\
+players: [alice, bob]
+cards:
+  haman:
+    type: Evil_Character
+    brigade: Brown
+    zone: field_of_battle
+  honor:
+    card: Honor Thy Enemy
+    type: EE
+timeline:
+  - turn: 1
+    phase: Battle
+    play: honor
+    ability: GE
+    on: haman
+    targets: [haman]
+questions:
+  where: zone(haman, 0)
+"""
+
+
+def test_a_dual_cards_block_is_used_only_as_the_enhancement_its_label_names(make_case: Callable[..., Scenario]) -> None:
+    assert error(make_case, DUAL) == (
+        "ability 1 (GE) of 'honor' is used only when the card is played as a Good Enhancement, by a Hero (CORE-18), "
+        "and this case states 'honor' as an Evil Enhancement: state its type GE to use this block", 14, 14)
+    # stated as a Good Enhancement, the block is its ability (and CORE-18 decides who may use it)
+    sc = make_case(DUAL.replace("    type: EE\n", "    type: GE\n"))
+    assert [a.kind for a in sc.abilities] == ["set_aside_effect"]
+    # its EE block, read as nothing the model uses, is no ability of the case either way
+    assert "has no ability 'EE'" in error(make_case, DUAL.replace("ability: GE", "ability: EE"))[0]
+
+
+UNTIL_PLAYED = """\
+players: [alice, bob]
+turns: 2
+cards:
+  peter:
+    type: Hero
+    traits: [human]
+  andrew:
+    type: Hero
+    traits: [human]
+  legion:
+    type: Evil_Character
+    brigade: Orange
+    owner: bob
+  possessed:
+    card: Two Possessed by Demons
+    owner: bob
+  sog:
+    card: Son of God (A)
+    zone: hand
+    abilities:
+      - kind: other
+  other:
+    type: Hero
+    zone: hand
+    abilities:
+      - kind: other
+timeline:
+  - id: aside
+    turn: 1
+    phase: Preparation
+    player: bob
+    play: possessed
+    on: legion
+    targets: [peter, andrew]
+  - id: plays_other
+    turn: 2
+    phase: Preparation
+    play: other
+  - id: plays_sog
+    turn: 2
+    phase: Preparation
+    play: sog
+questions:
+  where: zone(peter, 0)
+"""
+
+
+def test_a_duration_until_a_card_is_played_ends_at_a_play_of_a_card_of_that_name(make_case: Callable[..., Scenario]) -> None:
+    sc = make_case(UNTIL_PLAYED)
+    ends = {f.args: f.value for f in sc.facts if f.symbol == "ends_duration" and f.args[0] == "aside"}
+    assert ends[("aside", "plays_sog")] is True and ends[("aside", "plays_other")] is False
+    # naming another attempt as the event is bad input
+    named = UNTIL_PLAYED.replace("    targets: [peter, andrew]\n", "    targets: [peter, andrew]\n    until: plays_other\n")
+    assert error(make_case, named)[0] == (
+        "the duration of possessed_a1 ends when a card named 'Son of God' is played (any printing of the card list); "
+        "'plays_other' is no later play of such a card: leave 'until' out")
+    # a card without the card list's name is not the event, whatever the case calls it
+    unnamed = UNTIL_PLAYED.replace("    card: Son of God (A)\n", "    type: Dominant\n")
+    assert not any(f.value for f in make_case(unnamed).facts if f.symbol == "ends_duration")

@@ -462,14 +462,16 @@ def _coverage(site: Site) -> str:
                      + "<p>The full counts (modelled, override, unsupported, not read) are made by "
                        "<code>regcheck report --coverage</code> or <code>regcheck cards --coverage</code>.</p>")
     categories = site.coverage.get("coverage", {})
-    keys = ("modelled", "override", "unsupported", "not-read", "texts", "modelled_or_override_percent")
+    keys = ("definition", "modelled", "override", "unsupported", "not-read", "texts", "modelled_or_override_percent")
     rows = "".join(f'<tr><th scope="row">{escape(name)}</th>'
                    + "".join(f"<td>{escape(str(c.get(k, '')))}</td>" for k in keys) + "</tr>"
                    for name, c in categories.items())
     head = "".join(f'<th scope="col">{escape(k.replace("_", " "))}</th>' for k in keys)
     return _page("Card coverage - " + site.title, "coverage.html",
-                 "<h1>Card coverage</h1><p>Per category of card text, how many printed texts of the card list "
-                 "regcheck models, reads through a reviewed override, or cannot read yet.</p>"
+                 "<h1>Card coverage</h1><p>Per category of card text (a text is in one when its printed words say "
+                 "what the definition says, whatever the card grammar read), and for all distinct texts, how many "
+                 "printed texts of the card list regcheck models, reads through a reviewed override, or cannot "
+                 "read yet.</p>"
                  f'<table><caption>Coverage</caption><thead><tr><th scope="col">category</th>{head}</tr></thead>'
                  f"<tbody>{rows}</tbody></table>" + locked_table + _blockers(site.coverage.get("blockers", {})))
 

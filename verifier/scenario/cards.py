@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 __all__ = [
-    "RealCard", "find_card", "identities_of", "all_cards", "CardReading", "Override", "read_card", "overrides",
-    "override_problems", "text_hash", "STATUSES", "CATEGORIES", "categories_of", "coverage", "blockers_of",
+    "RealCard", "find_card", "identities_of", "is_named", "printings_named", "all_cards", "CardReading", "Override",
+    "read_card", "overrides",
+    "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
+    "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
     "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS",
 ]
 
@@ -35,6 +37,8 @@ class RealCard(NamedTuple):
     identifier: str
     text: str
     identity: str | None = None  # the name it was looked up by, when that is one of its identities
+    # the card list's brigade when it names a multicolored brigade that cannot be read (see `_card`), else ""
+    brigade_unread: str = ""
 
     @property
     def traits(self) -> tuple[str, ...]:
@@ -72,15 +76,36 @@ def _names() -> list[str]:
     return list(dict.fromkeys(n for n in names if n and not n.startswith("#")))
 
 
+# The brigades of each alignment (good and evil Gold are one brigade of the vocabulary).
+GOOD_BRIGADES = ("Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White")
+EVIL_BRIGADES = ("Black", "Brown", "Crimson", "Gold", "Gray", "Orange", "Pale_Green")
+# The alignment of each card type that has one.
+_ALIGNED = {"Hero": GOOD_BRIGADES, "GE": GOOD_BRIGADES, "Evil_Character": EVIL_BRIGADES, "EE": EVIL_BRIGADES}
+
+
 def _card(row: list[str]) -> RealCard:
+    """A card of the card list. Its brigade field names its brigades ("Clay/White"); "Multi" names the
+    multicolored (rainbow) icon box, whose card belongs to every brigade of its alignment (the description
+    of the game's brigades in "Redemption (card game)", Wikipedia: a card with a rainbow icon box belongs to
+    all brigades of the corresponding good or evil alignment): the good brigades for a Hero or Good
+    Enhancement, the evil ones for an Evil Character or Evil Enhancement. A card printed with several
+    identities names the brigades of each ("Gray/Multi" for Saul/Paul): the card as it enters play has the
+    other brigades named (a case naming a later identity states its brigade). Any other field naming "Multi"
+    (a card of another type, "Multi/Brown", "Multi (Multi)") is kept as `brigade_unread`: a case naming the
+    card states its brigade."""
     name, ctype, brigade, klass, identifier, text = row
+    card_type = TYPES.get(ctype)
+    if "Multi" in brigade and not (identities_of(name) and brigade != "Multi"):
+        if brigade == "Multi" and card_type in _ALIGNED:
+            return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text)
+        return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade)
     found: list[str] = []
     rest = brigade
     for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
         if word in rest:
             found.append(word.replace(" ", "_"))
             rest = rest.replace(word, "")
-    return RealCard(name, TYPES.get(ctype), tuple(sorted(found)), "Territory" in klass, identifier, text)
+    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text)
 
 
 _SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")
@@ -139,6 +164,18 @@ def find_card(name: str) -> RealCard | list[str]:
 
     return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
+
+
+def is_named(card_name: str, name: str) -> bool:
+    """Whether the card list's `card_name` is a printing of a card called `name` (case aside): the name
+    itself, or it followed by its printing in parentheses, brackets or quotes ("Son of God (A)", "Son of God
+    [K]", 'Son of God "Manger" (Promo)')."""
+    return re.fullmatch(re.escape(name) + r'(?:\s*[(\["].*)?', card_name, re.IGNORECASE) is not None
+
+
+def printings_named(name: str) -> list[str]:
+    """The cards of the card list that are printings of a card called `name` (`is_named`), in the list's order."""
+    return [n for n in _names() if is_named(n, name)]
 
 
 def all_cards() -> list[RealCard]:
@@ -383,57 +420,97 @@ def _ongoing_negate(a: AbilityReading) -> AbilityReading:
 
 
 def _status(abilities: tuple[AbilityReading, ...]) -> str:
+    """`unsupported` when an ability of the model has a part that is not modelled; else `modelled` when there is
+    one; else `unsupported` when a block that says the words of a category of the coverage (`WORDS`) has a part
+    that is not modelled; else `not-read`."""
     usable = [a for a in abilities if a.kind is not None]
     if any(a.unsupported for a in usable):
         return "unsupported"
     if usable:
         return "modelled"
-    if any(_mentions(p.text) for a in abilities for p in a.unsupported):
+    if any(a.unsupported and _mentions(a.text) for a in abilities):
         return "unsupported"
     return "not-read"
 
 
 # -- coverage of the card list ------------------------------------------------------------------
 
-CATEGORIES = ("set-aside", "heal", "negate", "cannot-be-negated", "duration")
+# A text belongs to a category by its printed words alone, never by what the grammar read: one regular
+# expression per category over the printed text (`WORDS`), stated in words by `DEFINITIONS`.
+CATEGORIES = ("set-aside", "heal", "negate", "cannot-be-negated", "cannot-be-interrupted-or-prevented", "duration")
+# The coverage line of every distinct special-ability text of the card list, whatever its words.
+ALL_TEXTS = "all"
+# The lines of the coverage: each category, then every text.
+COVERAGE_LINES = (*CATEGORIES, ALL_TEXTS)
 
-_SCREENS = {
-    # the verb, not a state ("is set aside"), a place ("in play or set-aside") or a kind of card
-    # ("set-aside enhancement")
-    "set-aside": re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bbe )"
-                            r"(?:\bset aside\b(?! areas?\b)"
-                            r"|(?<!\bor )(?<!\bin )\bset-aside\b(?! areas?\b| enhancements?\b| cards?\b))"
-                            r"|\bset\s+(?!aside\b)[^.;]{1,60}?\baside\b(?! areas?\b)", re.IGNORECASE),
-    # the effect, not a state a card waits for ("until healed")
-    "heal": re.compile(r"(?<!\buntil )\bheal(?:s|ed)?\b|\brestore\b", re.IGNORECASE),
-    "negate": re.compile(r"\bnegate\b", re.IGNORECASE),
-    "cannot-be-negated": re.compile(r"\bcan(?:not|'t| not) be (?:[a-z]+, )*(?:[a-z]+,? or )?negated\b", re.IGNORECASE),
-    "duration": re.compile(r"\bfor (?:up to |at least )?(?:\d+|x|one|two|three|four|five|six|seven|eight|nine|ten) turns?\b"
-                           r"|\buntil\b|\bremainder of the game\b", re.IGNORECASE),
+_NUMBER = r"(?:\d+|x|one|two|three|four|five|six|seven|eight|nine|ten)"
+# "cannot be", also printed "can not", "can't" or "Can [not]"
+_CANNOT_BE = r"\bcan(?:not|'t|\s+not|\s+\[not\])\s+be\s+"
+# a list of words before the last one: "interrupted, negated, or ..."; "interrupted or ..."
+_LIST_BEFORE = r"(?:[a-z]+,\s+)*(?:[a-z]+,?\s+or\s+)?"
+WORDS = {
+    "set-aside": re.compile(
+        r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!\bbeing )(?<!\bwhile )"
+        r"(?<!\bremains )(?<!\bremain )(?<!\bcurrently )(?<!\bor )(?<!\bin )(?<!\bfrom )"
+        r"\bset(?:[ -]aside\b(?![ -](?:areas?|enhancements?|cards?|abilities)\b|[,.;)]|\s*$)"
+        r"|\s+(?!aside\b)[^.;]{1,60}?\baside\b(?! areas?\b))", re.IGNORECASE),
+    "heal": re.compile(r"(?<!\buntil )\bheal(?:s|ed)?\b(?!(?: and \w+)? abilities\b)", re.IGNORECASE),
+    "negate": re.compile(r"\bnegates?\b", re.IGNORECASE),
+    "cannot-be-negated": re.compile(_CANNOT_BE + _LIST_BEFORE + r"negated\b", re.IGNORECASE),
+    "cannot-be-interrupted-or-prevented": re.compile(_CANNOT_BE + _LIST_BEFORE + r"(?:interrupted|prevented)\b",
+                                                     re.IGNORECASE),
+    "duration": re.compile(
+        rf"\bfor\s+(?:up\s+to\s+|at\s+least\s+)?{_NUMBER}\s+turns?\b"
+        r"|\b(?:remainder|rest)\s+of\s+(?:the\s+)?(?:game|turn|battle|phase)\b"
+        r"|\buntil\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|current\s+|(?:your\s+|their\s+|the\s+)?next\s+)?"
+        r"(?:battle|turn|phase)\b", re.IGNORECASE),
 }
-_PART_CATEGORY = {"set_aside_effect": "set-aside", "heal_effect": "heal", "negate_effect": "negate"}
+DEFINITIONS = {
+    "set-aside": "an effect that sets cards aside: 'set aside X', 'set X aside' (X within the sentence, at most 60 "
+                 "characters) or 'set-aside X'; not a state ('is', 'are', 'was', 'were', 'be', 'been', 'being', "
+                 "'while', 'remain(s)' or 'currently' set aside; 'in play or set aside'; 'in' or 'from' set-aside), "
+                 "a place ('set-aside area', 'set aside' ending a phrase) nor a kind of card or ability ('set-aside "
+                 "enhancement', 'set-aside cards', 'set-aside abilities')",
+    "heal": "the verb heal: 'heal', 'heals' or 'healed'; not 'until healed' (a state a card waits for), 'heal "
+            "abilities' or 'heal and ... abilities' (a kind of ability), nor 'healing'",
+    "negate": "the verb negate: 'negate' or 'negates'; not 'negated' (as in 'cannot be negated')",
+    "cannot-be-negated": "'cannot be negated' ('can not', 'can't', 'Can [not]'), alone or with other words in one "
+                         "list ('cannot be interrupted, negated, or prevented'; 'cannot be negated or prevented')",
+    "cannot-be-interrupted-or-prevented": "'cannot be interrupted' or 'cannot be prevented' ('can not', 'can't', "
+                                          "'Can [not]'), alone or with other words in one list ('cannot be "
+                                          "interrupted, negated, or prevented'); a text may also be in "
+                                          "cannot-be-negated",
+    "duration": "a duration: 'for N turns' (N a number, in figures or words up to ten, or X; also 'for up to N "
+                "turns', 'for at least N turns'), 'remainder' or 'rest of the game, turn, battle or phase', 'until "
+                "the end of the battle, turn or phase' (also 'until end of ...', '... of this, the current, the "
+                "next, your next or their next ...'); not 'until' a card is played or discarded, nor 'this turn'",
+    ALL_TEXTS: "every distinct special-ability text of the card list, whatever its words",
+}
 
 
 def _mentions(text: str) -> bool:
-    return any(screen.search(text) for screen in _SCREENS.values())
+    return any(words.search(text) for words in WORDS.values())
 
 
 def categories_of(reading: CardReading) -> dict[str, str]:
-    """For each category the card's text belongs to, the status of the abilities that carry it.
+    """For each category whose words (`WORDS`) the card's printed text says, the status of the ability blocks
+    that say them (the blocks of the text whose words say it; all blocks when none alone does).
 
-    A text belongs to a category when an ability read from it is of that category, or when a
-    sentence of it that the grammar could not read, or an effect it offers instead of the one read
-    ("Heal ... or negate ..."), says the category's words (the words of a set-aside *area* do not
-    make a set-aside); by an effect offered instead, it is unsupported there.
+    The status is the reading's: `override` when the reviewed override's block is among them and the override
+    applies; else `unsupported` when one of them has a part that is not modelled, or when the category's words
+    are those of an effect the text offers instead of the one read ("Heal ... or negate ..."); else `modelled`
+    when one of them is an ability of the model; else `not-read`.
     """
     out: dict[str, str] = {}
     for category in CATEGORIES:
-        relevant, offered_only = _relevant(reading, category)
-        if not relevant:
+        if not WORDS[category].search(reading.text):
             continue
-        if reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
+        relevant, offered = _relevant(reading, category)
+        if not relevant:
+            out[category] = "not-read"
+        elif reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
             out[category] = "override"
-        elif offered_only or any(a.unsupported for a in relevant):
+        elif offered or any(a.unsupported for a in relevant):
             out[category] = "unsupported"
         elif any(a.kind is not None for a in relevant):
             out[category] = "modelled"
@@ -443,23 +520,15 @@ def categories_of(reading: CardReading) -> dict[str, str]:
 
 
 def _relevant(reading: CardReading, category: str) -> tuple[list[AbilityReading], bool]:
-    """The abilities of a reading that carry a category, and whether the category is only that of an effect
-    offered instead of the one read (which is not modelled)."""
-    relevant = []
-    offered_only = False
-    for a in reading.abilities:
-        hit = _PART_CATEGORY.get(a.kind or "") == category
-        if category == "cannot-be-negated":
-            hit = any(p.kind == "cannot" and "negated" in p.text for p in a.pieces)
-        elif category == "duration":
-            hit = any(p.kind == "duration" for p in a.pieces)
-        elif not hit:
-            hit = any(p.kind == "sentence" and _SCREENS[category].search(p.text) for p in a.unsupported)
-            if not hit and any(_SCREENS[category].search(alt) for alt in a.alternatives):
-                hit = offered_only = True
-        if hit:
-            relevant.append(a)
-    return relevant, offered_only
+    """The ability blocks that say a category's words (every block for `ALL_TEXTS`, and when no block alone
+    says them), and whether its words are said by an effect a block offers instead of the one read (which is
+    not modelled)."""
+    if category == ALL_TEXTS:
+        return list(reading.abilities), False
+    words = WORDS[category]
+    relevant = [a for a in reading.abilities if words.search(a.text)] or list(reading.abilities)
+    offered = any(words.search(alt) for a in relevant for alt in a.alternatives)
+    return relevant, offered
 
 
 OFFERED_INSTEAD = "its effect of this category is one the text offers instead of the effect read: not modelled"
@@ -485,28 +554,54 @@ def blocker_reason(reason: str) -> str:
     return reason
 
 
+def statuses_of(reading: CardReading) -> dict[str, str]:
+    """The status of a text on each line of the coverage it is counted on: each category its words say
+    (`categories_of`), and `ALL_TEXTS` with the reading's own status."""
+    return {**categories_of(reading), ALL_TEXTS: reading.status}
+
+
 def blockers_of(reading: CardReading) -> dict[str, tuple[str, ...]]:
-    """For each category in which the text is unsupported (`categories_of`), what blocks it: the reasons of the
-    unsupported parts of the abilities that carry the category (a reason joining several mechanics counted as
-    each of them, see `cardmechanics.reasons_in`; each reason once, in the order read), or `OFFERED_INSTEAD`."""
+    """For each line of the coverage on which the text is unsupported (`statuses_of`), what blocks it: the
+    reasons of the unsupported parts of the ability blocks that say the category's words (of every block, for
+    `ALL_TEXTS`; a reason joining several mechanics counted as each of them, see `cardmechanics.reasons_in`;
+    each reason once, in the order read), or `OFFERED_INSTEAD`."""
     from .cardmechanics import reasons_in  # its table is compiled only when blockers are asked for
 
     out: dict[str, tuple[str, ...]] = {}
-    for category, status in categories_of(reading).items():
+    for category, status in statuses_of(reading).items():
         if status != "unsupported":
             continue
-        relevant, offered_only = _relevant(reading, category)
+        relevant, offered = _relevant(reading, category)
         found = [blocker_reason(r) for a in relevant for p in a.unsupported for r in reasons_in(p.reason)]
-        if offered_only and not found:
+        if offered and not found:
             found.append(OFFERED_INSTEAD)
         out[category] = tuple(dict.fromkeys(found))
     return out
 
 
+def printings() -> list[RealCard]:
+    """Every line of the bundled card list as a card, in the list's order, a second printing under a name
+    already listed included (a case names a card by its first printing: see `find_card`)."""
+    rows = (line.split("\t") for line in _text().split("\n")[1:])
+    return [_card(row) for row in rows if len(row) == 6 and row[0] and not row[0].startswith("#")]
+
+
+def texts_of_card_list() -> list[RealCard]:
+    """The first printing of each distinct special-ability text of the bundled card list (`printings`), in the
+    list's order: what the coverage counts."""
+    seen: set[str] = set()
+    out = []
+    for card in printings():
+        if card.text.strip() and card.text not in seen:
+            seen.add(card.text)
+            out.append(card)
+    return out
+
+
 @lru_cache(maxsize=1)
 def coverage() -> dict[str, dict[str, int]]:
-    """For each category, how many distinct printed texts are modelled, override, unsupported or not read
-    (kept in regcheck's cache folder: see `cardcache`)."""
+    """For each line of the coverage (`COVERAGE_LINES`), how many distinct printed texts are modelled, override,
+    unsupported or not read (kept in regcheck's cache folder: see `cardcache`)."""
     return cached_coverage(_count_coverage)
 
 
@@ -520,30 +615,26 @@ SHOWN_CARDS = 3
 
 @lru_cache(maxsize=1)
 def blockers() -> dict[str, list[dict[str, object]]]:
-    """For each category, what blocks its unsupported texts: each reason (`blockers_of`) with how many distinct
-    printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text (in the card list's
-    order), most texts first (then by reason); a text blocked by several reasons counts under each. Kept in
-    regcheck's cache folder, as the coverage is."""
+    """For each line of the coverage, what blocks its unsupported texts: each reason (`blockers_of`) with how many
+    distinct printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text (in the card
+    list's order), most texts first (then by reason); a text blocked by several reasons counts under each. Kept
+    in regcheck's cache folder, as the coverage is."""
     return cached_blockers(lambda: _survey()[1])
 
 
 @lru_cache(maxsize=1)
 def _survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
-    """The coverage counts and the blockers, from one reading of the card list."""
-    counts = {c: dict.fromkeys(STATUSES, 0) for c in CATEGORIES}
-    blocked: dict[str, dict[str, list[str]]] = {c: {} for c in CATEGORIES}
-    seen: set[str] = set()
-    for card in all_cards():
-        if card.text in seen or not card.text.strip():
-            continue
-        seen.add(card.text)
+    """The coverage counts and the blockers, from one reading of every distinct text of the card list."""
+    counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
+    blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
+    for card in texts_of_card_list():
         reading = read_card(card)
-        for category, status in categories_of(reading).items():
+        for category, status in statuses_of(reading).items():
             counts[category][status] += 1
         for category, reasons in blockers_of(reading).items():
             for reason in reasons:
                 blocked[category].setdefault(reason, []).append(card.name)
     found = {c: [{"reason": reason, "texts": len(names), "cards": names[:SHOWN_CARDS]}
                  for reason, names in sorted(blocked[c].items(), key=lambda item: (-len(item[1]), item[0]))]
-             for c in CATEGORIES}
+             for c in COVERAGE_LINES}
     return counts, found

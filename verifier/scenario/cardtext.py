@@ -495,7 +495,11 @@ def _duration(block: _Block, tree: Tree) -> None:
                                             "is not modelled")
     else:
         block.duration = ("until_event", 0)
-        block.add("duration", text, (("duration", "until an event (the case names the attempt with 'until:')"),))
+        played = re.fullmatch(r"until (.+) is played", text)
+        said = (f"until an event (a play of a card named '{played.group(1)}': the case loader finds it)"
+                if played and played.group(1) not in ("it", "they", "them", "that card", "this card")
+                else "until an event (the case names the attempt with 'until:')")
+        block.add("duration", text, (("duration", said),))
 
 
 # An on-return clause whose subject is the returning card itself.

@@ -7,7 +7,18 @@ __all__ = ["card_json", "render_card", "coverage_json", "render_coverage", "look
 from ..escaping import escape_text
 from ..vocabulary import display_value
 from .cardreading import AbilityReading
-from .cards import CATEGORIES, STATUSES, CardReading, RealCard, blockers, coverage, find_card, read_card, text_hash
+from .cards import (
+    COVERAGE_LINES,
+    DEFINITIONS,
+    STATUSES,
+    CardReading,
+    RealCard,
+    blockers,
+    coverage,
+    find_card,
+    read_card,
+    text_hash,
+)
 
 
 def lookup(name: str) -> CardReading | list[str]:
@@ -149,15 +160,18 @@ def render_card(r: CardReading) -> str:
 
 
 def coverage_json() -> dict[str, object]:
-    """The coverage of the bundled card list, per category and status, in `regcheck cards --coverage --format json`,
-    and what blocks the unsupported texts of each category (`cards.blockers`)."""
+    """The coverage of the bundled card list in `regcheck cards --coverage --format json`: per line (each category
+    of words, then every distinct text), the definition of the line (`cards.DEFINITIONS`), the texts per status,
+    how many in all and the share modelled or read through an override; and what blocks the unsupported texts of
+    each line (`cards.blockers`)."""
     counts = coverage()
     out: dict[str, object] = {}
-    for category in CATEGORIES:
-        c = counts[category]
+    for line in COVERAGE_LINES:
+        c = counts[line]
         total = sum(c.values())
         usable = c["modelled"] + c["override"]
-        out[category] = {**c, "texts": total, "modelled_or_override_percent": round(100 * usable / total, 1) if total else 0.0}
+        out[line] = {"definition": DEFINITIONS[line], **c, "texts": total,
+                     "modelled_or_override_percent": round(100 * usable / total, 1) if total else 0.0}
     return {"coverage": out, "statuses": list(STATUSES), "blockers": blockers()}
 
 
@@ -179,16 +193,20 @@ def _cut(reason: str) -> str:
 
 
 def render_coverage() -> str:
-    """The coverage of the bundled card list for people: one line per category, then, per category, what blocks
-    its unsupported texts: one line per reason, most texts first, with how many texts it blocks and a few cards
-    (every reason for set-aside and heal, the first few for the other categories)."""
+    """The coverage of the bundled card list for people: one line per category of words and one for every
+    distinct text, then what each category's words are, then, per line, what blocks its unsupported texts: one
+    line per reason, most texts first, with how many texts it blocks and a few cards (every reason for set-aside
+    and heal, the first few for the others)."""
     data = coverage_json()
-    lines = ["distinct printed texts per category: " + ", ".join(STATUSES)]
+    lines = ["distinct printed texts per category of words: " + ", ".join(STATUSES)]
     for category, c in data["coverage"].items():  # type: ignore[attr-defined]
-        lines.append(f"  {category:18} {c['texts']:5} texts: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
+        lines.append(f"  {category:34} {c['texts']:5} texts: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
                      + f" ({c['modelled_or_override_percent']}% modelled or override)")
+    lines += ["", "a text is in a category when its printed words say (whatever the grammar read):"]
+    lines += [f"  {category}: {escape_text(str(c['definition']))}"
+              for category, c in data["coverage"].items()]  # type: ignore[attr-defined]
     found: dict[str, list[dict[str, object]]] = data["blockers"]  # type: ignore[assignment]
-    for category in CATEGORIES:
+    for category in COVERAGE_LINES:
         reasons = found.get(category, [])
         if not reasons:
             continue

@@ -21,7 +21,7 @@ from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
-from .cards import RealCard, find_card, overrides, read_card
+from .cards import RealCard, find_card, is_named, overrides, printings_named, read_card
 from .descriptions import TYPE_ALIGNMENT, alignment_of
 from .model import (
     NEVER_LABEL,
@@ -217,6 +217,8 @@ class _CaseReader:
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
+        # the card whose play ends each ability read from a text lasting "until <card> is played"
+        self.until_played: dict[str, str] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = self.text.splitlines()
 
@@ -336,6 +338,10 @@ class _CaseReader:
             brigades = tuple(sorted({_member(b, "brigade", "brigade") for b in
                                      (brigade_node if isinstance(brigade_node, YSeq) else [brigade_node])}))
         else:
+            if real is not None and real.brigade_unread:
+                real_node.fail(f"the card list gives the brigade of {quoted(real.name)} as "  # type: ignore[union-attr]
+                               f"{quoted(real.brigade_unread)}, a multicolored brigade regcheck reads only for a "
+                               "Hero, Evil Character or enhancement printed with 'Multi' alone; state its 'brigade'")
             brigades = real.brigades if real else ()
         owner, d_owner = self._player(body.get("owner"), players, "owner", players[0])
         perm, d_perm = self._player(body.get("controller"), players, "controller", owner)
@@ -418,6 +424,8 @@ class _CaseReader:
                                                                         body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
+                if a.duration_kind == "until_event":
+                    self.until_card_played(ability.id, a, real, body.get("card") or body)
                 if a.label:
                     self.labels[ability.id] = a.label
                 if a.unsupported:
@@ -536,6 +544,34 @@ class _CaseReader:
         shown = ", ".join(f"{n}{' (' + self.labels[a.id] + ')' if self.labels.get(a.id) else ''}"
                           for n, a in by_number.items())
         node.fail(f"card '{card}' has no ability {quoted(str(value))}; its abilities: {shown}")
+
+    def until_card_played(self, ability: str, a: AbilityReading, real: RealCard, where: YNode) -> None:
+        """A duration read as "until <card> is played" ends when a card of that name is played: record the name,
+        in the text's own letters; a name no card of the card list has is refused."""
+        words = next((p.text for p in a.pieces if p.kind == "duration"), "")
+        m = re.fullmatch(r"until (.+) is played", words.strip().lower())
+        if m is None or m.group(1) in ("it", "they", "them", "that card", "this card"):
+            return  # not a card named by its name: the case names the attempt
+        printed = re.search(re.escape(m.group(1)), real.text, re.IGNORECASE)
+        name = printed.group(0) if printed else m.group(1)
+        if not printings_named(name):
+            raise CaseRefused(f"{quoted(real.name)} lasts until {quoted(name)} is played, and the card list has no card "
+                              f"of that name: write the ability of this card by hand under 'abilities:' and name the "
+                              "attempt that ends it with 'until:'", where.loc)
+        self.until_played[ability] = name
+
+    def block_of_its_type(self, card: Card, ability: str, used_at: YNode) -> None:
+        """A block labelled GE or EE on an enhancement (a dual card's "GE: ... EE: ...") is that enhancement's
+        ability only when the card is played as that type: a GE block only as a Good Enhancement, which a Hero
+        uses, an EE block only as an Evil Enhancement, which an Evil Character uses (CORE-18). A case that
+        states the card as the other type and uses the block is bad input."""
+        label = self.labels.get(ability, "")
+        names = {"GE": "Good Enhancement", "EE": "Evil Enhancement"}
+        if label in names and card.type in names and label != card.type:
+            used_at.fail(f"ability {ability.rsplit('_a', 1)[1]} ({label}) of '{card.name}' is used only when the card "
+                         f"is played as a {names[label]}, by a {'Hero' if label == 'GE' else 'Evil Character'} "
+                         f"(CORE-18), and this case states '{card.name}' as an {names[card.type]}: state its type "
+                         f"{label} to use this block")
 
     def refuse_unsupported(self, ability: str, used_at: YNode) -> None:
         """A real card's ability with parts regcheck does not model cannot be used: refuse the case, saying what."""
@@ -844,14 +880,35 @@ class _CaseReader:
                                       step_label(turn, phase, active, attempt.id)))
                     attempts.append(attempt)
                     cursor += 1
-        self.duration_events(attempts, abilities)
+        self.duration_events(attempts, abilities, card_names)
         return steps, attempts
 
-    def duration_events(self, attempts: list[Attempt], abilities: list[Ability]) -> None:
-        """Pin which attempt ends each 'until' duration ('until:' on the set-aside entry names a later attempt)."""
+    def duration_events(self, attempts: list[Attempt], abilities: list[Ability], cards: dict[str, Card]) -> None:
+        """Pin which attempt ends each 'until' duration: for a real card's "until <card> is played", every later
+        play of a card of the card list of that name (an 'until:' on the entry must name one of them); else the
+        later attempt the entry names with 'until:'."""
         by_id = {a.id: a for a in attempts}
         kinds = {a.id: a.duration_kind for a in abilities}
+
+        def plays_card_named(y: Attempt, name: str) -> bool:
+            real = cards[y.card].real_card if y.card in cards else None
+            return y.kind == "play_card" and real is not None and is_named(real, name)
+
         for x in attempts:
+            played = self.until_played.get(x.ability or "")
+            if played is not None:
+                ending = {y.id for y in attempts if y.step > x.step and plays_card_named(y, played)}
+                if x.until is not None and x.until not in ending:
+                    self.until_nodes[x.id].fail(
+                        f"the duration of {x.ability} ends when a card named {quoted(played)} is played (any printing "
+                        f"of the card list); '{x.until}' is no later play of such a card: leave 'until' out")
+                for y in attempts:
+                    ends = y.id in ending
+                    self.fact("ends_duration", (x.id, y.id), ends,
+                              f"{y.id} {'plays' if ends else 'does not play'} a card named {played}, "
+                              f"{'the event that ends' if ends else 'so it does not end'} the duration of {x.id}",
+                              y.loc if ends else x.loc, False)
+                continue
             if x.until is not None:
                 node = self.until_nodes[x.id]
                 if x.until not in by_id or by_id[x.until].step <= x.step:
@@ -907,6 +964,7 @@ class _CaseReader:
                 chosen = self.named_ability(card, own, named)
                 if chosen.kind not in wanted:
                     named.fail(f"ability {chosen.id} of '{card}' is a {display_value(chosen.kind)}, not a {kinds}")
+                self.block_of_its_type(cards[card], chosen.id, named)
                 self.refuse_unsupported(chosen.id, node)
                 return chosen.id
             blocks = self.blocks.get(card, ())
@@ -921,6 +979,7 @@ class _CaseReader:
                                    f": {display_value(a.kind)}" for a in usable)
                 node.fail(f"card '{card}' has {len(usable)} abilities this entry could use ({listed}); "
                           "say which with 'ability:' (its number, or its label such as GE or EE)")
+            self.block_of_its_type(cards[card], usable[0].id, node)
             self.refuse_unsupported(usable[0].id, node)
             return usable[0].id
 

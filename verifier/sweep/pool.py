@@ -18,10 +18,11 @@ from typing import NamedTuple
 
 from ..errors import UsageError
 from ..scenario.cardreading import AbilityReading
-from ..scenario.cards import CATEGORIES, RealCard, all_cards, categories_of, read_card
+from ..scenario.cards import RealCard, all_cards, categories_of, read_card
 from ..scenario.cardview import card_json
 
-SWEEP_CATEGORIES = CATEGORIES
+# the categories of card text (`cards.CATEGORIES`) whose cards the sweep's template can place
+SWEEP_CATEGORIES = ("set-aside", "heal", "negate", "cannot-be-negated", "duration")
 # the kind of ability that carries a category, for the categories that are a kind of effect
 _KIND = {"set-aside": "set_aside_effect", "heal": "heal_effect", "negate": "negate_effect"}
 # which side plays a card of each printed type (the other types have no user in the template)
