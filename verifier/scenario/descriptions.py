@@ -107,5 +107,8 @@ def read_description(words: str) -> Description | str:
             traits.append(TRAIT_WORDS[head])
             rest = tail
         else:
-            return f"the word '{head}' in the description '{words}' is not one the model can check"
+            tokens = rest.split()
+            known = next((n for n in (2, 1) if " ".join(tokens[:n]) in NOUNS and len(tokens) > n), 0)
+            word = tokens[known] if known else head  # "hero (face down)": the words after the noun
+            return f"the word '{word}' in the description '{words}' is not one the model can check"
     return f"the description '{words}' names no kind of card"
