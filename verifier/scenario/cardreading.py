@@ -22,6 +22,17 @@ TRAIT_WORDS = {
     "babylonian": "Babylonian", "babylonians": "Babylonian", "assyrian": "Assyrian", "assyrians": "Assyrian",
     "missionary": "missionary", "missionaries": "missionary", "thessalonian": "Thessalonian",
     "thessalonians": "Thessalonian",
+    # identifiers of the card list that descriptions name ("if used by a Prophet", "negate a King")
+    **{w: t for t, words in (
+        ("Prophet", ("prophet", "prophets")), ("Priest", ("priest", "priests")), ("King", ("king", "kings")),
+        ("Judge", ("judge", "judges")), ("Angel", ("angel", "angels")), ("Disciple", ("disciple", "disciples")),
+        ("Musician", ("musician", "musicians")), ("Magician", ("magician", "magicians")),
+        ("Patriarch", ("patriarch", "patriarchs")), ("Animal", ("animal", "animals")),
+        ("Canaanite", ("canaanite", "canaanites")), ("Philistine", ("philistine", "philistines")),
+        ("Roman", ("roman", "romans")), ("Greek", ("greek", "greeks")), ("Syrian", ("syrian", "syrians")),
+        ("Moabite", ("moabite", "moabites")), ("Pharisee", ("pharisee", "pharisees")),
+        ("Sadducee", ("sadducee", "sadducees")), ("Martyr", ("martyr", "martyrs")),
+    ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
 
