@@ -343,8 +343,10 @@ def test_rules_text(cli: Cli, assert_no_crash: Check, repo_root: Path, rules_doc
     assert_no_crash(result)
     assert result.exit_code in (0, 1)
     assert "\nset-aside\n" in result.stdout
-    assert re.search(r"^  SA-1 +encoded  by (.*, )?SA-1(,|$)", result.stdout, re.M)
-    assert re.search(r"^  SA-\d+ +waived   \S", result.stdout, re.M)
+    assert re.search(r"^  SA-1 +text +encoded  by (.*, )?SA-1(,|$)", result.stdout, re.M)
+    assert re.search(r"^  NEG-3-R1 +reading +encoded  by ", result.stdout, re.M)
+    assert re.search(r"^  CORE-1 +principle +waived ", result.stdout, re.M)
+    assert re.search(r"^  SA-\d+ +text +waived   \S", result.stdout, re.M)
     n = len(rules_doc.statements)
     summary = re.search(rf"\n{n} statements: (\d+) encoded, (\d+) waived, (\d+) missing", result.stdout)
     assert summary is not None
@@ -356,7 +358,7 @@ def test_rules_missing_statement_exits_1(cli: Cli, repo_copy: Path) -> None:
         f.write("- **SA-99** A statement nobody encoded. (Test)\n")
     result = cli("rules", "--root", repo_copy)
     assert result.exit_code == 1
-    assert "  SA-99     MISSING  neither encoded nor waived" in result.stdout
+    assert re.search(r"^  SA-99 +text +MISSING  neither encoded nor waived$", result.stdout, re.M)
     data = json.loads(cli("rules", "--root", repo_copy, "--format", "json").stdout)
     assert next(s for s in data["statements"] if s["id"] == "SA-99")["status"] == "missing"
 
@@ -584,7 +586,8 @@ def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -
     assert booths["status"] == "modelled" and booths["unsupported"] == []
     (b,) = booths["abilities"]
     assert b["duration"] == {"kind": "for_chosen_turns", "turns": 7, "min_turns": 1}
-    assert b["targets"] == {"min": 0, "max": None, "types": ["Hero"], "brigade": None, "traits": ["human"]}
+    assert b["targets"] == {"min": 0, "max": None, "every": True, "types": ["Hero"], "alignment": None,
+                            "brigade": None, "traits": ["human"]}
     assert training["status"] == "unsupported" and any("single-color human hero" in u for u in training["unsupported"])
 
 

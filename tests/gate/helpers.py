@@ -26,9 +26,10 @@ cards:
     owner: bob
     abilities: [{kind: negate}]
 attempts:
-  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Preparation}
+  - {id: sets_aside, activate: hezekiah, targets: [isaiah], phase: Battle}
   - {id: negates, negate: sets_aside, by: confusion, phase: Battle}
 phases: [Preparation, Battle]
+per_phase: 2
 templates: [legal]
 """
 

@@ -93,7 +93,7 @@ def test_explore_page_lists_each_scope_with_its_findings_and_witnesses(site: Pat
     assert "3 of 3 scenarios checked (1 answered in full)" in page and "1 new finding, 0 accepted" in page
     finding = page.split('<section class="finding"', 1)[1]
     assert "new contradiction of the whole scenario" in finding and "SA-5" in finding
-    assert "<li>turn 1 Preparation: sets_aside</li><li>turn 1 Battle: negates</li>" in finding
+    assert "<li>turn 1 Battle: sets_aside</li><li>turn 1 Battle: negates</li>" in finding
     assert "<pre>title: " in finding and "expect:" in finding
     assert "Statements no scenario of the scope reaches: " in page
     assert 'id="explore-counts"' in pages(site)["index.html"]

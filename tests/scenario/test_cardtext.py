@@ -176,9 +176,15 @@ def test_cannot_be_interrupted_is_inert_whatever_its_condition() -> None:
     assert any("condition is not modelled" in r for r in reasons(a))
 
 
-def test_cannot_be_negated_is_scoped_to_its_block() -> None:
+def test_cannot_be_negated_covers_its_block_and_the_blocks_before_it() -> None:
+    # CBN-6: a "cannot be negated" sentence covers every ability on the card before it
     first, second = read_text("GE: Set aside a Hero. EC: Negate a card. Cannot be negated.").abilities
-    assert first.cannot_be_negated is False and second.cannot_be_negated is True
+    assert first.cannot_be_negated is True and second.cannot_be_negated is True
+    assert any(p.kind == "cannot" and "CBN-6" in dict(p.mapped).get("cannot_be_negated", "") for p in first.pieces)
+    first, second = read_text("GE: Set aside a Hero. Cannot be negated. EC: Negate a card.").abilities
+    assert first.cannot_be_negated is True and second.cannot_be_negated is False
+    a = only("Cannot be prevented. Negate a card.")
+    assert a.kind is None and any("written after a 'cannot be negated' sentence" in r for r in reasons(a))
     a = only("Set aside up to X Heroes in battle for 2 turns. Cannot be negated if X is 4 or greater.")
     assert a.cannot_be_negated == "x is 4 or greater"
     a = only("Set aside a Hero. Cannot be negated if used by Jonah.")
@@ -365,7 +371,7 @@ def test_conditions_on_the_use_are_requirements_the_case_must_meet() -> None:
     assert a.requires == ("used_by:Hero", "used_by_trait:N.T.") and a.use_changes == ("draw_pile:any",)
     assert not a.unsupported
     # a user the model cannot check is still refused
-    a = only("If used by a Pharisee, set aside a Hero.")
+    a = only("If used by a Levite, set aside a Hero.")
     assert a.requires == () and [p.kind for p in a.unsupported] == ["condition"]
 
 

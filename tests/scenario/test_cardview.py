@@ -21,13 +21,14 @@ def test_unknown_names_give_close_names() -> None:
 def test_text_lists_each_part_and_what_it_maps_to() -> None:
     text = render_card(reading("Feast of Booths"))
     assert "[modelled]" in text
-    assert "targets: 0 to any number Hero that are human, its user's own" in text
-    assert "'all of your human heroes' -> targets = any number, targets_own_cards = true, target_types = Hero, " \
-           "target_traits = human" in text
+    assert "targets: all (every card that fits, when it is used): Hero that are human, its user's own" in text
+    assert ("'all of your human heroes' -> targets = every card that fits, when it is used, targets_own_cards = true, "
+            "target_types = Hero, target_traits = human") in text
     assert "'for up to seven turns' -> duration = up to 7 turns, as the player picks" in text
     text = render_card(reading("Training in Righteousness"))
     assert "[unsupported]" in text
-    assert "'a single-color human hero' -> not modelled: the description 'single-color human hero' is not one" in text
+    assert ("'a single-color human hero' -> not modelled: the word 'single-color' in the description "
+            "'single-color human hero' is not one") in text
 
 
 def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:

@@ -267,8 +267,8 @@ def test_ability_names_how_many_targets(make_case: Callable[..., Scenario], writ
 
 @pytest.mark.parametrize(("written", "message"), [
     ("0", "target_count must be between 1 and 250, got 0"),
-    ("up to 0", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N' or 'any number'"),
-    ("a few", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N' or 'any number'"),
+    ("up to 0", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N', 'any number' or 'all'"),
+    ("a few", "a target count is a whole number of cards (1 to 250), 'up to N', 'at least N', 'any number' or 'all'"),
 ])
 def test_a_target_count_it_cannot_read_is_refused(make_case: Callable[..., Scenario], written: str,
                                                   message: str) -> None:
@@ -603,8 +603,8 @@ questions:
         make_case(text)
     message = str(info.value)
     assert message.startswith("case.yaml:4:11: 'Training in Righteousness' is used at line 10")
-    assert "'a single-color human hero' (the description 'single-color human hero' is not one the model can check" \
-        in message
+    assert ("'a single-color human hero' (the word 'single-color' in the description 'single-color human hero' is not "
+            "one the model can check") in message
     assert "write the ability by hand under 'abilities:'" in message
     # the same card with its ability written by hand is read
     sc = make_case(text.replace("    card: Training in Righteousness\n",
@@ -681,7 +681,7 @@ questions:
 """
     sc = make_case(text)
     crispus = next(c for c in sc.cards if c.name == "crispus")
-    assert crispus.traits == ("Corinth",) and not crispus.traits_stated
+    assert crispus.traits == ("Corinth", "Priest") and not crispus.traits_stated  # identifiers "Corinth, Priest"
     assert sc.abilities[0].target_traits == ("Corinth",)
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "phoebe_a1"}
     assert fits == {"phoebe": True, "crispus": True, "titus": True}
@@ -971,7 +971,7 @@ def test_an_on_return_effect_that_picks_a_later_blocker_refuses_a_later_battle(
 
 def test_an_on_return_draw_refuses_a_card_in_a_draw_pile(make_case: Callable[..., Scenario]) -> None:
     # Pentecost (FoM): "On return, you may draw 3."
-    in_deck = "  jonah:\n    type: Hero\n    zone: draw pile\n"
+    in_deck = "  jonah:\n    type: Hero\n    zone: draw pile\n    traits: [human]\n"
     pentecost = _on_return_case(in_deck, card="Pentecost (FoM)").replace("brigade: Green", "traits: [human]")
     with pytest.raises(CaseError, match=r"'Pentecost \(FoM\)' has an on-return effect \('on return, you may draw 3'\)"
                                         r" .* could change card 'jonah' \(in a draw pile\)"):

@@ -30,7 +30,7 @@ _TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "_
 
 # The modules a reading depends on: the grammar and every card module it imports (the traits and limits of
 # `cardreading`, the mechanics table of `cardmechanics`); a change to any of them is a new key.
-READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py")
+READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py", "descriptions.py")
 
 
 @cache

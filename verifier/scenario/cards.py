@@ -537,8 +537,8 @@ OFFERED_INSTEAD = "its effect of this category is one the text offers instead of
 _QUOTING = (
     (re.compile(r"what the (\w+) applies to \('.*'\) is not checked by the model"),
      r"what the \1 applies to ('...') is not checked by the model"),
-    (re.compile(r"the description '.*' is not one the model can check (\(.*\))"),
-     r"the description '...' is not one the model can check \1"),
+    (re.compile(r"the word '.*' in the description '.*' is not one the model can check"),
+     "a word of the description '...' is not one the model can check"),
     (re.compile(r"'cannot be negated if .*': the condition is not modelled"),
      "'cannot be negated if ...': the condition is not modelled"),
     (re.compile(r"(an ongoing effect while set aside that changes what the model tracks) \('.*'\) is not modelled"),
