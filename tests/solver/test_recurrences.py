@@ -126,10 +126,10 @@ def test_a_recurrence_outside_the_timeline_is_its_start(make_case: Callable[...,
                                                         rule_base: RuleBase) -> None:
     text = SET_ASIDE_CASE.read_text(encoding="utf-8").split("questions:")[0]
     sc = make_case(text + "questions:\n  before: battle_ended_since(set_aside_t1, 0 - 1)\n"
-                   "  counted: turns_counted(set_aside_t1, 0 - 1)\n")
+                   "  counted: upkeeps_since(set_aside_t1, 0 - 1)\n")
     result = check_scenario(sc, rule_base)
     assert [(r.question, r.verdict, r.value) for r in result.results] == [
         ("before", Verdict.DETERMINED, "no"), ("counted", Verdict.DETERMINED, "0")]
     ref = Reference(sc, rule_base)
     assert ref.evaluate(parsed("battle_ended_since(set_aside_t1, 0 - 1)"), {}, {}) is False
-    assert ref.evaluate(parsed("turns_counted(set_aside_t1, never)"), {}, {}) == 0
+    assert ref.evaluate(parsed("upkeeps_since(set_aside_t1, never)"), {}, {}) == 0
