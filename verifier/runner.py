@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = ["CaseInputError", "CaseTask", "RulingTask", "run_cases", "input_error_of"]
 
+import contextlib
 import itertools
 import os
 import signal
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import InputError, RegcheckError
-from .files import display_path
+from .files import display_path, irregular
 from .language.encoding import RuleBase
+from .resultcache import ResultCache
 from .rulesdoc import RulesDocument
 from .scenario.defaultcheck import default_warnings
 from .scenario.loader import load_case
@@ -55,6 +57,7 @@ class CaseTask:
     memory_mb: int | None
     show_defaults: bool
     resolve: bool = True  # a contradiction comes with its ways out (see `check_scenario`)
+    cache: ResultCache | None = None  # results kept by content (see `resultcache`)
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
@@ -66,13 +69,30 @@ class CaseTask:
     def check(self, path: Path, display: str | None = None) -> tuple[CaseResult, str]:
         """The case's result and its defaults as text (empty unless asked for), the case shown as `display`
         (default: its path); raises the case's input error."""
+        key = text = None
+        if self.cache is not None and irregular(path) is None:
+            try:
+                text = path.read_bytes()
+            except OSError:
+                pass
+            else:
+                key = self.cache.key(text, display if display is not None else display_path(path),
+                                     f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}")
+                kept = self.cache.get(key)
+                if kept is not None:
+                    return kept
         scenario = load_case(path, self.rules, display)
         result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
         warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
                          for w in default_warnings(scenario))
         if warnings:
             result = replace(result, warnings=warnings)
-        return result, _defaults_text(scenario) if self.show_defaults else ""
+        defaults = _defaults_text(scenario) if self.show_defaults else ""
+        if self.cache is not None and key is not None:
+            with contextlib.suppress(OSError):
+                if path.read_bytes() == text:  # kept only under the text that was checked
+                    self.cache.put(key, result, defaults)
+        return result, defaults
 
 
 def input_error_of(path: Path, err: RegcheckError) -> CaseInputError:
