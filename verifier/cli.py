@@ -737,9 +737,11 @@ def docs(write: bool, root: str | None) -> None:
                    "(repeatable; default: the repository's scopes/).")
 @click.option("--no-mutate", is_flag=True,
               help="Leave out the mutation check (every rule deleted in turn and checked against the cases).")
+@click.option("--no-cache", is_flag=True, envvar="REGCHECK_NO_CACHE",
+              help="Check every case afresh, without reading or writing the result cache (see `check`).")
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
          timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool,
-         scopes: tuple[str, ...], no_mutate: bool) -> None:
+         scopes: tuple[str, ...], no_mutate: bool, no_cache: bool) -> None:
     """Check the rules repository for CI: traceability, the lock, every case, every scope's search, accepted findings."""
     from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
@@ -755,7 +757,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
         if scopes and base is None:
             raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
         report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
-                                                  tuple(Path(s) for s in scopes), not no_mutate),
+                                                  tuple(Path(s) for s in scopes), not no_mutate, not no_cache),
                           lambda what, done, total: progress(done, total, f"gate: {what}"))
         progress.done()
     except RegcheckError as err:

@@ -15,7 +15,7 @@ when that is set); `REGCHECK_CACHE_DIR=off` or `--no-cache` turns it off.
 
 from __future__ import annotations
 
-__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode"]
+__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode", "grounding_key", "Reach"]
 
 import contextlib
 import dataclasses
@@ -27,9 +27,14 @@ import typing
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from .errors import RegcheckError
 from .files import WriteError, write_file
+from .language.encoding import RuleBase
+from .language.syntax import Call, walk
+from .rulesdoc import RulesDocument
+from .scenario.model import Scenario
 from .verdicts import CaseResult, Verdict
 
 CACHE_FOLDER = ".regcheck_cache"
@@ -105,21 +110,104 @@ def decode(kind: Any, data: Any) -> Any:
         if not isinstance(data, str):
             raise TypeError("expected text")
         return data
+    if kind is float:
+        if not isinstance(data, (int, float)) or isinstance(data, bool):
+            raise TypeError("expected a number")
+        return float(data)
     raise TypeError(f"cannot read a {kind}")
 
 
-class ResultCache:
-    """Results of case files under `folder`, for one state of the repository and of regcheck (`context`)."""
+class Reach(NamedTuple):
+    """What a case's answer is made of: a digest of its whole grounded problem, and one per rule with instances
+    in it (its instances' text, its template, place and the statements it cites), to say which changed."""
 
-    def __init__(self, folder: Path, context: str) -> None:
+    digest: str
+    rules: dict[str, str]
+
+
+def grounding_key(scenario: Scenario, rules: RuleBase, doc: RulesDocument) -> Reach | None:
+    """The digest of everything the engine reads to answer `scenario`: its grounded problem (every rule instance
+    and fact, in order, with the places, templates and cited statements of the rules), its questions, and the
+    interpretations a contradiction's ways out may try, with the statements they cite. Two scenarios with one
+    digest get one answer, whatever else differs in the rule base. None when the scenario cannot be grounded
+    (it is then checked, and its error reported, as usual)."""
+    from .solver.grounding import RuleInstance, ground_and_keep
+
+    try:
+        g = ground_and_keep(scenario, rules)
+    except RegcheckError:
+        return None
+    statements = doc.by_id()
+
+    def rule_text(r: Any) -> str:
+        # places by file name, line and column: the same rules read from another checkout give the same text
+        cited = "\0".join(f"{sid}\0{statements[sid].text if sid in statements else ''}" for sid in r.cites)
+        return f"{r.id}\0{r.says}\0{_place(r.loc)}\0{cited}\0{_shape(r.body)}"
+
+    whole = hashlib.sha256()
+    per_rule: dict[str, Any] = {}
+    for t in g.tracked:
+        line = f"{t.name}\0{t.body}\0"
+        if isinstance(t.origin, RuleInstance):
+            rule = t.origin.rule
+            if rule.id not in per_rule:
+                per_rule[rule.id] = hashlib.sha256(rule_text(rule).encode())
+                whole.update(rule_text(rule).encode())
+            per_rule[rule.id].update(f"{t.origin.label}\0{line}".encode())
+            line = t.origin.label + "\0" + line
+        else:
+            line = f"{t.origin.text}\0{_place(t.origin.loc)}\0" + line
+        whole.update(line.encode())
+    for part in (g.background, sorted(f"{k}\0{v.display}\0{v.type}" for k, v in g.constants.items()),
+                 sorted(f"{q}\0{t}" for q, t in g.question_terms.items()),
+                 sorted(f"{q}\0{t!r}" for q, t in g.questions.items())):
+        whole.update("\0".join(part).encode() + b"\1")
+    # a contradiction's ways out ground the interpretations too: their text, and the definitions they read
+    todo = [r.body for r in rules.rules if r.interpretation]
+    for r in rules.rules:
+        if r.interpretation:
+            whole.update(rule_text(r).encode())
+    seen: set[str] = set()
+    while todo:
+        for e in walk(todo.pop()):
+            if isinstance(e, Call) and e.func in rules.definitions and e.func not in seen:
+                seen.add(e.func)
+                d = rules.definitions[e.func]
+                todo.append(d.body)
+                whole.update(f"{d.name}\0{d.params}\0{_shape(d.body)}".encode())
+    return Reach(whole.hexdigest(), {rid: h.hexdigest() for rid, h in sorted(per_rule.items())})
+
+
+def _place(loc: Any) -> str:
+    return f"{Path(loc.path).name}:{loc.line}:{loc.column}" if loc is not None else ""
+
+
+def _shape(e: Any) -> str:
+    """An expression as text, each node with its line and column but not its file."""
+    if isinstance(e, tuple) and e and hasattr(e[0], "line"):
+        inner = ",".join(_shape(v) for v in e[1:])
+        return f"{type(e).__name__}@{e[0].line}:{e[0].column}({inner})"
+    if isinstance(e, tuple):
+        return "(" + ",".join(_shape(v) for v in e) + ")"
+    return repr(e)
+
+
+class ResultCache:
+    """Results of case files under `folder`: by the whole state of the repository and of regcheck (`context`),
+    and by what each case's answer is made of (its `Reach`, with regcheck's code: `code`)."""
+
+    def __init__(self, folder: Path, context: str, code: str) -> None:
         self.folder = folder
         self.context = context
+        self.code = code
 
     def key(self, case_text: bytes, shown: str, options: str) -> str:
-        """The key of a case file's result: its text, the name it is shown by, and the options of the check."""
-        digest = hashlib.sha256(self.context.encode())
-        digest.update(b"\0" + shown.encode() + b"\0" + options.encode() + b"\0" + case_text)
-        return digest.hexdigest()
+        """The key of a case file's result in this state: its text, the name it is shown by, the options."""
+        return _digest(self.context, shown, options, case_text)
+
+    def reach_key(self, case_text: bytes, shown: str, options: str, reach: Reach) -> str:
+        """The key of a case file's result by what its answer is made of, whatever else the rule base holds."""
+        return _digest(self.code + ":" + reach.digest, shown, options, case_text)
 
     def _path(self, key: str) -> Path:
         return self.folder / "results" / key[:2] / f"{key}.json"
@@ -127,8 +215,59 @@ class ResultCache:
     def get(self, key: str) -> tuple[CaseResult, str] | None:
         """The kept result and defaults text of `key`, or None when there is none or it is damaged (left to be
         written afresh)."""
+        data = self._read(self._path(key))
         try:
-            text = self._path(key).read_text("utf-8")
+            if data is None or data.get("key") != key:
+                return None
+            return decode(CaseResult, data["result"]), decode(str, data["defaults"])
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def put(self, keys: list[str], result: CaseResult, defaults: str) -> None:
+        """Keep `result` under each of `keys`, unless one of its answers hit a limit; a cache that cannot be
+        written only makes the next run slower."""
+        if any(r.verdict is Verdict.UNKNOWN for r in result.results):
+            return
+        for key in keys:
+            self._write(self._path(key), {"key": key, "result": encode(result), "defaults": defaults})
+
+    def recall(self, what: str, content: bytes, kind: Any) -> Any:
+        """The value of type `kind` kept for `what` (a scope's search, the deletion of every rule) over `content` in
+        this state, or None."""
+        key = _digest(self.context, what, "", content)
+        data = self._read(self._path(key))
+        try:
+            return None if data is None or data.get("key") != key else decode(kind, data["value"])
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+    def keep(self, what: str, content: bytes, value: Any) -> None:
+        """Keep `value` for `what` over `content` in this state."""
+        key = _digest(self.context, what, "", content)
+        self._write(self._path(key), {"key": key, "value": encode(value)})
+
+    def changes(self, case_text: bytes, shown: str, options: str, reach: Reach | None) -> str:
+        """Why the case is checked again: what changed since it was last checked with these options (its text,
+        the rules whose instances in it changed), or that it never was; and remember its reach for next time."""
+        path = self.folder / "results" / "last" / f"{_digest('', shown, options, b'')}.json"
+        last = self._read(path)
+        text = hashlib.sha256(case_text).hexdigest()
+        now = reach.rules if reach is not None else {}
+        self._write(path, {"text": text, "rules": now})
+        if not isinstance(last, dict) or not isinstance(last.get("rules"), dict):
+            return "not checked before"
+        if last.get("text") != text:
+            return "the case changed"
+        before: dict[str, Any] = last["rules"]
+        changed = sorted(r for r in set(before) | set(now) if before.get(r) != now.get(r))
+        if changed:
+            shown_rules = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+            return f"its grounding holds changed instances of {shown_rules}"
+        return "regcheck or an interpretation changed" if reach is not None else "it cannot be grounded"
+
+    def _read(self, path: Path) -> Any:
+        try:
+            text = path.read_text("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         checksum, _, payload = text.partition("\n")
@@ -136,25 +275,22 @@ class ResultCache:
             return None
         try:
             data = json.loads(payload)
-            if data.get("format") != FORMAT or data.get("key") != key:
-                return None
-            return decode(CaseResult, data["result"]), decode(str, data["defaults"])
-        except (ValueError, TypeError, KeyError, AttributeError):
+        except ValueError:
             return None
+        return data if isinstance(data, dict) and data.get("format") == FORMAT else None
 
-    def put(self, key: str, result: CaseResult, defaults: str) -> None:
-        """Keep `result`, unless one of its answers hit a limit; a cache that cannot be written only makes the
-        next run slower."""
-        if any(r.verdict is Verdict.UNKNOWN for r in result.results):
-            return
-        payload = json.dumps({"format": FORMAT, "key": key, "result": encode(result), "defaults": defaults},
-                             separators=(",", ":"), ensure_ascii=False)
-        text = hashlib.sha256(payload.encode("utf-8")).hexdigest() + "\n" + payload
-        path = self._path(key)
+    def _write(self, path: Path, data: dict[str, Any]) -> None:
+        payload = json.dumps({"format": FORMAT, **data}, separators=(",", ":"), ensure_ascii=False)
         with contextlib.suppress(WriteError, OSError):
             _prepare(self.folder)
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_file(path, text)
+            write_file(path, hashlib.sha256(payload.encode("utf-8")).hexdigest() + "\n" + payload)
+
+
+def _digest(context: str, shown: str, options: str, case_text: bytes) -> str:
+    digest = hashlib.sha256(context.encode())
+    digest.update(b"\0" + shown.encode() + b"\0" + options.encode() + b"\0" + case_text)
+    return digest.hexdigest()
 
 
 def _prepare(folder: Path) -> None:
@@ -178,10 +314,11 @@ def result_cache(root: Path) -> ResultCache | None:
     if chosen == "off":
         return None
     folder = Path(chosen) if chosen else root / CACHE_FOLDER
-    digest = hashlib.sha256(f"{FORMAT}:{__version__}:{_code_fingerprint()}".encode())
-    digest.update(json.dumps(DEFAULTS, sort_keys=True).encode() + b"\0")
+    code = hashlib.sha256(f"{FORMAT}:{__version__}:{_code_fingerprint()}".encode())
+    code.update(json.dumps(DEFAULTS, sort_keys=True).encode())
+    digest = hashlib.sha256(code.hexdigest().encode() + b"\0")
     lock = root / "rules.lock"
     digest.update(lock.read_bytes() if lock.is_file() else b"")
     _folder_bytes(digest, root / "rules", "*.md")
     _folder_bytes(digest, root / "encodings", "*.yaml")
-    return ResultCache(folder, digest.hexdigest())
+    return ResultCache(folder, digest.hexdigest(), code.hexdigest())

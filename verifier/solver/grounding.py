@@ -9,7 +9,7 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder", "GroundingMemo",
            "ground_with_memo", "second_copy", "copy_since",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
@@ -1126,11 +1126,26 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
     return _too_large(scenario, rule_instances(scenario, rules))
 
 
+_KEPT: list[tuple[Scenario, RuleBase, Grounding]] = []
+
+
+def ground_and_keep(scenario: Scenario, rules: RuleBase) -> Grounding:
+    """`ground`, with the grounding kept for the next `ground` of this very scenario and rule base, which takes
+    it instead of grounding again (the caller only reads it)."""
+    g = ground(scenario, rules)
+    _KEPT[:] = [(scenario, rules, g)]
+    return g
+
+
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
+    if _KEPT:
+        kept = _KEPT.pop()
+        if kept[0] is scenario and kept[1] is rules:
+            return kept[2]
     # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
     # default, would walk them again and again, so it waits until grounding is done (the garbage of one
     # grounding is collected after it).
