@@ -35,6 +35,7 @@ def repo(tmp_path: Path, repo_root: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
         shutil.copy(repo_root / "cases" / case, root / "cases" / case)
     monkeypatch.delenv("REGCHECK_NO_CACHE", raising=False)
     monkeypatch.delenv("REGCHECK_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "caches"))  # the other caches: apart from the user's
     monkeypatch.chdir(root)
     return root
 
@@ -208,6 +209,7 @@ def test_a_statement_edit_checks_again_the_cases_its_rules_reach(repo_root: Path
         (root / "cases" / case).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(repo_root / "cases" / case, root / "cases" / case)
     monkeypatch.delenv("REGCHECK_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "caches"))
     monkeypatch.chdir(root)
     files = sorted((root / "cases").rglob("*.yaml"))
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import verifier.mutation
+from verifier.files import display_path
 from verifier.gate import GateOptions, run_gate
 from verifier.gate.render import gate_json, render_gate
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
@@ -19,7 +20,6 @@ def test_an_unchanged_repository_is_answered_from_the_cache(survivors_repo: Path
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     (survivors_repo / "scopes").mkdir()
     (survivors_repo / "scopes" / "negated.yaml").write_text(NEGATED_IN_BATTLE_SCOPE)
-    monkeypatch.chdir(survivors_repo)
     options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True, accept_findings=True)
     first = run_gate(survivors_repo, options)
     assert first.rechecked is not None and {why for _, why in first.rechecked} == {"not checked before"}
@@ -38,13 +38,13 @@ def test_an_unchanged_repository_is_answered_from_the_cache(survivors_repo: Path
     assert gate_json(second)["summary"]["cases_checked_again"] == 0
 
 
-def test_after_an_edit_the_report_says_what_was_checked_again(gate_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(gate_repo)
+def test_after_an_edit_the_report_says_what_was_checked_again(gate_repo: Path) -> None:
     options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True, mutate=False)
     run_gate(gate_repo, options)
     case = "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"
     replace_in(gate_repo / case, "title: ", "title: Edited, ")
     report = run_gate(gate_repo, options)
-    assert report.rechecked == ((case, "the case changed"),)
+    shown = display_path(gate_repo / case)  # outside the current folder: a name no other test's case has
+    assert report.rechecked == ((shown, "the case changed"),)
     assert "cases checked again: 1 (1: the case changed); 2 answered from the result cache" in render_gate(report)
-    assert gate_json(report)["checked_again"] == [{"case": case, "why": "the case changed"}]
+    assert gate_json(report)["checked_again"] == [{"case": shown, "why": "the case changed"}]
