@@ -196,10 +196,11 @@ class ResultCache:
     """Results of case files under `folder`: by the whole state of the repository and of regcheck (`context`),
     and by what each case's answer is made of (its `Reach`, with regcheck's code: `code`)."""
 
-    def __init__(self, folder: Path, context: str, code: str) -> None:
+    def __init__(self, folder: Path, context: str, code: str, encodings: str = "") -> None:
         self.folder = folder
         self.context = context
         self.code = code
+        self.encodings = encodings  # regcheck's code and the encodings alone (see `recall`)
 
     def key(self, case_text: bytes, shown: str, options: str) -> str:
         """The key of a case file's result in this state: its text, the name it is shown by, the options."""
@@ -232,9 +233,10 @@ class ResultCache:
             self._write(self._path(key), {"key": key, "result": encode(result), "defaults": defaults})
 
     def recall(self, what: str, content: bytes, kind: Any) -> Any:
-        """The value of type `kind` kept for `what` (a scope's search, the deletion of every rule) over `content` in
-        this state, or None."""
-        key = _digest(self.context, what, "", content)
+        """The value of type `kind` kept for `what` (a scope's search, the deletion of every rule) over `content`,
+        with this code and these encodings, or None. The rules document and the lock are not part of the key: what
+        `content` needs of them (the statements' IDs) it holds itself."""
+        key = _digest(self.encodings, what, "", content)
         data = self._read(self._path(key))
         try:
             return None if data is None or data.get("key") != key else decode(kind, data["value"])
@@ -242,8 +244,8 @@ class ResultCache:
             return None
 
     def keep(self, what: str, content: bytes, value: Any) -> None:
-        """Keep `value` for `what` over `content` in this state."""
-        key = _digest(self.context, what, "", content)
+        """Keep `value` for `what` over `content`, with this code and these encodings."""
+        key = _digest(self.encodings, what, "", content)
         self._write(self._path(key), {"key": key, "value": encode(value)})
 
     def changes(self, case_text: bytes, shown: str, options: str, reach: Reach | None) -> str:
@@ -304,21 +306,23 @@ def _prepare(folder: Path) -> None:
                                         "# This file is a cache directory tag made by regcheck.\n")
 
 
-def result_cache(root: Path) -> ResultCache | None:
+def result_cache(root: Path, home: Path | None = None) -> ResultCache | None:
     """The result cache of the rules repository at `root`, for its current rules document, lock and encodings
-    and this regcheck; None when `REGCHECK_CACHE_DIR=off`."""
+    and this regcheck, kept in the cache folder of the repository at `home` (default: `root`); None when
+    `REGCHECK_CACHE_DIR=off`."""
     from . import __version__
     from .scenario.loader import DEFAULTS
 
     chosen = os.environ.get("REGCHECK_CACHE_DIR")
     if chosen == "off":
         return None
-    folder = Path(chosen) if chosen else root / CACHE_FOLDER
+    folder = Path(chosen) if chosen else (home or root) / CACHE_FOLDER
     code = hashlib.sha256(f"{FORMAT}:{__version__}:{_code_fingerprint()}".encode())
     code.update(json.dumps(DEFAULTS, sort_keys=True).encode())
-    digest = hashlib.sha256(code.hexdigest().encode() + b"\0")
+    encodings = hashlib.sha256(code.hexdigest().encode() + b"\0")
+    _folder_bytes(encodings, root / "encodings", "*.yaml")
+    digest = hashlib.sha256(encodings.hexdigest().encode() + b"\0")
     lock = root / "rules.lock"
     digest.update(lock.read_bytes() if lock.is_file() else b"")
     _folder_bytes(digest, root / "rules", "*.md")
-    _folder_bytes(digest, root / "encodings", "*.yaml")
-    return ResultCache(folder, digest.hexdigest(), code.hexdigest())
+    return ResultCache(folder, digest.hexdigest(), code.hexdigest(), encodings.hexdigest())

@@ -72,7 +72,7 @@ def scope_files(root: Path) -> list[Path]:
 
 
 def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path],
-             progress: Progress | None = None, cache: ResultCache | None = None
+             progress: Progress | None = None, cache: ResultCache | None = None, statements: str = ""
              ) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
     """Each scope's findings (keyed by fingerprint, with a first note), the problems of scopes that could
     not be read or searched in full, and the scopes that could not be read. With `cache`, a scope searched in
@@ -90,7 +90,7 @@ def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[
             problems.append(Problem("input", err.message, place, case=name))
             continue
         step = (lambda done, total, name=name: progress(f"scope {name}", done, total)) if progress else None
-        content = f"{name}\0{options.timeout_ms}:{options.memory_mb}\0".encode() + path.read_bytes()
+        content = f"{name}\0{options.timeout_ms}:{options.memory_mb}\0{statements}\0".encode() + path.read_bytes()
         result = cache.recall("scope", content, ExploreResult) if cache is not None else None
         if result is None:
             result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs),
@@ -295,7 +295,9 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         for finding in findings_of(case, result).values():
             found.setdefault(finding.fingerprint, (finding, default_note(result)))
     scopes = scope_files(root)
-    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress, cache)
+    statement_ids = ",".join(sorted(s.id for s in doc.statements))
+    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress, cache,
+                                                              statement_ids)
     problems += scope_problems
     for fingerprint, entry in from_scopes.items():
         found.setdefault(fingerprint, entry)
@@ -347,8 +349,9 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
                                        (rules, doc, kept_base) if checker is None else None))
         base_checked = (kept_base[0], kept_base[1]) if kept_base else None
         compared = list(options.scopes) or scopes
-        changes += tuple(_scope_changes_since(root, options, compared, _explore(root, rules, options, compared)[0]
-                                              if options.scopes else from_scopes))
+        changes += tuple(_scope_changes_since(root, options, compared,
+                                              _explore(root, rules, options, compared, None, cache, statement_ids)[0]
+                                              if options.scopes else from_scopes, progress, cache is not None))
     problems.sort(key=_problem_order)
     return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
                       locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
@@ -465,17 +468,22 @@ def _same_grounding(base_file: Path, file: Path, answered: CaseResult | str | No
 
 
 def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
-                         now: dict[str, tuple[Finding, str]]) -> list[Change]:
+                         now: dict[str, tuple[Finding, str]], progress: Progress | None = None,
+                         cached: bool = False) -> list[Change]:
     """Findings over each scope that appear or disappear between the rule base at `options.base` and now.
-    The scope files are read as they are now."""
+    The scope files are read as they are now. With `cached`, a scope searched in full before with the base's
+    encodings (the same as now's, when only the rules document changed) is not searched again."""
     assert options.base is not None
     with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
         base = extract_revision(root, options.base, Path(folder))
         try:
             rules = load_rule_base(base / "encodings")
+            doc = load_rules_document(base / "rules")
         except InputError as err:
             raise InputError(f"--base {options.base}: {err}") from None
-        before, _, _ = _explore(root, rules, options, scopes)
+        cache = result_cache(base, root) if cached else None
+        before, _, _ = _explore(root, rules, options, scopes, progress, cache,
+                                ",".join(sorted(s.id for s in doc.statements)))
 
     def shown(f: Finding) -> str:
         return f"{f.verdict} ({', '.join(f.rules)})"
