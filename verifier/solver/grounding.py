@@ -1094,8 +1094,9 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
 # once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some
 # 413,000, 50 over 10 some 309,000 (both grounded); 100 over 10 some 690,000 and 50 over 20 some
-# 1,060,000 (not grounded: grounded, the latter took 70 s and 3.6 GB to end `unknown` on --timeout
-# when it weighed 1,242,000).
+# 1,060,000 (not grounded: grounded with the limit raised, the latter took 62 s of CPU and 3.6 GB to
+# end `unknown` on --timeout, with the look-backs over earlier steps written as recurrences; most of
+# its weight is the rules over every attempt, card and step of set-aside, which recurrences do not touch).
 MAX_RULE_INSTANCES = 450_000
 
 
