@@ -1,19 +1,25 @@
-"""Print how checking a case grows with its size: generated cases of 5 to 200 cards over 5, 10 and 20 turns.
+"""Print how checking a case grows with its size, against another revision in the same run.
 
-Each cell is `regcheck check` of a case from benchmarks/scenarios.py, in a process of its own:
-the rule instances grounding weighs, the whole-process time (median of --runs), the peak memory
-(resident set) and how the case was answered: `answered` (every question got a verdict), or what
-stopped it (the solver's --timeout or --memory, or the grounding limit). Then the exponents of a
-least-squares fit of time ~ cards^a * turns^b over the answered cells, on the time beyond the
-import floor (`python -c "import z3, click, yaml"`, measured in the same run).
+The cases: the generated cases kept in benchmarks/bench/ (`g-CARDSxTURNS.yaml`: 5 x 5, 10 x 10, 20 x 10
+and 50 x 20), and the cases benchmarks/scenarios.py generates for the grid of --cards and --turns (Heroes
+and Evil Characters of both players, set-aside, negate and heal abilities, a set-aside attempted every
+turn, six questions; a cell of the grid that is a kept case is that case). Each is checked by
+`regcheck check` in a process of its own, alternately by this checkout and by the baseline (by default a
+git worktree of revision e816993 made for the run and removed after it, or the checkout --baseline
+names), so load on the machine hits both alike. Per cell it prints the rule instances grounding weighs in
+each revision, the median user CPU seconds of --runs runs, the peak memory (resident set) and how the
+case was answered: `answered` (every question got a verdict), or what stopped it (the solver's --timeout
+or --memory, or the grounding limit). Then the exponents of least-squares fits over the cells of the
+grid: user CPU beyond the import floor's (`python -c "import z3, click, yaml"`, measured in the same run)
+~ cards^a * turns^b over the answered cells, for each revision, and rule instances ~ cards^a * turns^b.
 
-With --baseline DIR (a checkout of another revision, e.g. made by `git worktree add DIR REV`),
-every run of this checkout alternates with a run of that one on the same case, so load on the
-machine hits both alike, and the table shows both times and the speed-up. Run it with the
-interpreter regcheck is installed in:
+Caches are off in both revisions (REGCHECK_CACHE_DIR=off): every run checks the case cold. Run it with
+the interpreter regcheck is installed in:
 
-    .venv/bin/python benchmarks/scaling.py                  # the full table
-    .venv/bin/python benchmarks/scaling.py --cards 5 10 20 50 --turns 5 10 20 --runs 3 --baseline ../before
+    .venv/bin/python benchmarks/scaling.py                          # kept cases and the grid, against e816993
+    .venv/bin/python benchmarks/scaling.py --cards 5 10 --turns 5 10 --runs 3
+    .venv/bin/python benchmarks/scaling.py --baseline ../before     # another checkout
+    .venv/bin/python benchmarks/scaling.py --no-baseline
 """
 
 from __future__ import annotations
@@ -22,21 +28,38 @@ import argparse
 import json
 import math
 import os
+import re
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scenarios import scenario  # noqa: E402
-from verifier.language.encoding import load_rule_base  # noqa: E402
-from verifier.scenario.loader import load_case  # noqa: E402
-from verifier.solver.grounding import MAX_RULE_INSTANCES, rule_instances  # noqa: E402
+
+KEPT = ROOT / "benchmarks" / "bench"
+BASELINE_REVISION = "e816993"
+COUNT = ("import sys; from pathlib import Path; from verifier.language.encoding import load_rule_base; "
+         "from verifier.scenario.loader import load_case; from verifier.solver.grounding import rule_instances; "
+         "rules = load_rule_base(Path('encodings')); print(rule_instances(load_case(Path(sys.argv[1]), rules), rules))")
+LIMIT = "import verifier.solver.grounding as g; print(g.MAX_RULE_INSTANCES)"
+
+
+class Run(NamedTuple):
+    """One `regcheck check`: user CPU seconds, peak resident megabytes, outcome."""
+
+    cpu: float
+    peak: float
+    outcome: str
 
 
 def outcome(results: list[dict[str, object]]) -> str:
@@ -53,35 +76,48 @@ def outcome(results: list[dict[str, object]]) -> str:
     return ", ".join(f"{why}: {n}/{len(results)} unknown" for why, n in sorted(stopped.items()))
 
 
-def check(path: Path, timeout: float, memory: int | None, tree: Path = ROOT) -> tuple[float, float, str]:
-    """Whole-process seconds, peak resident megabytes and outcome of one `regcheck check` of the
-    source tree `tree`."""
+def _env(tree: Path) -> dict[str, str]:
+    return {**os.environ, "REGCHECK_CACHE_DIR": "off", "PYTHONPATH": str(tree)}
+
+
+def check(path: Path, timeout: float, memory: int | None, tree: Path) -> Run:
+    """User CPU, peak memory and outcome of one `regcheck check` of the source tree `tree`."""
     cmd = [sys.executable, "-m", "verifier", "check", "--format", "json", "--timeout", str(timeout), str(path)]
     if memory:
         cmd[4:4] = ["--memory", str(memory)]
-    env = {**os.environ, "REGCHECK_CACHE_DIR": os.environ.get("REGCHECK_CACHE_DIR", "off"), "PYTHONPATH": str(tree)}
-    started = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=tree, env=_env(tree), stdout=out, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        took = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode()
-    if proc.returncode not in (0, 1):
-        return took, usage.ru_maxrss / 1024, f"exit {proc.returncode}"
-    return took, usage.ru_maxrss / 1024, outcome(json.loads(text)["results"])
+    if code not in (0, 1):
+        return Run(usage.ru_utime, usage.ru_maxrss / 1024, f"exit {code}")
+    return Run(usage.ru_utime, usage.ru_maxrss / 1024, outcome(json.loads(text)["results"]))
 
 
 def floor() -> float:
-    """Whole-process seconds of importing what regcheck cannot start without."""
-    started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import z3, click, yaml"], check=True)
-    return time.perf_counter() - started
+    """User CPU seconds of importing what regcheck cannot start without."""
+    proc = subprocess.Popen([sys.executable, "-c", "import z3, click, yaml"])
+    _, _, usage = os.wait4(proc.pid, 0)
+    return usage.ru_utime
+
+
+def instances(path: Path, tree: Path) -> str:
+    """The rule instances grounding `path` weighs in the source tree `tree`."""
+    done = subprocess.run([sys.executable, "-c", COUNT, str(path)], cwd=tree, env=_env(tree),
+                          capture_output=True, text=True, check=False)
+    return f"{int(done.stdout):,}" if done.returncode == 0 and done.stdout.strip().isdigit() else "?"
+
+
+def limit(tree: Path) -> str:
+    done = subprocess.run([sys.executable, "-c", LIMIT], cwd=tree, env=_env(tree), capture_output=True, text=True,
+                          check=False)
+    return f"{int(done.stdout):,}" if done.returncode == 0 else "?"
 
 
 def fit(cells: list[tuple[int, int, float]]) -> tuple[float, float] | None:
-    """Exponents (a, b) of the least-squares fit of log t = c + a log cards + b log turns."""
+    """Exponents (a, b) of the least-squares fit of log y = c + a log cards + b log turns."""
     if len({c for c, _, _ in cells}) < 2 or len({t for _, t, _ in cells}) < 2:
         return None
     rows = [(1.0, math.log(c), math.log(t), math.log(max(s, 1e-3))) for c, t, s in cells]
@@ -100,59 +136,114 @@ def fit(cells: list[tuple[int, int, float]]) -> tuple[float, float] | None:
     return solved[1], solved[2]
 
 
+def shown_fit(cells: list[tuple[int, int, float]]) -> str:
+    found = fit(cells)
+    if found is None:
+        return "needs cells of at least two card counts and two turn counts"
+    return f"cards^{found[0]:.2f} * turns^{found[1]:.2f} ({len(cells)} cells)"
+
+
+@contextmanager
+def baseline_tree(given: Path | None, revision: str, wanted: bool) -> Iterator[Path | None]:
+    """The baseline's source tree: the one given, or a worktree of `revision` made for the run."""
+    if not wanted:
+        yield None
+        return
+    if given is not None:
+        yield given.resolve()
+        return
+    folder = Path(tempfile.mkdtemp(prefix="regcheck-baseline-"))
+    tree = folder / revision
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), revision], check=True)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def cells(cards: list[int], turns: list[int], folder: Path) -> list[tuple[int, int, Path, bool]]:
+    """(cards, turns, case file, whether it is a cell of the grid): the kept cases, then the grid's others."""
+    kept: dict[tuple[int, int], Path] = {}
+    for path in sorted(KEPT.glob("g-*x*.yaml")):
+        m = re.fullmatch(r"g-(\d+)x(\d+)\.yaml", path.name)
+        if m:
+            kept[(int(m[1]), int(m[2]))] = path
+    out = [(c, t, p, c in cards and t in turns) for (c, t), p in sorted(kept.items())]
+    for c in cards:
+        for t in turns:
+            if (c, t) not in kept:
+                path = folder / f"g-{c}x{t}.yaml"
+                path.write_text(scenario(c, t), encoding="utf-8")
+                out.append((c, t, path, True))
+    return sorted(out, key=lambda cell: (cell[0], cell[1]))
+
+
 def main() -> None:
+    # ended by a signal, the run still removes the worktree it made
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cards", type=int, nargs="+", default=[5, 10, 20, 50, 100, 200])
+    parser.add_argument("--cards", type=int, nargs="+", default=[5, 10, 20])
     parser.add_argument("--turns", type=int, nargs="+", default=[5, 10, 20])
     parser.add_argument("--timeout", type=float, default=10.0, help="regcheck's --timeout (default 10 s)")
     parser.add_argument("--memory", type=int, default=None, help="regcheck's --memory in MB (default none)")
-    parser.add_argument("--runs", type=int, default=1, help="runs per cell; the median is shown (default 1)")
-    parser.add_argument("--baseline", type=Path, default=None,
-                        help="a checkout of another revision, timed side by side with this one")
+    parser.add_argument("--runs", type=int, default=3, help="runs per cell and revision; medians shown (default 3)")
+    parser.add_argument("--baseline", type=Path, default=None, help="a checkout of another revision to time beside")
+    parser.add_argument("--revision", default=BASELINE_REVISION,
+                        help=f"without --baseline: the revision whose worktree is made (default {BASELINE_REVISION})")
+    parser.add_argument("--no-baseline", action="store_true", help="time this checkout alone")
+    parser.add_argument("--only-kept", action="store_true", help="only the kept cases of benchmarks/bench/")
     args = parser.parse_args()
-    rules = load_rule_base(ROOT / "encodings")
-    print(f"regcheck check --timeout {args.timeout:g}{f' --memory {args.memory}' if args.memory else ''}; "
-          f"grounding limit {MAX_RULE_INSTANCES:,} rule instances; median of {args.runs} run(s) per cell")
-    print()
-    if args.baseline:
-        print("| cards | turns | rule instances | time | peak memory | outcome | baseline time | baseline outcome | speed-up |")
-        print("| ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |")
-    else:
-        print("| cards | turns | rule instances | time | peak memory | outcome |")
-        print("| ---: | ---: | ---: | ---: | ---: | --- |")
-    floors: list[float] = []
-    answered: list[tuple[int, int, float]] = []
-    with tempfile.TemporaryDirectory() as folder:
-        for cards in args.cards:
-            for turns in args.turns:
-                path = Path(folder) / f"generated-{cards}-{turns}.yaml"
-                path.write_text(scenario(cards, turns), encoding="utf-8")
-                count = rule_instances(load_case(path, rules), rules)
-                runs, before = [], []
-                for _ in range(args.runs):
-                    floors.append(floor())
-                    runs.append(check(path, args.timeout, args.memory))
-                    if args.baseline:
-                        before.append(check(path, args.timeout, args.memory, args.baseline.resolve()))
-                took = statistics.median(r[0] for r in runs)
-                peak = max(r[1] for r in runs)
-                how = runs[-1][2]
-                if how.startswith("answered"):
-                    answered.append((cards, turns, took))
-                row = f"| {cards} | {turns} | {count:,} | {took:.2f} s | {peak:.0f} MB | {how} |"
+    with baseline_tree(args.baseline, args.revision, not args.no_baseline) as before, \
+            tempfile.TemporaryDirectory() as folder:
+        todo = [c for c in cells([] if args.only_kept else args.cards, [] if args.only_kept else args.turns,
+                                 Path(folder)) if not args.only_kept or not c[3]]
+        print(f"regcheck check --timeout {args.timeout:g}{f' --memory {args.memory}' if args.memory else ''}; "
+              f"user CPU, median of {args.runs} run(s) per cell; grounding limit {limit(ROOT)} rule instances"
+              + (f" (baseline {before.name}: {limit(before)})" if before else ""))
+        print()
+        head = "| case | rule instances | user CPU | peak memory | outcome |"
+        rule = "| --- | ---: | ---: | ---: | --- |"
+        if before:
+            head += " baseline rule instances | baseline user CPU | baseline peak | baseline outcome | speed-up |"
+            rule += " ---: | ---: | ---: | --- | ---: |"
+        print(head)
+        print(rule)
+        floors: list[float] = []
+        mine: list[tuple[int, int, float]] = []
+        theirs: list[tuple[int, int, float]] = []
+        weights: list[tuple[int, int, float]] = []
+        for cards, turns, path, in_grid in todo:
+            count = instances(path, ROOT)
+            runs: list[Run] = []
+            old: list[Run] = []
+            for _ in range(args.runs):
+                floors.append(floor())
+                runs.append(check(path, args.timeout, args.memory, ROOT))
                 if before:
-                    was = statistics.median(r[0] for r in before)
-                    row += f" {was:.2f} s | {before[-1][2]} | {was / took:.1f} x |"
-                print(row, flush=True)
-    base = statistics.median(floors)
-    print()
-    print(f"import floor (median of {len(floors)}): {base:.2f} s")
-    exponents = fit([(c, t, s - base) for c, t, s in answered])
-    if exponents is None:
-        print("fitted exponents: need answered cells with at least two card counts and two turn counts")
-    else:
-        print(f"fitted exponents (time beyond the import floor, {len(answered)} answered cells): "
-              f"cards^{exponents[0]:.2f} * turns^{exponents[1]:.2f}")
+                    old.append(check(path, args.timeout, args.memory, before))
+            cpu = statistics.median(r.cpu for r in runs)
+            name = path.name if path.parent == KEPT else f"{path.name} (generated)"
+            row = (f"| {name} | {count} | {cpu:.2f} s | {max(r.peak for r in runs):.0f} MB | {runs[-1].outcome} |")
+            if in_grid and count != "?":
+                weights.append((cards, turns, float(count.replace(",", ""))))
+            if in_grid and runs[-1].outcome.startswith("answered"):
+                mine.append((cards, turns, cpu))
+            if before:
+                was = statistics.median(r.cpu for r in old)
+                row += (f" {instances(path, before)} | {was:.2f} s | {max(r.peak for r in old):.0f} MB |"
+                        f" {old[-1].outcome} | {was / cpu:.1f} x |")
+                if in_grid and old[-1].outcome.startswith("answered"):
+                    theirs.append((cards, turns, was))
+            print(row, flush=True)
+        base = statistics.median(floors)
+        print()
+        print(f"import floor, user CPU (median of {len(floors)}): {base:.3f} s")
+        beyond = [(c, t, s - base) for c, t, s in mine]
+        print(f"fitted, user CPU beyond the floor, answered cells of the grid: {shown_fit(beyond)}")
+        if before:
+            print(f"  baseline: {shown_fit([(c, t, s - base) for c, t, s in theirs])}")
+        print(f"fitted, rule instances, cells of the grid: {shown_fit(weights)}")
 
 
 if __name__ == "__main__":

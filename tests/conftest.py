@@ -16,6 +16,9 @@ from click.testing import CliRunner, Result
 
 # The caches of a test run (rule bases, card readings, the card list's coverage) are kept apart from the
 # user's own, and shared by the run's workers under pytest-xdist.
+# Each test checks its cases afresh: the result cache (see tests/test_resultcache.py) is off unless a test
+# turns it on.
+os.environ.setdefault("REGCHECK_NO_CACHE", "1")
 os.environ.setdefault("REGCHECK_CACHE_DIR",
                       os.path.join(tempfile.gettempdir(), "regcheck-test-cache-" + os.environ["PYTEST_XDIST_TESTRUNUID"])
                       if "PYTEST_XDIST_TESTRUNUID" in os.environ else tempfile.mkdtemp(prefix="regcheck-test-cache-"))

@@ -30,6 +30,7 @@ from .explore.search import DEFAULT_MAX_SCENARIOS
 from .files import display_path
 from .language.cache import cached_rule_base
 from .language.encoding import RuleBase, load_rule_base
+from .resultcache import result_cache
 from .rulesdoc import RulesDocument, load_rules_document
 from .ruling import load_ruling, ruling_verdict
 from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
@@ -76,11 +77,15 @@ def answer(repo: Repository, scenario: Scenario, timeout_ms: int = DEFAULT_TIMEO
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
           memory_mb: int | None = None, jobs: int | None = None,
-          show_defaults: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
+          show_defaults: bool = False, use_cache: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
     """Each case file's result (with its defaults as text when asked), or its input error, in order.
     A contradiction comes with its ways out: the interpretation rules and minimal correction sets
-    that make the case consistent, and every question's answer under each."""
-    yield from run_cases(CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults), files, jobs, memory_mb)
+    that make the case consistent, and every question's answer under each. With `use_cache`, a case file
+    whose result the repository's result cache holds for this very input is not checked again
+    (see `resultcache`)."""
+    cache = result_cache(repo.root) if use_cache else None
+    task = CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults, cache=cache)
+    yield from run_cases(task, files, jobs, memory_mb)
 
 
 def explain(repo: Repository, case: Path, question: str | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,

@@ -676,6 +676,13 @@ def reference_markdown() -> str:
         "`all(...)`, `count(...)`, `sum(...)`. A step is written `at(TURN, PHASE)` (the last step of",
         "that phase), `step_of(ATTEMPT)` or `never`. Definitions of `encodings/` may be used like symbols.",
         "",
+        "A definition may apply itself at the step before: a **recurrence**, the value at step `s` worked out",
+        "from the value at `s - 1`, written with its step parameter one less and its other parameters",
+        "unchanged (`battle_ended_since(x, s - 1)` inside `battle_ended_since(x, s)`). It is a truth value or a",
+        "number; outside the timeline (at `s - 1` of the first step, or at `never`) it is false, or 0. A state",
+        "carried from one step to the next is written this way rather than as a look-back over every earlier",
+        "step (`any(... for t in steps if t < s)`), so that grounding grows linearly in the steps.",
+        "",
     ]
     titles = {SymbolKind.OUTCOME: ("Outcomes", "what the rules decide; the usual subject of a question"),
               SymbolKind.CHOICE: ("Choices", "decisions the rules hand a player"),

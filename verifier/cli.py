@@ -164,9 +164,12 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=N
 @click.option("--strict", is_flag=True,
               help="Refuse a case whose defaults may change its meaning (a card left to the first player that "
                    "another uses, a blocker with no player), instead of warning.")
+@click.option("--no-cache", is_flag=True, envvar="REGCHECK_NO_CACHE",
+              help="Check every case afresh, without reading or writing the result cache (.regcheck_cache/ at the "
+                   "repository's root, or $REGCHECK_CACHE_DIR; REGCHECK_NO_CACHE=1 does the same).")
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
           show_defaults: bool, jobs: int | None, select: str | None, exitfirst: bool, quiet: int, verbose: int,
-          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool) -> None:
+          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool, no_cache: bool) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
     from dataclasses import replace
 
@@ -196,7 +199,8 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     paths_of: dict[str, Path] = {}
     progress = Progress("checking cases")
     stopped = False
-    for done, outcome in enumerate(api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults), 1):
+    checked = api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults, use_cache=not no_cache)
+    for done, outcome in enumerate(checked, 1):
         progress(done, len(files))
         if not isinstance(outcome, CaseInputError) and outcome[0].warnings:
             outcome = _warn(outcome[0], strict, progress) or outcome
@@ -733,9 +737,11 @@ def docs(write: bool, root: str | None) -> None:
                    "(repeatable; default: the repository's scopes/).")
 @click.option("--no-mutate", is_flag=True,
               help="Leave out the mutation check (every rule deleted in turn and checked against the cases).")
+@click.option("--no-cache", is_flag=True, envvar="REGCHECK_NO_CACHE",
+              help="Check every case afresh, without reading or writing the result cache (see `check`).")
 def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, sarif_file: str | None,
          timeout: float, memory: int | None, jobs: int | None, renew_lock: bool, accept_findings: bool,
-         scopes: tuple[str, ...], no_mutate: bool) -> None:
+         scopes: tuple[str, ...], no_mutate: bool, no_cache: bool) -> None:
     """Check the rules repository for CI: traceability, the lock, every case, every scope's search, accepted findings."""
     from .gate import GateOptions, gate_json, gate_junit, gate_sarif, render_gate
     from .gate import renew_lock as write_lock
@@ -751,7 +757,7 @@ def gate(root: str | None, base: str | None, fmt: str, junit_file: str | None, s
         if scopes and base is None:
             raise click.UsageError("--scope names the scopes to compare with --base; give --base too")
         report = api.gate(repository, GateOptions(int(timeout * 1000), memory, jobs, base, accept_findings,
-                                                  tuple(Path(s) for s in scopes), not no_mutate),
+                                                  tuple(Path(s) for s in scopes), not no_mutate, not no_cache),
                           lambda what, done, total: progress(done, total, f"gate: {what}"))
         progress.done()
     except RegcheckError as err:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = ["CaseInputError", "CaseTask", "RulingTask", "run_cases", "input_error_of"]
 
+import contextlib
 import itertools
 import os
 import signal
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import InputError, RegcheckError
-from .files import display_path
+from .files import display_path, irregular
 from .language.encoding import RuleBase
+from .resultcache import ResultCache, grounding_key
 from .rulesdoc import RulesDocument
 from .scenario.defaultcheck import default_warnings
 from .scenario.loader import load_case
@@ -55,6 +57,7 @@ class CaseTask:
     memory_mb: int | None
     show_defaults: bool
     resolve: bool = True  # a contradiction comes with its ways out (see `check_scenario`)
+    cache: ResultCache | None = None  # results kept by content (see `resultcache`)
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
@@ -66,13 +69,48 @@ class CaseTask:
     def check(self, path: Path, display: str | None = None) -> tuple[CaseResult, str]:
         """The case's result and its defaults as text (empty unless asked for), the case shown as `display`
         (default: its path); raises the case's input error."""
+        result, defaults, _ = self.answer(path, display)
+        return result, defaults
+
+    def answer(self, path: Path, display: str | None = None) -> tuple[CaseResult, str, str]:
+        """`check`, and why the case was checked: empty when the result cache held its answer (for this very
+        state of the repository, or for a grounding that holds exactly what it holds now), else what changed
+        since it was last checked (see `ResultCache.changes`)."""
+        cache, shown = self.cache, display if display is not None else display_path(path)
+        options = f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}"
+        text = None
+        if cache is not None and irregular(path) is None:
+            with contextlib.suppress(OSError):
+                text = path.read_bytes()
+        keys: list[str] = []
+        if cache is not None and text is not None:
+            keys.append(cache.key(text, shown, options))
+            kept = cache.get(keys[0])
+            if kept is not None:
+                return (*kept, "")
         scenario = load_case(path, self.rules, display)
+        why = ""
+        if cache is not None and text is not None:
+            reach = grounding_key(scenario, self.rules, self.doc())
+            if reach is not None:
+                keys.append(cache.reach_key(text, shown, options, reach))
+                kept = cache.get(keys[1])
+                if kept is not None:
+                    cache.put(keys[:1], *kept)
+                    cache.changes(text, shown, options, reach)
+                    return (*kept, "")
+            why = cache.changes(text, shown, options, reach)
         result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
         warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
                          for w in default_warnings(scenario))
         if warnings:
             result = replace(result, warnings=warnings)
-        return result, _defaults_text(scenario) if self.show_defaults else ""
+        defaults = _defaults_text(scenario) if self.show_defaults else ""
+        if cache is not None and keys:
+            with contextlib.suppress(OSError):
+                if path.read_bytes() == text:  # kept only under the text that was checked
+                    cache.put(keys, result, defaults)
+        return result, defaults, why or "checked"
 
 
 def input_error_of(path: Path, err: RegcheckError) -> CaseInputError:

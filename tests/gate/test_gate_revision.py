@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
+from verifier.language.encoding import RuleBase
+from verifier.scenario.loader import load_case
+from verifier.solver.grounding import RuleInstance, ground
+
 from .helpers import CONTRADICTION, NEGATED_IN_BATTLE_SCOPE, replace_in
 
 Gate = Callable[..., Result]
@@ -109,3 +113,22 @@ def test_scope_without_base_is_a_usage_error(gate: Gate, gate_repo: Path, tmp_pa
     result = gate(gate_repo, "--scope", scope)
     assert result.exit_code == 2
     assert "--scope names the scopes to compare with --base" in result.output
+
+
+def test_base_keeps_the_answers_of_cases_whose_grounding_did_not_change(gate: Gate, gate_repo: Path, repo_root: Path,
+                                                                         rule_base: RuleBase) -> None:
+    modifier_case = "cases/modifiers/whole-ability-modifier-modifies-every-part.yaml"
+    (gate_repo / modifier_case).parent.mkdir(parents=True)
+    shutil.copy(repo_root / modifier_case, gate_repo / modifier_case)
+    _git(gate_repo, "init", "-q")
+    _git(gate_repo, "add", ".")
+    _git(gate_repo, "commit", "-q", "-m", "rules as they were")
+    replace_in(gate_repo / "encodings" / "modifiers.yaml", "modifies every part of it", "modifies each part of it")
+    _git(gate_repo, "commit", "-q", "-a", "-m", "MOD-6 says it otherwise")
+    out = json.loads(gate(gate_repo, "--base", "HEAD~1", "--format", "json").output)
+    cases = sorted((gate_repo / "cases").rglob("*.yaml"))
+    reached = [f for f in cases if any(isinstance(t.origin, RuleInstance) and t.origin.rule.id == "MOD-6"
+                                       for t in ground(load_case(f, rule_base), rule_base).tracked)]
+    assert [f.relative_to(gate_repo).as_posix() for f in reached] == [modifier_case]
+    assert (out["summary"]["base_cases_checked"], out["summary"]["base_cases_kept"]) == (1, len(cases) - 1)
+    assert out["changes"] == []

@@ -9,6 +9,7 @@ import pytest
 
 from verifier.errors import EncodingError, Location
 from verifier.language.encoding import RULE_ID, SORTS, STATEMENT_ID, RuleBase, load_rule_base
+from verifier.language.types import recurrence_place
 from verifier.rulesdoc import RulesDocument
 
 
@@ -199,17 +200,49 @@ def test_cyclic_definitions(tmp_path: Path) -> None:
     assert place(err) == ("a.yaml", 3, 5)
 
 
-def test_self_referring_definition(tmp_path: Path) -> None:
+def test_a_definition_may_apply_itself_at_the_step_before(tmp_path: Path) -> None:
+    text = """\
+    section: demo
+    definitions:
+      - name: ended
+        params: {x: attempt, s: step}
+        means: s > step_of(x) and (not battle_ongoing(s) or ended(x, s - 1))
+      - name: upkeeps
+        params: {x: attempt, s: step}
+        means: (upkeeps(x, s - 1) + (1 if phase_of(s) == Upkeep else 0)) if s > step_of(x) else 0
+    """
+    (tmp_path / "a.yaml").write_text(textwrap.dedent(text))
+    rb = load_rule_base(tmp_path)
+    assert {n: (d.result, recurrence_place(d)) for n, d in rb.definitions.items()} == {
+        "ended": ("bool", 1), "upkeeps": ("int", 1)}
+
+
+@pytest.mark.parametrize("call", ["loop(x, s)", "loop(x, s - 2)", "loop(x, s + 1)", "loop(y, s - 1)",
+                                  "loop(x, 3)", "loop(x, s - 1, s)"])
+def test_a_definition_applying_itself_otherwise_is_refused(tmp_path: Path, call: str) -> None:
+    text = f"""\
+    section: demo
+    definitions:
+      - name: loop
+        params: {{x: attempt, s: step}}
+        means: s == 0 or any({call} for y in attempts)
+    """
+    err = failure(tmp_path, text)
+    assert err.message == ("definition loop: loop applies itself other than at the step before: a recurrence is "
+                           "written loop(x, s - 1) (one step parameter one less, the others unchanged)")
+    assert place(err) == ("a.yaml", 5, 26)
+
+
+def test_a_recurrence_is_a_truth_value_or_a_number(tmp_path: Path) -> None:
     text = """\
     section: demo
     definitions:
       - name: loop
         params: {s: step}
-        means: s == 0 or loop(s - 1)
+        means: s if s == 0 else loop(s - 1)
     """
     err = failure(tmp_path, text)
-    assert err.message == "definitions refer to each other in a cycle: loop -> loop"
-    assert place(err) == ("a.yaml", 3, 5)
+    assert err.message == "both branches must have one type, got step and bool"
 
 
 def test_longer_cycle(tmp_path: Path) -> None:

@@ -145,6 +145,8 @@ class GateReport:
     deletions: tuple[int, int] | None = None  # rules whose deletion a case notices, and those it does not
     survivors: tuple[tuple[str, str, Place], ...] = ()  # accepted survivors: rule, reason, where listed
     survivors_file: str = ""
+    rechecked: tuple[tuple[str, str], ...] | None = None  # with the result cache: each case checked, and why
+    base_checked: tuple[int, int] | None = None  # with --base: the cases checked there, and those kept from now
 
     @property
     def passed(self) -> bool:

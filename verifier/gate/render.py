@@ -45,6 +45,13 @@ def render_gate(report: GateReport) -> str:
         f"{sum(1 for q in qs if (q.case, q.question) not in failing)} "
         f"pass the gate",
     ]
+    if report.rechecked is not None:
+        why: dict[str, int] = {}
+        for _, reason in report.rechecked:
+            why[reason] = why.get(reason, 0) + 1
+        reasons = "; ".join(f"{n}: {reason}" for reason, n in sorted(why.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"cases checked again: {len(report.rechecked)}" + (f" ({reasons})" if reasons else "")
+                     + f"; {report.cases - len(report.rechecked)} answered from the result cache")
     if report.scopes:
         lines.append(f"scopes: {plural(report.scopes, 'scope')} searched for findings")
     if report.deletions is not None:
@@ -57,6 +64,10 @@ def render_gate(report: GateReport) -> str:
             f = a.finding
             lines.append(f"  {f.verdict} {f.name} [{f.fingerprint}]")
             lines.append(f"      {a.note}")
+    if report.base is not None and report.base_checked is not None:
+        checked, kept = report.base_checked
+        lines.append(f"cases at {report.base}: {checked} checked, {kept} kept (the same text, and a grounding "
+                     "that holds no changed rule instance)")
     if report.base is not None:
         lines.append(f"changes of verdict or value since {report.base} ({len(report.changes)}):")
         lines += [f"  {change_text(c)}" for c in report.changes] or ["  none"]
@@ -87,7 +98,11 @@ def gate_json(report: GateReport) -> dict[str, Any]:
             "deletions_noticed": report.deletions[0] if report.deletions is not None else None,
             "deletions_not_noticed": report.deletions[1] if report.deletions is not None else None,
             "accepted_survivors": len(report.survivors),
+            "cases_checked_again": len(report.rechecked) if report.rechecked is not None else None,
+            "base_cases_checked": report.base_checked[0] if report.base_checked is not None else None,
+            "base_cases_kept": report.base_checked[1] if report.base_checked is not None else None,
         },
+        "checked_again": [{"case": case, "why": why} for case, why in report.rechecked or ()],
         "problems": [
             {"check": p.check, "message": p.message, "place": str(p.place) if p.place else None,
              "case": p.case, "question": p.question,

@@ -10,12 +10,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CaseError, InputError, Location
-from ..explore import ExploreOptions, explore_scope, load_scope
+from ..errors import CaseError, InputError, Location, RegcheckError
+from ..explore import ExploreOptions, ExploreResult, explore_scope, load_scope
 from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
+from ..resultcache import ResultCache, result_cache
 from ..rulesdoc import RulesDocument, load_rules_document
+from ..runner import CaseInputError, CaseTask, input_error_of, run_cases
 from ..scenario.loader import load_case
 from ..verdicts import CaseResult, QuestionResult, Verdict
 from ..yamlsource import YMap, load_yaml
@@ -44,6 +46,7 @@ class GateOptions:
     accept_findings: bool = False
     scopes: tuple[Path, ...] = ()  # scope files to compare with --base (default: the repository's scopes/)
     mutate: bool = True  # delete every rule in turn and check the deletion against the cases
+    cache: bool = False  # answer unchanged cases from the result cache (see `resultcache`)
 
 
 def case_files(root: Path) -> list[Path]:
@@ -69,9 +72,11 @@ def scope_files(root: Path) -> list[Path]:
 
 
 def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path],
-             progress: Progress | None = None) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
+             progress: Progress | None = None, cache: ResultCache | None = None, statements: str = ""
+             ) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
     """Each scope's findings (keyed by fingerprint, with a first note), the problems of scopes that could
-    not be read or searched in full, and the scopes that could not be read."""
+    not be read or searched in full, and the scopes that could not be read. With `cache`, a scope searched in
+    full before, in this state of the repository, is not searched again."""
     found: dict[str, tuple[Finding, str]] = {}
     problems: list[Problem] = []
     unreadable: set[str] = set()
@@ -85,7 +90,13 @@ def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[
             problems.append(Problem("input", err.message, place, case=name))
             continue
         step = (lambda done, total, name=name: progress(f"scope {name}", done, total)) if progress else None
-        result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs), step)
+        content = f"{name}\0{options.timeout_ms}:{options.memory_mb}\0{statements}\0".encode() + path.read_bytes()
+        result = cache.recall("scope", content, ExploreResult) if cache is not None else None
+        if result is None:
+            result = explore_scope(scope, rules, ExploreOptions(options.timeout_ms, options.memory_mb, options.jobs),
+                                   step)
+            if cache is not None and result.complete:
+                cache.keep("scope", content, result)
         for why in result.incomplete:
             problems.append(Problem("unknown", f"the search of the scope was cut short: {why}", Place(name, 1),
                                     case=name))
@@ -124,19 +135,38 @@ def question_places(path: Path, root: Path) -> dict[str, Place]:
     return {str(key.value): Place(case, key.loc.line) for key, _ in questions.entries}
 
 
-def check_folder(options: GateOptions) -> CaseChecker:
-    """The usual way to check case files: `regcheck check`'s, with the gate's limits."""
+def check_folder(options: GateOptions, cache: ResultCache | None = None,
+                 checked: list[tuple[str, str]] | None = None) -> CaseChecker:
+    """The usual way to check case files: `regcheck check`'s, with the gate's limits; with `cache`, a case the
+    result cache holds is not checked again, and `checked` gains each case that was, with why."""
 
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
-        from ..runner import CaseInputError, CaseTask, run_cases
-
         # the gate fails or passes on the verdicts alone: a contradiction's ways out are not worked out
-        task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False)
-        for outcome in run_cases(task, files, options.jobs, options.memory_mb):
-            yield outcome if isinstance(outcome, str) else str(outcome) if isinstance(outcome, CaseInputError) \
-                else outcome[0]
+        task = _Answering(CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False,
+                                   cache=cache))
+        for path, outcome in zip(files, run_cases(task, files, options.jobs, options.memory_mb), strict=True):
+            if isinstance(outcome, tuple):
+                if outcome[1] and checked is not None:
+                    checked.append((display_path(path), outcome[1]))
+                yield outcome[0]
+            else:
+                yield str(outcome) if isinstance(outcome, CaseInputError) else outcome
 
     return checker
+
+
+@dataclass(frozen=True)
+class _Answering:
+    """A case file's result and why it was checked (empty: answered from the cache), or its input error."""
+
+    task: CaseTask
+
+    def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
+        try:
+            result, _, why = self.task.answer(path)
+        except RegcheckError as err:
+            return input_error_of(path, err)
+        return result, why
 
 
 def _results(root: Path, files: Iterable[Path], outcomes: Iterable[CaseResult | str]) -> dict[str, CaseResult | str]:
@@ -236,14 +266,21 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     counts, problems = check_traceability(root, doc, rules)
     locked, lock_problems = check_lock(root, doc, rules)
     problems += lock_problems
+    if progress is not None:
+        progress("cards", 0, 1)
     problems += check_cards(root)
+    if progress is not None:
+        progress("cards", 1, 1)
     baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
     survivors = read_survivors(root / SURVIVORS_FILE, root, rules)
 
-    check = checker or check_folder(options)
+    cache = result_cache(root) if options.cache and checker is None else None
+    checked: list[tuple[str, str]] = []
+    check = checker or check_folder(options, cache, checked)
     files = case_files(root)
     results = _results(root, files, _counted(check(rules, lambda: doc, files), len(files), progress))
+    rechecked = tuple(checked) if cache is not None else None
     places: dict[tuple[str, str | None], Place] = {}
     for f in files:
         case = _relative(f, root)
@@ -258,7 +295,9 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         for finding in findings_of(case, result).values():
             found.setdefault(finding.fingerprint, (finding, default_note(result)))
     scopes = scope_files(root)
-    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress)
+    statement_ids = ",".join(sorted(s.id for s in doc.statements))
+    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress, cache,
+                                                              statement_ids)
     problems += scope_problems
     for fingerprint, entry in from_scopes.items():
         found.setdefault(fingerprint, entry)
@@ -299,33 +338,48 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
 
     deletions: tuple[int, int] | None = None
     if options.mutate and files and not any(isinstance(r, str) for r in results.values()):
-        deletions, found_problems = _deletions(root, rules, files, survivors, options, progress)
+        deletions, found_problems = _deletions(root, rules, files, survivors, options, progress, cache)
         problems += found_problems
 
     changes: tuple[Change, ...] = ()
+    base_checked: tuple[int, int] | None = None
     if options.base is not None:
-        changes = tuple(_changes_since(root, options.base, check, results, places))
+        kept_base: list[int] = []
+        changes = tuple(_changes_since(root, options.base, check, results, places, progress,
+                                       (rules, doc, kept_base) if checker is None else None))
+        base_checked = (kept_base[0], kept_base[1]) if kept_base else None
         compared = list(options.scopes) or scopes
-        changes += tuple(_scope_changes_since(root, options, compared, _explore(root, rules, options, compared)[0]
-                                              if options.scopes else from_scopes))
+        changes += tuple(_scope_changes_since(root, options, compared,
+                                              _explore(root, rules, options, compared, None, cache, statement_ids)[0]
+                                              if options.scopes else from_scopes, progress, cache is not None))
     problems.sort(key=_problem_order)
     return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
                       locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
                       LOCK_FILE, FINDINGS_FILE, len(scopes), deletions,
-                      tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE)
+                      tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE, rechecked, base_checked)
 
 
 def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[AcceptedSurvivor],
-               options: GateOptions, progress: Progress | None) -> tuple[tuple[int, int], list[Problem]]:
+               options: GateOptions, progress: Progress | None, cache: ResultCache | None = None
+               ) -> tuple[tuple[int, int], list[Problem]]:
     """Every rule (not an interpretation) deleted in turn and checked against the cases: how many deletions
     some case notices and how many none does, and the problems: a surviving deletion not accepted, an
-    accepted survivor whose deletion is now noticed, a deletion the solver could not decide."""
-    from ..mutation import MutantStatus, mutations, run_mutations
+    accepted survivor whose deletion is now noticed, a deletion the solver could not decide. With `cache`,
+    the fates found before for these very cases, in this state of the repository, are not sought again."""
+    from ..mutation import MutantResult, MutantStatus, mutations, run_mutations
 
-    scenarios = [load_case(f, rules, display_path(f)) for f in files]
     found = [m for m in mutations(rules, kinds=("delete",)) if not rules.rule(m.mutant.target).interpretation]
-    step = (lambda done, total: progress("mutation", done, total)) if progress else None
-    results = run_mutations(rules, scenarios, found, options.timeout_ms, options.memory_mb, options.jobs, step)
+    content = f"{options.timeout_ms}:{options.memory_mb}\0".encode()
+    for f in files:
+        content += display_path(f).encode() + b"\0" + f.read_bytes() + b"\0"
+    results = cache.recall("deletions", content, tuple[MutantResult, ...]) if cache is not None else None
+    if results is None or [r.mutant_id for r in results] != [m.mutant.id for m in found]:
+        scenarios = [load_case(f, rules, display_path(f)) for f in files]
+        step = (lambda done, total: progress("mutation", done, total)) if progress else None
+        results = tuple(run_mutations(rules, scenarios, found, options.timeout_ms, options.memory_mb, options.jobs,
+                                      step))
+        if cache is not None and not any(r.status is MutantStatus.UNKNOWN for r in results):
+            cache.keep("deletions", content, results)
     accepted = {a.rule: a for a in survivors}
     problems: list[Problem] = []
     for m, r in zip(found, results):
@@ -348,11 +402,11 @@ def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[A
     return (killed, survived), problems
 
 
-def _counted(outcomes: Iterable[CaseResult | str], total: int, progress: Progress | None
+def _counted(outcomes: Iterable[CaseResult | str], total: int, progress: Progress | None, what: str = "cases"
              ) -> Iterator[CaseResult | str]:
     for done, outcome in enumerate(outcomes, 1):
         if progress is not None:
-            progress("cases", done, total)
+            progress(what, done, total)
         yield outcome
 
 
@@ -365,7 +419,12 @@ def _problem_order(p: Problem) -> tuple[object, ...]:
 
 
 def _changes_since(root: Path, revision: str, check: CaseChecker, now: dict[str, CaseResult | str],
-                   places: dict[tuple[str, str | None], Place]) -> list[Change]:
+                   places: dict[tuple[str, str | None], Place], progress: Progress | None = None,
+                   current: tuple[RuleBase, RulesDocument, list[int]] | None = None) -> list[Change]:
+    """The answers that changed since `revision`. With `current` (the rule base and rules document the answers
+    `now` were found with, and a list that gains how many base cases were checked and how many kept), a case
+    whose text is the same at the base and whose grounding there holds exactly what it holds now keeps its
+    answer of now, unchecked."""
     with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
         base = extract_revision(root, revision, Path(folder))
         try:
@@ -374,22 +433,57 @@ def _changes_since(root: Path, revision: str, check: CaseChecker, now: dict[str,
         except InputError as err:
             raise InputError(f"--base {revision}: {err}") from None
         files = case_files(base)
-        before = _results(base, files, check(rules, functools.cache(lambda: doc), files))
-    return compare_answers(answers(before), answers(now), places)
+        kept: dict[str, CaseResult | str] = {}
+        if current is not None:
+            for done, f in enumerate(files, 1):
+                if progress is not None:
+                    progress(f"groundings at {revision}", done, len(files))
+                name = _relative(f, base)
+                if _same_grounding(f, root / name, now.get(name), rules, doc, current[0], current[1]):
+                    kept[name] = now[name]
+        todo = [f for f in files if _relative(f, base) not in kept]
+        before = {**kept, **_results(base, todo, _counted(check(rules, functools.cache(lambda: doc), todo),
+                                                           len(todo), progress, f"cases at {revision}"))}
+        if current is not None:
+            current[2][:] = [len(todo), len(kept)]
+    return compare_answers(answers({name: before[name] for name in sorted(before)}), answers(now), places)
+
+
+def _same_grounding(base_file: Path, file: Path, answered: CaseResult | str | None, base_rules: RuleBase,
+                    base_doc: RulesDocument, rules: RuleBase, doc: RulesDocument) -> bool:
+    """Whether the case file has the same text at the base and now, was answered now, and grounds to the same
+    problem over both rule bases (so the base would answer it as it is answered now)."""
+    from ..resultcache import grounding_key
+
+    if not isinstance(answered, CaseResult) or irregular(file) or irregular(base_file):
+        return False
+    try:
+        if file.read_bytes() != base_file.read_bytes():
+            return False
+        then = grounding_key(load_case(base_file, base_rules), base_rules, base_doc)
+        now = grounding_key(load_case(file, rules), rules, doc)
+    except (RegcheckError, OSError):
+        return False
+    return then is not None and now is not None and then.digest == now.digest
 
 
 def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
-                         now: dict[str, tuple[Finding, str]]) -> list[Change]:
+                         now: dict[str, tuple[Finding, str]], progress: Progress | None = None,
+                         cached: bool = False) -> list[Change]:
     """Findings over each scope that appear or disappear between the rule base at `options.base` and now.
-    The scope files are read as they are now."""
+    The scope files are read as they are now. With `cached`, a scope searched in full before with the base's
+    encodings (the same as now's, when only the rules document changed) is not searched again."""
     assert options.base is not None
     with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
         base = extract_revision(root, options.base, Path(folder))
         try:
             rules = load_rule_base(base / "encodings")
+            doc = load_rules_document(base / "rules")
         except InputError as err:
             raise InputError(f"--base {options.base}: {err}") from None
-        before, _, _ = _explore(root, rules, options, scopes)
+        cache = result_cache(base, root) if cached else None
+        before, _, _ = _explore(root, rules, options, scopes, progress, cache,
+                                ",".join(sorted(s.id for s in doc.statements)))
 
     def shown(f: Finding) -> str:
         return f"{f.verdict} ({', '.join(f.rules)})"

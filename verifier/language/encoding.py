@@ -23,7 +23,7 @@ from ..files import display_path
 from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
 from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
 from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
-from .types import BUILTINS, QUESTION_FORMS, Definition, TypeScope, infer
+from .types import BUILTINS, QUESTION_FORMS, RECURRENCE_START, Definition, TypeScope, infer, recurrence_form
 
 STATEMENT_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-R\d+)?$")
 RULE_ID = re.compile(r"^[A-Z]+(-[A-Z]+)*-\d+[a-z]?(-R\d+)?(-I\d*)?$")
@@ -291,8 +291,12 @@ def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Defin
         body = parse_at(item.require("means", f"definition {name}"), lines, EncodingError, "means")
         parsed[name] = (params, body, cites, item)
 
-    # Definitions may use each other, but never in a cycle.
-    graph = {n: sorted(_called(p[1]) & parsed.keys()) for n, p in parsed.items()}
+    # Definitions may use each other, but never in a cycle; one may apply itself one step back (a recurrence).
+    for n, (params, body, _cites, item) in parsed.items():
+        _place, wrong, where = recurrence_form(n, params, body)
+        if wrong:
+            raise EncodingError(f"definition {n}: {wrong}", where or item.loc)
+    graph = {n: sorted((_called(p[1]) & parsed.keys()) - {n}) for n, p in parsed.items()}
     state: dict[str, int] = {}
 
     def visit(n: str, trail: list[str]) -> None:
@@ -325,7 +329,28 @@ def _load_definitions(raw: list[tuple[YMap, str, list[str]]]) -> dict[str, Defin
         topo(n)
     for n in order:
         params, body, cites, item = parsed[n]
-        scope = TypeScope(definitions, {}, EncodingError)
-        result = infer(body, dict(params), scope)
+        if n in _called(body):
+            result = _recurrence_type(n, params, body, cites, item, definitions)
+        else:
+            result = infer(body, dict(params), TypeScope(definitions, {}, EncodingError))
         definitions[n] = Definition(n, params, body, result, cites, item.loc)
     return {n: definitions[n] for n in sorted(definitions)}
+
+
+def _recurrence_type(name: str, params: tuple[tuple[str, str], ...], body: Expr, cites: tuple[str, ...], item: YMap,
+                     definitions: dict[str, Definition]) -> str:
+    """The type of a recurrence: a truth value or a number, the one its body has when it applies itself as one."""
+    first: EncodingError | None = None
+    for candidate in RECURRENCE_START:
+        scope = TypeScope({**definitions, name: Definition(name, params, body, candidate, cites, item.loc)}, {},
+                          EncodingError)
+        try:
+            result = infer(body, dict(params), scope)
+        except EncodingError as exc:
+            first = first or exc
+            continue
+        if result == candidate:
+            return result
+    if first is not None:
+        raise first
+    raise EncodingError(f"definition {name} applies itself, so it must be a truth value or a number", item.loc)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["Definition", "TypeScope", "infer", "NUMERIC", "compatible"]
+__all__ = ["Definition", "TypeScope", "infer", "NUMERIC", "compatible", "recurrence_place", "recurrence_form",
+           "RECURRENCE_START"]
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import NamedTuple
 from ..errors import InputError, Location
 from ..vocabulary import DOMAINS, MEMBER_OF, ORDERED_SORTS, SYMBOLS
 from ..yamlsource import did_you_mean
-from .syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant
+from .syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant, walk
 
 NUMERIC = ("int", *ORDERED_SORTS)
 BUILTINS = {"implies": (("bool", "bool"), "bool")}
@@ -28,6 +29,48 @@ class Definition(NamedTuple):
     result: str
     cites: tuple[str, ...]
     loc: Location
+
+
+# A recurrence (a definition that applies itself at the step before) has no value of its own outside the
+# timeline: there, before the first step included, it is this value of its type.
+RECURRENCE_START: dict[str, bool | int] = {"bool": False, "int": 0}
+
+
+def recurrence_form(name: str, params: tuple[tuple[str, str], ...], body: Expr) -> tuple[int | None, str, Location | None]:
+    """Where the definition `name(params) = body` goes back one step when it applies itself: the place of that
+    step parameter, or None when it does not apply itself; with a message and its place when an application of
+    itself is not one step back with its other arguments unchanged (`name(x, s - 1)`)."""
+    place: int | None = None
+    names = [p for p, _ in params]
+    for e in walk(body):
+        if not (isinstance(e, Call) and e.func == name):
+            continue
+        wrong = (f"{name} applies itself other than at the step before: a recurrence is written "
+                 f"{name}({', '.join(p if sort != 'step' else p + ' - 1' for p, sort in params)}) "
+                 "(one step parameter one less, the others unchanged)")
+        if len(e.args) != len(params):
+            return None, wrong, e.loc
+        back = [i for i, (a, (p, sort)) in enumerate(zip(e.args, params))
+                if sort == "step" and isinstance(a, Arith) and a.op == "-" and isinstance(a.left, Name)
+                and a.left.id == p and isinstance(a.right, Const) and a.right.value == 1
+                and not isinstance(a.right.value, bool)]
+        same = all(isinstance(a, Name) and a.id == p for i, (a, p) in enumerate(zip(e.args, names)) if i not in back)
+        if len(back) != 1 or not same or (place is not None and back[0] != place):
+            return None, wrong, e.loc
+        place = back[0]
+    return place, "", None
+
+
+_PLACES: dict[int, tuple[Definition, int | None]] = {}
+
+
+def recurrence_place(d: Definition) -> int | None:
+    """The place of the step parameter along which the recurrence `d` goes back (it applies itself at `s - 1`
+    there), or None when `d` does not apply itself."""
+    known = _PLACES.get(id(d))
+    if known is None or known[0] is not d:
+        known = _PLACES[id(d)] = (d, recurrence_form(d.name, d.params, d.body)[0])
+    return known[1]
 
 
 @dataclass

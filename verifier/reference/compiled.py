@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..language.encoding import RuleBase
 from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant, children
+from ..language.types import RECURRENCE_START, recurrence_place
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, SymbolKind
 
 if TYPE_CHECKING:
@@ -308,7 +309,10 @@ class Compiler:
         args_of = _arguments(fns)
         name, loc, st = e.func, e.loc, self.st
         if name in self.rules.definitions:
-            compiled = self.definition(name)
+            d = self.rules.definitions[name]
+            place = recurrence_place(d)
+            # a recurrence's body holds this very call: its closure is looked up once the body is compiled
+            slot: list[tuple[Fn, int]] = [] if place is not None else [self.definition(name)]
             MISS = MISSING
 
             def define(env: list[Any]) -> Any:
@@ -323,7 +327,36 @@ class Compiler:
                     if reads is not None:
                         reads.add(key)
                     return v
-                body, size = compiled
+                if not slot:
+                    slot.append(self.definition(name))
+                if place is not None:
+                    at = args[place]
+                    if not 0 <= at < st.ref.never:  # type: ignore[union-attr]
+                        return RECURRENCE_START[d.result]
+                    # the steps before, from the first not yet known, each from the one before it: no chain of
+                    # calls as long as the timeline
+                    first = at
+                    while first > 0 and (name, args[:place] + (first - 1,) + args[place + 1:]) not in memo:
+                        first -= 1
+                    if first < at:
+                        kept, st.reads = reads, (None if reads is None else set())
+                        try:
+                            for t in range(first, at):
+                                define_at(args[:place] + (t,) + args[place + 1:])
+                        finally:
+                            st.reads = kept
+                return define_at(args)
+
+            def define_at(args: tuple[Any, ...]) -> Any:
+                key = (name, args)
+                memo = st.memo
+                v = memo.get(key, MISS)
+                reads = st.reads
+                if v is not MISS:
+                    if reads is not None:
+                        reads.add(key)
+                    return v
+                body, size = slot[0]
                 inner_env = [*args, *([None] * (size - len(args)))]
                 if reads is None:
                     v = memo[key] = body(inner_env)

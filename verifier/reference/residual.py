@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from ..errors import EncodingError
 from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant
+from ..language.types import RECURRENCE_START, recurrence_place
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, SymbolKind
 from .evaluator import UNDECIDED, Key, Reference, Value
 
@@ -299,6 +300,9 @@ class Residuals:
         key = (name, args)
         if key not in self.defs:
             d = self.ref.rules.definitions[name]
+            place = recurrence_place(d)
+            if place is not None and not 0 <= args[place] < self.ref.never:  # type: ignore[operator]
+                return RECURRENCE_START[d.result]  # a recurrence outside the timeline
             self.defs[key] = self.fold(d.body, {p: v for (p, _), v in zip(d.params, args)})
         return self.defs[key]
 

@@ -9,7 +9,7 @@ folded while grounding, which keeps the formulas small.
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "RuleGrounder", "GroundingMemo",
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder", "GroundingMemo",
            "ground_with_memo", "second_copy", "copy_since",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
@@ -39,7 +39,7 @@ from ..language.syntax import (
     Quant,
     children,
 )
-from ..language.types import Definition
+from ..language.types import RECURRENCE_START, Definition, recurrence_place
 from ..scenario.model import Fact, Question, Scenario
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, VALUE_SETS, SymbolKind
 
@@ -727,6 +727,9 @@ class _Grounder:
             cached = self.def_cache.get(key)
             if cached is not None:
                 return cached
+        place = recurrence_place(d)
+        if place is not None:
+            return self._recurrence(d, args, place, key)
         known = self.opened.get(d.name)
         if known is None or known[0] is not d:
             known = self.opened[d.name] = (d, [name for name, _ in d.params], self.fn(d.body))
@@ -735,6 +738,45 @@ class _Grounder:
             if result.smt is not None and len(result.smt) > SHARE_LENGTH:
                 result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
             self.def_cache[key] = result
+        return result
+
+    def _recurrence(self, d: Definition, args: list[Term], place: int,
+                    key: tuple[str, tuple[Py, ...]] | None) -> Term:
+        """A recurrence applied to `args`: its start value outside the timeline; at a step the solver decides, by
+        cases over the steps; otherwise from the step before, each step up to this one worked out in turn (from
+        the first not yet known), so the value at the last step never waits on a chain of calls as long as the
+        timeline."""
+        step = args[place]
+        if step.smt is not None:
+            text = value_smt(RECURRENCE_START[d.result])
+            for v in reversed(range(self.n_steps)):
+                fixed = list(args)
+                fixed[place] = Term("step", v)
+                text = f"(ite (= {step.smt} {v}) {self.smt(self.define(d, fixed))} {text})"
+            return Term(d.result, None, text)
+        assert key is not None
+        at = step.const
+        assert isinstance(at, int) and not isinstance(at, bool)
+        if not 0 <= at < self.n_steps:
+            return Term(d.result, RECURRENCE_START[d.result])
+        first = at
+        while first > 0 and (d.name, key[1][:place] + (first - 1,) + key[1][place + 1:]) not in self.def_cache:
+            first -= 1
+        for t in range(first, at + 1):
+            fixed = list(args)
+            fixed[place] = Term("step", t)
+            self._define_at(d, fixed, (d.name, key[1][:place] + (t,) + key[1][place + 1:]))
+        return self.def_cache[key]
+
+    def _define_at(self, d: Definition, args: list[Term], key: tuple[str, tuple[Py, ...]]) -> Term:
+        """The body of `d` on known `args`, named when long, and kept under `key`."""
+        known = self.opened.get(d.name)
+        if known is None or known[0] is not d:
+            known = self.opened[d.name] = (d, [name for name, _ in d.params], self.fn(d.body))
+        result = known[2](dict(zip(known[1], args)))
+        if result.smt is not None and len(result.smt) > SHARE_LENGTH:
+            result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
+        self.def_cache[key] = result
         return result
 
     def share(self, name: str, term: Term) -> Term:
@@ -907,7 +949,8 @@ class _Grounder:
             if reads is None and isinstance(e, BoolOp) and e.op == "and":
                 yield from self._conditions(list(e.operands), outer, scope)
                 continue
-            if reads is None and isinstance(e, Call) and e.func in self.rb.definitions:
+            if (reads is None and isinstance(e, Call) and e.func in self.rb.definitions
+                    and recurrence_place(self.rb.definitions[e.func]) is None):
                 arg_reads = [self._reads(a, scope) for a in e.args]
                 if all(r is not None for r in arg_reads):
                     d = self.rb.definitions[e.func]
@@ -960,6 +1003,7 @@ class _Grounder:
         """Whether the definition reads only structure (and its parameters)."""
         known = self.structural.get(d.name)
         if known is None:
+            self.structural[d.name] = True  # a recurrence reads structure only if the rest of its body does
             known = self.structural[d.name] = self._reads(d.body, {p: frozenset() for p, _ in d.params}) is not None
         return known
 
@@ -1050,8 +1094,9 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
 # once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some
 # 413,000, 50 over 10 some 309,000 (both grounded); 100 over 10 some 690,000 and 50 over 20 some
-# 1,060,000 (not grounded: grounded, the latter took 70 s and 3.6 GB to end `unknown` on --timeout
-# when it weighed 1,242,000).
+# 1,060,000 (not grounded: grounded with the limit raised, the latter took 62 s of CPU and 3.6 GB to
+# end `unknown` on --timeout, with the look-backs over earlier steps written as recurrences; most of
+# its weight is the rules over every attempt, card and step of set-aside, which recurrences do not touch).
 MAX_RULE_INSTANCES = 450_000
 
 
@@ -1082,11 +1127,26 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
     return _too_large(scenario, rule_instances(scenario, rules))
 
 
+_KEPT: list[tuple[Scenario, RuleBase, Grounding]] = []
+
+
+def ground_and_keep(scenario: Scenario, rules: RuleBase) -> Grounding:
+    """`ground`, with the grounding kept for the next `ground` of this very scenario and rule base, which takes
+    it instead of grounding again (the caller only reads it)."""
+    g = ground(scenario, rules)
+    _KEPT[:] = [(scenario, rules, g)]
+    return g
+
+
 def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
     Raises `SolverError` when the case is larger than `too_large` allows.
     """
+    if _KEPT:
+        kept = _KEPT.pop()
+        if kept[0] is scenario and kept[1] is rules:
+            return kept[2]
     # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
     # default, would walk them again and again, so it waits until grounding is done (the garbage of one
     # grounding is collected after it).

@@ -1,0 +1,50 @@
+"""The gate with the result cache: an unchanged repository is checked from the cache (cases, scopes and the
+deletion of every rule), and after an edit the report says which cases were checked again and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import verifier.mutation
+from verifier.files import display_path
+from verifier.gate import GateOptions, run_gate
+from verifier.gate.render import gate_json, render_gate
+from verifier.solver.engine import DEFAULT_TIMEOUT_MS
+
+from .helpers import NEGATED_IN_BATTLE_SCOPE, replace_in
+
+
+def test_an_unchanged_repository_is_answered_from_the_cache(survivors_repo: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    (survivors_repo / "scopes").mkdir()
+    (survivors_repo / "scopes" / "negated.yaml").write_text(NEGATED_IN_BATTLE_SCOPE)
+    options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True, accept_findings=True)
+    first = run_gate(survivors_repo, options)
+    assert first.rechecked is not None and {why for _, why in first.rechecked} == {"not checked before"}
+    assert len(first.rechecked) == first.cases == 3 and first.deletions is not None and first.scopes == 1
+
+    def searched(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched again")
+
+    monkeypatch.setattr(verifier.mutation, "run_mutations", searched)
+    monkeypatch.setattr("verifier.gate.run.explore_scope", searched)
+    second = run_gate(survivors_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True))
+    assert second.rechecked == ()
+    assert (second.problems, second.deletions, second.accepted) == (first.problems, first.deletions, first.accepted)
+    assert [o.result for o in second.questions] == [o.result for o in first.questions]
+    assert "cases checked again: 0; 3 answered from the result cache" in render_gate(second)
+    assert gate_json(second)["summary"]["cases_checked_again"] == 0
+
+
+def test_after_an_edit_the_report_says_what_was_checked_again(gate_repo: Path) -> None:
+    options = GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True, mutate=False)
+    run_gate(gate_repo, options)
+    case = "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"
+    replace_in(gate_repo / case, "title: ", "title: Edited, ")
+    report = run_gate(gate_repo, options)
+    shown = display_path(gate_repo / case)  # outside the current folder: a name no other test's case has
+    assert report.rechecked == ((shown, "the case changed"),)
+    assert "cases checked again: 1 (1: the case changed); 2 answered from the result cache" in render_gate(report)
+    assert gate_json(report)["checked_again"] == [{"case": shown, "why": "the case changed"}]
