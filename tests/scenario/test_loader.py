@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from verifier.errors import CaseError, EncodingError, InputError
+from verifier.errors import CaseError, CaseRefused, EncodingError, InputError
 from verifier.scenario.loader import ACTIONS, DEFAULTS, VERDICT_NAMES
 from verifier.scenario.model import NEVER_LABEL, Scenario
 from verifier.vocabulary import SYMBOLS, VALUE_SETS, display_value
@@ -1291,3 +1292,18 @@ def test_a_duration_until_a_card_is_played_ends_at_a_play_of_a_card_of_that_name
     # a card without the card list's name is not the event, whatever the case calls it
     unnamed = UNTIL_PLAYED.replace("    card: Son of God (A)\n", "    type: Dominant\n")
     assert not any(f.value for f in make_case(unnamed).facts if f.symbol == "ends_duration")
+
+
+def test_a_card_played_after_a_negate_of_all_that_fits_it_is_refused(make_case: Callable[..., Scenario]) -> None:
+    text = (Path(__file__).resolve().parents[2] / "cases" / "negate"
+            / "selfish-kinsman-negates-enhancements-played-before-it.yaml").read_text("utf-8")
+    later = text.replace(
+        "  - {id: second_play, turn: 1, phase: Battle, play: second_stone, on: caleb, targets: [ishbi]}\n"
+        "  - {id: kinsman_negates, turn: 1, phase: Battle, player: bob, negate: first_play, by: kinsman}\n",
+        "  - {id: kinsman_negates, turn: 1, phase: Battle, player: bob, negate: first_play, by: kinsman}\n"
+        "  - {id: second_play, turn: 1, phase: Battle, play: second_stone, on: caleb, targets: [ishbi]}\n")
+    assert later != text
+    with pytest.raises(CaseRefused, match=r"second_play plays 'second_stone' after kinsman_negates, a negate of all "
+                                          r"the cards it fits, in the same phase"):
+        make_case(later)
+    assert make_case(text).attempts[-1].id == "kinsman_negates"

@@ -43,7 +43,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
-    _refuse_negates_the_model_cannot_follow(unmodelled, abilities, attempts)
+    _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
     _refuse_use_effects_that_could_matter(unmodelled, cards, attempts)
@@ -101,17 +101,31 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
                               where or unmodelled.locate(name))
 
 
-def _refuse_negates_the_model_cannot_follow(unmodelled: Unmodelled, abilities: list[Ability],
+def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],
                                             attempts: list[Attempt]) -> None:
     """A negate that reaches an ability whose guard has a condition regcheck does not read ("cannot be
     interrupted if ..."), or an ability that adds characters to battle (what took effect through it is negated
-    with it, NEG-7-R1, which regcheck does not follow), is refused."""
+    with it, NEG-7-R1, which regcheck does not follow), is refused; so is a card played after a negate of "all"
+    the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
+    by_card = {c.name: c for c in cards}
+    steps_by_position = {s.position: s for s in steps}
     for y in attempts:
         if y.kind != "negate_ability" or y.ability is None:
             continue
         negate = by_ability[y.ability]
+        if negate.targets_every:
+            # a card played later in the phase that fits is played while its ability is prevented (NEG-4,
+            # PREV-7): regcheck has no play of a card without its ability
+            for x in attempts:
+                c = by_card.get(x.card or "")
+                if (x.kind == "play_card" and x.step > y.step and c is not None and x.card != negate.card
+                        and steps_by_position[x.step].turn == steps_by_position[y.step].turn
+                        and steps_by_position[x.step].phase == steps_by_position[y.step].phase and negate.fits(c)):
+                    raise CaseRefused(f"{x.id} plays '{x.card}' after {y.id}, a negate of all the cards it fits, in "
+                                      "the same phase: its ability is prevented while the card is still played (NEG-4, "
+                                      "PREV-7), which regcheck does not model", x.loc)
         reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
         if negate.targets_every:
             reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
