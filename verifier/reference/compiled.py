@@ -319,17 +319,8 @@ class Compiler:
                 args = args_of(env)
                 if U in args:
                     return U
-                key = (name, args)
-                memo = st.memo
-                v = memo.get(key, MISS)
-                reads = st.reads
-                if v is not MISS:
-                    if reads is not None:
-                        reads.add(key)
-                    return v
-                if not slot:
-                    slot.append(self.definition(name))
-                if place is not None:
+                if place is not None and (name, args) not in st.memo:
+                    memo = st.memo
                     at = args[place]
                     if not 0 <= at < st.ref.never:  # type: ignore[union-attr]
                         return RECURRENCE_START[d.result]
@@ -339,7 +330,8 @@ class Compiler:
                     while first > 0 and (name, args[:place] + (first - 1,) + args[place + 1:]) not in memo:
                         first -= 1
                     if first < at:
-                        kept, st.reads = reads, (None if reads is None else set())
+                        kept = st.reads
+                        st.reads = None if kept is None else set()
                         try:
                             for t in range(first, at):
                                 define_at(args[:place] + (t,) + args[place + 1:])
@@ -356,6 +348,8 @@ class Compiler:
                     if reads is not None:
                         reads.add(key)
                     return v
+                if not slot:
+                    slot.append(self.definition(name))
                 body, size = slot[0]
                 inner_env = [*args, *([None] * (size - len(args)))]
                 if reads is None:

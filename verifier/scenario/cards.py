@@ -21,6 +21,7 @@ from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import cached_blockers, cached_coverage, cached_read_text
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
+from .descriptions import TYPE_ALIGNMENT
 
 TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
          "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
@@ -79,8 +80,8 @@ def _names() -> list[str]:
 # The brigades of each alignment (good and evil Gold are one brigade of the vocabulary).
 GOOD_BRIGADES = ("Blue", "Clay", "Gold", "Green", "Purple", "Red", "Silver", "Teal", "White")
 EVIL_BRIGADES = ("Black", "Brown", "Crimson", "Gold", "Gray", "Orange", "Pale_Green")
-# The alignment of each card type that has one.
-_ALIGNED = {"Hero": GOOD_BRIGADES, "GE": GOOD_BRIGADES, "Evil_Character": EVIL_BRIGADES, "EE": EVIL_BRIGADES}
+# The brigades a "Multi" card of each aligned type has (the alignment of its type, descriptions.TYPE_ALIGNMENT).
+_ALIGNED = {t: GOOD_BRIGADES if a == "good" else EVIL_BRIGADES for t, a in TYPE_ALIGNMENT.items()}
 
 
 def _card(row: list[str]) -> RealCard:
