@@ -1,5 +1,5 @@
-"""Cases cover the encoded statements of the targeting, negate and cannot-be sections, and the case loader refuses
-what the card reader cannot decide in them.
+"""Cases cover the encoded statements of the targeting, negate, cannot-be, band, triggered and special-initiative
+sections, and the case loader refuses what the card reader cannot decide in them.
 
 Every encoded statement of those sections, and GLOSS-8-R1 and CORE-15, is named in the `about:` list of at least
 three cases, at least half of which hold a real card (`card:`). The statements are read from the rules document
@@ -21,7 +21,7 @@ from verifier.rulesdoc import RulesDocument
 from verifier.yamlsource import YMap, YScalar, YSeq, load_yaml
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
-SECTIONS = ("negate", "cannot-be", "targeting")
+SECTIONS = ("negate", "cannot-be", "targeting", "band", "triggered", "special-initiative")
 ALSO = ("GLOSS-8-R1", "CORE-15")
 FEWEST_CASES = 3
 

@@ -7,9 +7,9 @@ sentence is recognised by its words, never by its card's name; one that names no
 "not understood by the card grammar" (`NOT_UNDERSTOOD`). Recognising a mechanic never makes a sentence read:
 the sentence stays an unsupported part, only its reason is more exact.
 
-"rules/ has no statement of it" means that no statement of the rules repository (set-aside, heal, ability
-activation order, modifiers, the glossary facts and the game principles) is about the mechanic; one may name a
-place or a phase the mechanic uses (a draw pile, the Draw phase, banish piles).
+"rules/ has no statement of it" means that no statement of the rules repository is about the mechanic; one may
+name a place or a phase the mechanic uses (a draw pile, the Draw phase, banish piles). A mechanic whose REG entry
+is restated but waived names its statements instead.
 """
 
 from __future__ import annotations
@@ -38,29 +38,29 @@ def _m(name: str, words: str, reason: str) -> Mechanic:
 # In the order a reason names them when a sentence says the words of more than one.
 MECHANICS: tuple[Mechanic, ...] = (
     _m("banding", r"\bband(?:s|ed)?\b|\bbanding (?:to|with|into|abilit(?:y|ies))\b",
-       "banding is not modelled (rules/ says only which characters a band targets, CORE-16; a case may write "
-       "the characters an ability adds to battle by hand)"),
+       "banding is not read from card text (rules/band.md says which characters a band may bring in, BAND-3 "
+       "to BAND-5; a case may write the characters an ability adds to battle by hand)"),
     _m("adding to battle", r"\badd(?:s|ed)? [^.]*?\bto (?:the )?battle\b",
        "adding a character to battle is not read from card text (a case may write it by hand: class "
        "adds_same_side or adds_opposite_side)"),
-    _m("capture", r"\bcaptur(?:e|es|ed|ing)\b", f"capture is not modelled {_NO_RULE}"),
-    _m("conversion", r"\bconver(?:t|ts|ted|ting|sion)\b", f"conversion is not modelled {_NO_RULE}"),
-    _m("exchange", r"\bexchang(?:e|es|ed|ing)\b", f"exchanging cards is not modelled {_NO_RULE}"),
+    _m("capture", r"\bcaptur(?:e|es|ed|ing)\b", "capture is not modelled (rules/zones.md, CAPT-1 to CAPT-5, waived)"),
+    _m("conversion", r"\bconver(?:t|ts|ted|ting|sion)\b", "conversion is not modelled (rules/zones.md, CONV-1 to CONV-5, waived)"),
+    _m("exchange", r"\bexchang(?:e|es|ed|ing)\b", "exchanging cards is not modelled (rules/zones.md, EXCH-1 to EXCH-4, waived)"),
     _m("interrupting the battle", r"\binterrupt(?:s|ed|ing)? (?:the )?(?:current |this )?battle\b",
        "interrupting the battle is not modelled"),
     _m("interrupting an ability", r"\binterrupts? (?!(?:the )?(?:current |this )?battle\b)",
        "interrupting an ability is not modelled (no attempt in the model interrupts one)"),
     _m("face down", r"\bface[- ](?:down|up)\b|\bflip(?:s|ped)?\b", f"face-down cards are not modelled {_NO_RULE}"),
-    _m("searching", r"\bsearch(?:es|ed|ing)?\b", f"searching a deck or discard pile is not modelled {_NO_RULE}"),
+    _m("searching", r"\bsearch(?:es|ed|ing)?\b", "searching a deck or discard pile is not modelled (rules/zones.md, SRCH-1 to SRCH-6, waived)"),
     _m("drawing this card", r"\b(?:if|when) (?:you|a player) draws? this card\b",
        "an ability triggered by drawing its card is not modelled (the model has no drawing)"),
     _m("drawing", r"\bdraw(?:s|n|ing)?\b(?! pile| phase| this card)|\bdrew\b",
-       f"drawing cards is not modelled {_NO_RULE}"),
-    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", f"shuffling is not modelled {_NO_RULE}"),
+       "drawing cards is not modelled (rules/zones.md, DRAW-1 to DRAW-5, waived)"),
+    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", "shuffling is not modelled (rules/zones.md, SHUF-1 to SHUF-5, waived)"),
     _m("revealing", r"\breveal(?:s|ed|ing)?\b|\blook(?:s|ed)? at\b",
        f"revealing or looking at cards is not modelled {_NO_RULE}"),
     _m("Reserve", r"\breserve[sd]?\b",
-       "the Reserve is not modelled (rules/ names it only as a place that is not in play, GLOSS-4)"),
+       "the Reserve is not modelled (rules/zones.md, RSV-1 and RSV-2, waived)"),
     _m("taking from a pile", r"\b(?:take|takes|put|puts|play|plays|place|places|return|returns|add|adds)\b[^.]*?"
                              r"\bfrom (?:[a-z']+ ){0,2}(?:deck|draw pile|discard pile)\b",
        f"taking cards from a draw pile or discard pile is not modelled {_NO_RULE}"),
