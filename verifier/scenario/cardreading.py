@@ -120,6 +120,8 @@ class AbilityReading(NamedTuple):
     target_alignment: str | None = None
     # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
     targets_every: bool = False
+    # "negate and discard ...": the negate also discards the card whose ability it negates (DISC-1-R1)
+    discards_what_it_negates: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be
     # negated" is both (CBN-1) and is read as `cannot_be_negated`
     cannot_be_interrupted: bool = False

@@ -151,7 +151,8 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" target location?
+negate_target.1: "negate" AND_DISCARD? target location?
+AND_DISCARD: "and discard"
 negate: "negate" words
 discard_target.1: "discard" target location?
 discard: "discard" words
@@ -322,6 +323,7 @@ class _Block:
         self.traits: tuple[str, ...] = ()
         self.alignment: str | None = None
         self.every = False
+        self.discards_negated = False
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -597,6 +599,13 @@ def _sentence(block: _Block, sentence: str) -> None:
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
                 block.inflicts.add(_AFFLICTIONS[verb])
                 block.add("affliction", verb, (("inflicts", _AFFLICTIONS[verb].replace("_condition", "")),))
+            if name == "negate_target" and any(isinstance(t, Token) and t.type == "AND_DISCARD" for t in body.children):
+                # "Negate and discard a Hero": one target for both verbs; the discard reaches the card whose
+                # ability is negated, when the negate does (DISC-1-R1)
+                block.discards_negated = True
+                block.parts.add("discard_part")
+                block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
+                                                                  "by a special ability (DISC-1-R1, CORE-13)"),))
             target = _find(body, "target")
             if name == "healed":
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")
@@ -992,6 +1001,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         target_alignment=block.alignment, targets_every=block.every,
+        discards_what_it_negates=block.discards_negated,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)),

@@ -69,7 +69,7 @@ DEFAULTS = {
               "list give it, which do not record humanity, gender or, for most cards, testament; an ability naming "
               "a trait for its targets is refused on a card that leaves that trait open",
     "ability duration": "none (no duration unless stated)",
-    "ability paired / on_return / grants / cannot_be_negated": "false",
+    "ability paired / on_return / grants / cannot_be_negated / and_discard": "false",
     "ability target_zone": "none named: targets must be in play",
     "ability targets": "any card, any number of them (a real card's text names its own; "
                        "target_type, targets_own and target_count name them for an ability written by hand)",
@@ -88,7 +88,7 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
-                "target_alignment", "cannot_be_interrupted", "cannot_be_prevented")
+                "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "and_discard")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -515,7 +515,11 @@ class _CaseReader:
                 targets_every=count[2],
                 cannot_be_interrupted=_flag(item, "cannot_be_interrupted", False),
                 cannot_be_prevented=_flag(item, "cannot_be_prevented", False),
+                discards_what_it_negates=_flag(item, "and_discard", False),
             )
+            if ability.discards_what_it_negates and kind != "negate_effect":
+                item.get("and_discard").fail("'and_discard' describes a negate ability that also discards what it "  # type: ignore[union-attr]
+                                             "negates ('negate and discard'): give it 'kind: negate'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -615,7 +619,7 @@ class _CaseReader:
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
-                       guard_condition=a.guard_condition,
+                       guard_condition=a.guard_condition, discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"))
 
     def use_limit(self, node: YNode | None) -> tuple[int, int]:
@@ -806,6 +810,9 @@ class _CaseReader:
         facts.append(("targets_every", a.targets_every,
                       f"{a.id} targets every card that fits when it is used ('all')" if a.targets_every
                       else f"{a.id} targets the cards its user picks"))
+        facts.append(("discards_what_it_negates", a.discards_what_it_negates,
+                      f"{a.id} {'also discards' if a.discards_what_it_negates else 'does not discard'} the card whose "
+                      "ability it negates"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))

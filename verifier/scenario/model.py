@@ -85,6 +85,7 @@ class Ability(NamedTuple):
     uses_per_turn: int = 0  # how many times in a turn (0: no limit)
     target_alignment: str | None = None  # "good" or "evil": the alignment its text names for its targets
     targets_every: bool = False  # its text names "all" its targets: every card that fits (TGT-18-R1)
+    discards_what_it_negates: bool = False  # "negate and discard": it also discards the card it negates (DISC-1-R1)
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
     guard_condition: str = ""  # a "cannot be interrupted if ..." its card says, whose condition is not read
