@@ -30,6 +30,7 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     traits |= {"on_return_changes": list(a.on_return_changes)} if a.on_return_changes else {}
     traits |= {"use_changes": list(a.use_changes)} if a.use_changes else {}
     traits |= {"requires": list(a.requires)} if a.requires else {}
+    traits |= {"discards_what_it_negates": True} if a.discards_what_it_negates else {}
     return {
         "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],

@@ -44,19 +44,22 @@ MECHANICS: tuple[Mechanic, ...] = (
        "adding a character to battle is not read from card text (a case may write it by hand: class "
        "adds_same_side or adds_opposite_side)"),
     _m("capture", r"\bcaptur(?:e|es|ed|ing)\b", "capture is not modelled (rules/zones.md, CAPT-1 to CAPT-5, waived)"),
-    _m("conversion", r"\bconver(?:t|ts|ted|ting|sion)\b", "conversion is not modelled (rules/zones.md, CONV-1 to CONV-5, waived)"),
+    _m("conversion", r"\bconver(?:t|ts|ted|ting|sion)\b", "conversion is not modelled "
+       "(rules/zones.md, CONV-1 to CONV-5, waived)"),
     _m("exchange", r"\bexchang(?:e|es|ed|ing)\b", "exchanging cards is not modelled (rules/zones.md, EXCH-1 to EXCH-4, waived)"),
     _m("interrupting the battle", r"\binterrupt(?:s|ed|ing)? (?:the )?(?:current |this )?battle\b",
        "interrupting the battle is not modelled"),
     _m("interrupting an ability", r"\binterrupts? (?!(?:the )?(?:current |this )?battle\b)",
        "interrupting an ability is not modelled (no attempt in the model interrupts one)"),
     _m("face down", r"\bface[- ](?:down|up)\b|\bflip(?:s|ped)?\b", f"face-down cards are not modelled {_NO_RULE}"),
-    _m("searching", r"\bsearch(?:es|ed|ing)?\b", "searching a deck or discard pile is not modelled (rules/zones.md, SRCH-1 to SRCH-6, waived)"),
+    _m("searching", r"\bsearch(?:es|ed|ing)?\b", "searching a deck or discard pile is not "
+       "modelled (rules/zones.md, SRCH-1 to SRCH-6, waived)"),
     _m("drawing this card", r"\b(?:if|when) (?:you|a player) draws? this card\b",
        "an ability triggered by drawing its card is not modelled (the model has no drawing)"),
     _m("drawing", r"\bdraw(?:s|n|ing)?\b(?! pile| phase| this card)|\bdrew\b",
        "drawing cards is not modelled (rules/zones.md, DRAW-1 to DRAW-5, waived)"),
-    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", "shuffling is not modelled (rules/zones.md, SHUF-1 to SHUF-5, waived)"),
+    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", "shuffling is not modelled "
+       "(rules/zones.md, SHUF-1 to SHUF-5, waived)"),
     _m("revealing", r"\breveal(?:s|ed|ing)?\b|\blook(?:s|ed)? at\b",
        f"revealing or looking at cards is not modelled {_NO_RULE}"),
     _m("Reserve", r"\breserve[sd]?\b",

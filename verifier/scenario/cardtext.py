@@ -324,6 +324,7 @@ class _Block:
         self.alignment: str | None = None
         self.every = False
         self.discards_negated = False
+        self.draws: list[str] = []
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -463,6 +464,37 @@ def _targets_text(low: int | str, high: int | str | None, every: bool = False) -
     return f"up to {high}"
 
 
+# "Negate a Hero or a good Enhancement", "Discard an Artifact, a Fortress or a Site": one card of any of the types
+# named, each a noun of the descriptions table that names types alone (no alignment, brigade or trait word)
+_ONE_OF = re.compile(r"(negate and discard|negate|discard) (?:a|an|one) ([a-z' -]+?(?: ,)? (?:or (?:a |an )?)?[a-z' -]+)")
+_OR_SPLIT = re.compile(r" , (?:or )?| or ")
+
+
+def _one_of_types(block: _Block, name: str, text: str) -> bool:
+    """Read a negate or discard of one card named by alternative types ("a Hero or a good Enhancement"); False
+    when the words are not such a list (the caller refuses them)."""
+    m = _ONE_OF.fullmatch(text)
+    if m is None or " or " not in m.group(2):
+        return False
+    types: list[str] = []
+    for noun in _OR_SPLIT.split(m.group(2)):
+        noun = re.sub(r"^(?:a|an) ", "", noun.strip())
+        d = read_description(noun)
+        if isinstance(d, str) or not d.types or d.alignment or d.brigade or d.traits:
+            return False
+        types += [t for t in d.types if t not in types]
+    block.add(name, m.group(1), (("kind", _EFFECT_KINDS[name]),))
+    if m.group(1) == "negate and discard":
+        block.discards_negated = True
+        block.parts.add("discard_part")
+        block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard by a "
+                                                          "special ability (DISC-1-R1, CORE-13)"),))
+    block.types = tuple(types)
+    block.min_targets, block.max_targets = 1, 1
+    block.add("target", m.group(2), (("targets", _targets_text(1, 1)), ("target_types", "/".join(types))))
+    return True
+
+
 def _duration(block: _Block, tree: Tree) -> None:
     kind = tree.data
     text = _words(tree)
@@ -530,11 +562,10 @@ def _sentence(block: _Block, sentence: str) -> None:
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
         return
     tree = _parse(low)
-    if tree is None and block.kind is not None and _EVERY_PLAYER_DRAWS.fullmatch(low):
-        # "Each player may draw X.": not carried out; a case holding a card in a draw pile is refused
-        block.use_changes.add("draw_pile:any")
-        block.add("draw", sentence, (("use_changes", "cards in a draw pile (not carried out: a case holding one is "
-                                                     "refused)"),))
+    if tree is None and _EVERY_PLAYER_DRAWS.fullmatch(low):
+        # "Each player may draw X.": not carried out; a case holding a card in a draw pile is refused. Read
+        # only beside another effect of the block, before or after it (see `read_block`).
+        block.draws.append(sentence)
         return
     if tree is None:
         # the mechanics its words name (see `cardmechanics.MECHANICS`), or "not understood by the card grammar"
@@ -580,6 +611,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]
             if name in ("negate", "discard"):
+                if _one_of_types(block, name, text):
+                    return
                 block.add(shown, text, (("kind", _EFFECT_KINDS[name]),),
                           reason=f"what the {name} applies to ('{text}') is not checked by the model")
                 return
@@ -855,7 +888,10 @@ def on_return_changes(clause: str) -> tuple[str, ...] | None:
 
 _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)(?: or (preparation|battle|discard))? "
                             r"phases? ,")
-_EVERY_PLAYER_DRAWS = re.compile(r"(?:each player|you|holder) may draw (?:x|\d+|one|two|three)(?: cards?)?")
+# "You may draw 2.", "Draw X (limit 3).", "Each player must draw 1.", "Holder may draw a card.": cards move from a
+# draw pile to a hand (DRAW-1); read with another effect of its block, not carried out
+_EVERY_PLAYER_DRAWS = re.compile(r"(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?draw "
+                                 r"(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?(?: from bottom of deck)?")
 
 
 # "Demon gains the ability 'May band with a demon from another brigade.'": the set-aside card, named again
@@ -980,6 +1016,13 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
+    for sentence in block.draws:
+        if block.kind is None:
+            block.add("sentence", sentence, reason=unread_reason(sentence))
+        else:
+            block.use_changes.add("draw_pile:any")
+            block.add("draw", sentence, (("use_changes", "cards in a draw pile (not carried out: a case holding one "
+                                                         "is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
     if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":
