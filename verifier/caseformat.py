@@ -249,6 +249,9 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                            "The card says the ability cannot be interrupted (CBN-1-R1).", "false"),
         "cannot_be_prevented": FieldSpec("true or false", BOOL,
                                          "The card says the ability cannot be prevented (CBN-9).", "false"),
+        "and_discard": FieldSpec("true or false", BOOL,
+                                 "A negate (`kind: negate`) that also discards the card whose ability it negates "
+                                 "(\"negate and discard\", DISC-1-R1).", "false"),
         "target_zone": FieldSpec("zone", _member("zone"), "The zone the ability names for its targets.",
                                  DEFAULTS["ability target_zone"]),
         "also_in_play": FieldSpec("true or false", BOOL,
