@@ -407,17 +407,25 @@ def render_ruling(r: RulingResult) -> str:
     lines = [f"{r.path}: {r.ruling} {r.title}", f"  verdict: {r.verdict.value} ({_RULING_MEANING[r.verdict]})"]
     if r.own is not None:
         lines += _ruling_check(r.own, "on its own scenario")
-    if r.impact:
-        counted = [c for c in r.impact if not c.rules_conflict_already]
+    for scenarios in (False, True):
+        impact = [c for c in r.impact if c.scenario is scenarios]
+        if not impact:
+            continue
+        what = "scenario" if scenarios else "case"
+        counted = [c for c in impact if c.counted]
         counts = Counter(c.verdict.value for c in counted)
         summary = ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
-        already = len(r.impact) - len(counted)
-        lines.append(f"  impact on {plural(len(r.impact), 'case')}: {summary}"
-                     + (f"; {already} where the rules conflict without the ruling (not counted)" if already else ""))
-        shown = [c for c in counted if c.changes or c.verdict is not RulingVerdict.ENTAILED]
-        lines.append(f"  cases whose verdicts change: {sum(1 for c in r.impact if c.changes)}")
-        for c in shown:
-            lines += _ruling_check(c, c.case)
+        already = sum(1 for c in impact if c.rules_conflict_already)
+        interpreted = [c for c in impact if c.interpretations and not c.rules_conflict_already]
+        lines.append(f"  impact on {plural(len(impact), what)}: {summary}"
+                     + (f"; {already} where the rules conflict without the ruling (not counted)" if already else "")
+                     + (f"; {len(interpreted)} opting into interpretations (not counted, below)" if interpreted else ""))
+        lines.append(f"  {what}s whose verdicts change: {sum(1 for c in counted if c.changes)}")
+        for c in counted:
+            if c.changes or c.verdict is not RulingVerdict.ENTAILED:
+                lines += _ruling_check(c, c.case)
+        for c in interpreted:
+            lines += _ruling_check(c, f"{c.case} (with {', '.join(c.interpretations)}; not counted)")
     return escape_lines("\n".join(lines))
 
 
@@ -425,7 +433,8 @@ def _ruling_check_json(c: RulingCheck) -> dict[str, Any]:
     return {"case": c.case, "verdict": c.verdict.value,
             "changes": [{"question": x.question, "before": x.before, "after": x.after} for x in c.changes],
             "core": core_json(c.core), "core_verified": c.core_verified if c.core else None,
-            "rules_conflict_already": c.rules_conflict_already, "reason": c.reason or None}
+            "rules_conflict_already": c.rules_conflict_already, "reason": c.reason or None,
+            "scenario": c.scenario, "interpretations": list(c.interpretations), "counted": c.counted}
 
 
 def ruling_json(r: RulingResult) -> dict[str, Any]:
