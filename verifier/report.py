@@ -378,7 +378,7 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
         if brief and e.ranking is not None:
-            lines += render_question(r, evidence=False)[:1 if r.ok else 2]
+            lines += [_cut(line) for line in render_question(r, evidence=False)[:1 if r.ok else 2]]
             lines += _brief(e.ranking, shown)
             continue
         if brief:
