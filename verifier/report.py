@@ -304,6 +304,12 @@ def _wrapped(text: str, indent: str = "    ") -> list[str]:
                          break_on_hyphens=False, break_long_words=True)
 
 
+def _fitted(lines: list[str]) -> list[str]:
+    """`lines` wrapped within the brief width, each at its own indentation."""
+    return [part for line in lines
+            for part in _wrapped(line.lstrip(" "), " " * (len(line) - len(line.lstrip(" "))))]
+
+
 def _cut(line: str) -> str:
     return line if len(line) <= BRIEF_WIDTH else line[:BRIEF_WIDTH - 3] + "..."
 
@@ -311,7 +317,7 @@ def _cut(line: str) -> str:
 def _brief_open(r: QuestionResult, show_conflict: bool) -> list[str]:
     """A question that is not determined, briefly: its verdict, the statements at fault, and a few of its
     values or the statements of its conflicting set (the rest: regcheck explain without --brief)."""
-    lines = [_cut(line) for line in render_question(r, evidence=False)[:1 if r.ok else 2]]
+    lines = _fitted(render_question(r, evidence=False)[:1 if r.ok else 2])
     if r.verdict is Verdict.CONTRADICTION:
         if not show_conflict:
             return lines + ["    the same conflicting set as above"]
@@ -378,7 +384,7 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
         if brief and e.ranking is not None:
-            lines += [_cut(line) for line in render_question(r, evidence=False)[:1 if r.ok else 2]]
+            lines += _fitted(render_question(r, evidence=False)[:1 if r.ok else 2])
             lines += _brief(e.ranking, shown)
             continue
         if brief:
