@@ -227,3 +227,11 @@ def test_yaml11_truth_words_where_text_or_a_number_is_wanted(tmp_path: Path, wor
         a.integer("turn", 1, 60)
     assert info.value.message == f"turn must be a whole number, got true/false ('{word}' is read by YAML as {truth})"
     assert b.text("title") == word and c.boolean("flag") is True
+
+
+def test_did_you_mean_follows_the_words_before_the_letters() -> None:
+    steps = ["turn 3 Draw (alice)", "turn 3 Preparation (alice)", "turn 2 Preparation (bob)"]
+    assert did_you_mean("turn 3 Prep", steps) == " (did you mean 'turn 3 Preparation (alice)'?)"
+    assert did_you_mean("Prep", ["Preparation", "Battle"]) == " (did you mean 'Preparation'?)"
+    assert did_you_mean("provisons", ["provisions", "elijah"]).startswith(" (did you mean 'provisions'?")
+    assert did_you_mean("zz", ["Preparation"]) == ""

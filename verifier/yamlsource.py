@@ -31,14 +31,30 @@ ErrorFactory = Callable[[str, Location | None], InputError]
 
 
 def did_you_mean(name: str, options: Iterable[str]) -> str:
-    """A ' (did you mean X?)' hint for a misspelt name, or an empty string."""
+    """A ' (did you mean X?)' hint for a misspelt name, or an empty string: the option whose words begin
+    with the name's words, in order ('turn 3 Prep': 'turn 3 Preparation (alice)'), else the closest string."""
     import difflib  # only needed when something is misspelt
 
-    close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
+    choices = sorted(set(options))
+    by_words = _by_words(name, choices)
+    close = [by_words] if by_words is not None else difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
     if not close:
         return ""
     differ = how_they_differ(name, close[0])
     return f" (did you mean {quoted(close[0])}?{'; ' + differ if differ else ''})"
+
+
+def _by_words(name: str, options: list[str]) -> str | None:
+    """The option with the fewest words whose words begin, in order, with each of the name's words (a word of
+    three letters or more may be the start of one; a shorter word must be whole), if any."""
+    words = name.lower().split()
+
+    def fits(option: str) -> bool:
+        theirs = iter(option.lower().split())
+        return bool(words) and all(any(o == w or (len(w) >= 3 and o.startswith(w)) for o in theirs) for w in words)
+
+    found = [o for o in options if o != name and fits(o)]
+    return min(found, key=lambda o: (len(o.split()), len(o), o)) if found else None
 
 
 @dataclass(frozen=True)
