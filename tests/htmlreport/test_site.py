@@ -124,3 +124,11 @@ def test_an_ambiguitys_page_names_the_statements_at_fault_first(repo_root: Path)
     assert page[fault:].split("</p>", 1)[0].count('<a href="rules.html#') == 1
     assert 'href="rules.html#GLOSS-2"' in page[fault:].split("</p>", 1)[0]
     assert fault < page.index("Statements that would have to say more")
+
+
+def test_the_battle_row_is_on_only_where_a_card_is_in_battle(site: Path, repo_root: Path) -> None:
+    quiet = pages(site)[case_page_name(str(repo_root / "cases" / REPORTED[0]))]  # Provisions: nobody enters battle
+    assert 'class="battle on"' not in quiet
+    assert "no battle: no card is in the field of battle" in quiet
+    fought = pages(site)[case_page_name(str(repo_root / "cases" / REPORTED[3]))]  # two Heroes enter battle
+    assert 'class="battle on"' in fought

@@ -90,11 +90,14 @@ def timeline_svg(t: Timeline, title: str) -> str:
     out.append(f'<text x="{LEFT - 6}" y="{battle_y + CELL_H * 0.68}" class="row-name" text-anchor="end">battle</text>')
     for j, cell in enumerate(t.battle):
         x = LEFT + j * CELL_W
-        on = cell.decided and cell.text == "yes"
+        # the Battle Phase is a battle in progress (GLOSS-3) only where a card is in the field of battle
+        empty = all(row[j].decided and row[j].text != "field of battle" for row in t.zones)
+        on = cell.decided and cell.text == "yes" and not empty
         fill = "#e06666" if on else "#ffffff" if cell.decided else "url(#open)"
+        said = "no battle: no card is in the field of battle" if cell.text == "yes" and empty else cell.text
         out.append(f'<rect x="{x + 1}" y="{battle_y + 1}" width="{CELL_W - 2}" height="{CELL_H - 2}" '
                    f'class="battle{" on" if on else ""}" fill="{fill}"><title>battle after '
-                   f'{escape(t.columns[j].label)}: {escape(cell.text)}</title></rect>')
+                   f'{escape(t.columns[j].label)}: {escape(said)}</title></rect>')
     # the attempts, numbered in order; an illegal one crossed out, a negated one struck through
     out.append(f'<text x="{LEFT - 6}" y="{attempts_y + CELL_H * 0.68}" class="row-name" text-anchor="end">'
                'attempts</text>')
