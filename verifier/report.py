@@ -583,8 +583,8 @@ def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
              f"({f.scenarios} scenario{' of the scope shows' if f.scenarios == 1 else 's of the scope show'} it)",
              *([f"    statements at fault: {', '.join(f.at_fault)}"] if f.at_fault else []),
              f"    rules involved: {', '.join(f.rules) or 'none'}",
-             f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}; "
-             f"question {f.question}"]
+             f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}"
+             + ("; no outcome at all satisfies the rules" if not f.symbol else f"; question {f.question}")]
     lines += [f"      {a}" for a in f.attempts] or ["      no attempts"]
     if accepted_note is not None:
         lines.append(f"    note: {accepted_note}")

@@ -570,7 +570,9 @@ def _explore(site: Site) -> str:
                 "of the scope.</p>"
                 + (f"<p>Accepted: {escape(note)}</p>" if note is not None else "")
                 + f"<p>Smallest witness: {plural(f.turns, 'turn')}, cards "
-                f"{escape(', '.join(f.cards))}; question <code>{escape(f.question)}</code>.</p>"
+                f"{escape(', '.join(f.cards))}"
+                + (f"; question <code>{escape(f.question)}</code>.</p>" if f.symbol
+                   else "; no outcome at all satisfies the rules.</p>")
                 + (f"<ol>{steps}</ol>" if steps else "")
                 + f"<details><summary>Witness as a case file</summary><pre>{escape(f.case)}</pre></details></section>")
         if r.unused:
