@@ -62,7 +62,8 @@ def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False)
     heading = "forced by" if derivation else "conflicting set"
     lines = [f"    {heading} ({plural(len(rules), 'rule instance')}, {plural(len(facts), 'fact')}; {check}):"]
     fact_lines = ["    given the scenario's facts:" if derivation else "    scenario facts:"]
-    fact_lines += [f"    - {f.text}  ({f.location})" for f in facts]
+    # facts that read the same (one card-text sentence pins several inputs) are shown once
+    fact_lines += list(dict.fromkeys(f"    - {f.text}  ({f.location})" for f in facts))
     if derivation and facts:
         lines += fact_lines
         lines.append("    and the rules:")
@@ -283,7 +284,7 @@ def _brief(ranking: Ranking, shown: _Shown) -> list[str]:
     names = ", ".join(r.rule + (f" x{len(r.instances)}" if len(r.instances) > 1 else "") for r in ranking.deciding)
     rest = sum(len(r.instances) for r in ranking.rules if r.rank != 1)
     used = [f for f in ranking.facts if f.rank == 1]
-    new = [f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts]
+    new = list(dict.fromkeys(f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts))
     shown.facts.update((f.facts[0].text, f.facts[0].location) for f in used)
     old = len(used) - len(new)
     line = f"decided by {names or 'no rule'}"
