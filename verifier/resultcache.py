@@ -15,7 +15,7 @@ when that is set); `REGCHECK_CACHE_DIR=off` or `--no-cache` turns it off.
 
 from __future__ import annotations
 
-__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode", "grounding_key", "Reach"]
+__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode", "grounding_key", "Reach", "code_fingerprint"]
 
 import contextlib
 import dataclasses
@@ -43,7 +43,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 @cache
-def _code_fingerprint() -> str:
+def code_fingerprint() -> str:
     """A hash of every file of the package that can change an answer: its code and its data."""
     digest = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*")):
@@ -317,7 +317,7 @@ def result_cache(root: Path, home: Path | None = None) -> ResultCache | None:
     if chosen == "off":
         return None
     folder = Path(chosen) if chosen else (home or root) / CACHE_FOLDER
-    code = hashlib.sha256(f"{FORMAT}:{__version__}:{_code_fingerprint()}".encode())
+    code = hashlib.sha256(f"{FORMAT}:{__version__}:{code_fingerprint()}".encode())
     code.update(json.dumps(DEFAULTS, sort_keys=True).encode())
     encodings = hashlib.sha256(code.hexdigest().encode() + b"\0")
     _folder_bytes(encodings, root / "encodings", "*.yaml")
