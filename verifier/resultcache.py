@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import types
 import typing
 from enum import Enum
@@ -286,6 +287,12 @@ class ResultCache:
         with contextlib.suppress(WriteError, OSError):
             _prepare(self.folder)
             path.parent.mkdir(parents=True, exist_ok=True)
+            # an entry is a file of the cache's own: whatever else stands at its place (a link, which `write_file`
+            # would write through to another file, or a folder) is taken away
+            if path.is_symlink():
+                path.unlink()
+            elif path.is_dir():
+                shutil.rmtree(path)
             write_file(path, hashlib.sha256(payload.encode("utf-8")).hexdigest() + "\n" + payload)
 
 
