@@ -294,3 +294,11 @@ def test_every_place_is_inside_the_file(tmp_path: Path, lines: list[tuple[list[s
     for place in places:
         assert 1 <= place.line <= len(shown), (text, place)
         assert place.column <= len(shown[place.line - 1]) + 1, (text, place)
+
+
+def test_blank_text_is_called_empty(tmp_path: Path) -> None:
+    node = load(tmp_path, "a: ''\nb: '  '\n")
+    assert isinstance(node, YMap)
+    for key in ("a", "b"):
+        with pytest.raises(CaseError, match=f": {key} must be text, got empty text$"):
+            node.require(key, "").text(key)  # type: ignore[union-attr]

@@ -106,6 +106,8 @@ class YScalar(YNode):
     def kind(self) -> str:
         if self.value is None:
             return "nothing"
+        if isinstance(self.value, str) and not self.value.strip():
+            return "empty text"
         return {bool: "true/false", int: "a number", float: "a number", str: "text"}.get(
             type(self.value), "value"
         )
