@@ -114,8 +114,10 @@ def run(rules: RuleBase, cases: int, what: str, keep_going: bool, stream: int | 
         report = "engine and enumeration disagree:\n" + "\n".join(differ) + "\n\n" + text
         if differ and keep_going:
             found.append(report)
-        if keep_going and tally["compared"] % 1000 == 0 and not differ:
-            print(f"{what}: {tally['compared']} compared, {time.perf_counter() - start:.0f} s", flush=True)
+            print(f"{what}: {report}", flush=True)  # at once: a run cut short still shows what it found
+        if keep_going and tally["compared"] % 250 == 0 and not differ:
+            print(f"{what}: {tally['compared']} compared, {len(found)} disagreements, {time.perf_counter() - start:.0f} s",
+                  flush=True)
         assert keep_going or not differ, report
 
     agree()
