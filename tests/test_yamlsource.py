@@ -274,7 +274,7 @@ _PIECES = st.sampled_from(["a:", " 1", "- x", "[", "]", "{", "}", "'", '"', "#c"
 _ENDS = st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.lists(_PIECES, max_size=4), _ENDS), max_size=8), st.booleans())
 def test_every_place_is_inside_the_file(tmp_path: Path, lines: list[tuple[list[str], str]], last_end: bool) -> None:
     text = "".join("".join(pieces) + end for pieces, end in lines)

@@ -105,10 +105,10 @@ def test_a_search_past_its_limit_gives_no_answer(make_case: Callable[..., Scenar
 # (the quickest in the default run, the others with -m slow)
 LATER_SECTIONS = (
     "negate/incurable-negates-balm-of-gilead-played-while-it-is-in-play.yaml",
-    "negate/john-negates-every-evil-character-used-before-it.yaml",
     "cannot-be/cannot-be-prevented-discard-used-again-after-a-negate.yaml",
     "targeting/day-of-atonement-takes-only-heroes-its-user-owns-and-controls.yaml",
     "targeting/discard-each-hero-in-battle-takes-every-hero-there.yaml",
+    pytest.param("negate/john-negates-every-evil-character-used-before-it.yaml", marks=pytest.mark.slow),
     pytest.param("negate/david-cannot-negate-a-paralyze-after-the-battle.yaml", marks=pytest.mark.slow),
     pytest.param("negate/foul-spirit-negates-heroes-used-before-it.yaml", marks=pytest.mark.slow),
     pytest.param("negate/negate-all-evil-characters-in-battle-leaves-a-taskmaster-outside-it.yaml", marks=pytest.mark.slow),
