@@ -5,8 +5,8 @@ package, its card list and reviewed readings among them), the rules document and
 encodings, the case file's text and the name it is shown by, the defaults the loader applies and the options
 of the check (timeout, memory, whether a contradiction's ways out are worked out). An entry is JSON (never
 code): its first line the SHA-256 of the rest, so that an entry cut short or corrupted is found, left
-aside and computed afresh (an entry of another format, of another key or of another shape too, and a link
-or folder found at an entry's place is replaced by the entry). Entries are written atomically (`files.write_file`: a temporary file of its
+aside and computed afresh (an entry of another format, key or shape too; a link or folder found at an
+entry's place is replaced by the entry). Entries are written atomically (`files.write_file`: a temporary file of its
 own, then renamed), so two runs on one cache at once at worst both write the same entry. An answer that
 hit a limit (`unknown`) is never kept: it depends on the machine's speed.
 
