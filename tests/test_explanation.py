@@ -64,6 +64,18 @@ def test_an_ambiguity_names_the_statements_that_would_have_to_say_more(repo_root
     assert len(e.result.witnesses) == 2
     ids = [sid for sid, _ in e.statements]
     assert "SA-6" in ids and len(ids) == len(set(ids))
+    # the two outcomes differ in whether the Upkeep of the set-aside counts, which only GLOSS-2 speaks of
+    assert e.result.at_fault == ("GLOSS-2",) and ids[0] == "GLOSS-2"
+    text = render_explanations(str(UPKEEP), scenario.title, (e,))
+    assert "statements at fault: GLOSS-2 " in text
+    assert text.index("      GLOSS-2: ") < text.index("      SA-6: ")
+
+
+def test_a_determined_answer_has_no_statement_at_fault(repo_root: Path, rule_base: RuleBase,
+                                                       rules_doc: RulesDocument) -> None:
+    scenario = load_case(repo_root / "cases/set-aside/provisions-returns-after-two-turns.yaml", rule_base)
+    [e] = explain_case(scenario, rule_base, rules_doc, "returns_at", 10_000, None)
+    assert e.result.verdict is Verdict.DETERMINED and e.result.at_fault == ()
 
 
 def test_an_unknown_question_is_an_input_error(make_case: Callable[..., object], provisions_text: str,
@@ -96,8 +108,9 @@ def test_cli_explain_ambiguity_and_contradiction(cli: Cli, assert_no_crash: Chec
     assert_no_crash(result)
     assert result.exit_code == 0
     assert "two outcomes the rules both allow" in result.stdout
-    assert "statements that would have to say more (cited by the rules involved):" in result.stdout
-    assert "      GLOSS-2: " in result.stdout or "      SA-6: " in result.stdout
+    assert ("statements that would have to say more (those at fault first, then those cited by the rules "
+            "involved):") in result.stdout
+    assert "      GLOSS-2: " in result.stdout and "      SA-6: " in result.stdout
 
     result = cli("explain", "--root", repo_root, repo_root / "cases/set-aside/darkness-negated-in-battle.yaml",
                  "--format", "json")
@@ -252,9 +265,31 @@ def test_provisions_lists_set_aside_rules_before_inertia_and_brief_fits(cli: Cli
     assert brief.exit_code == 0, brief.output
     lines = brief.stdout.splitlines()
     # the play's legality names the facts it rests on: where Provisions looks, whose cards, its alignment
-    assert len(lines) <= 26, brief.stdout
+    starts = [n for n, x in enumerate(lines) if x.startswith("  ok   ")] + [len(lines)]
+    assert max(b - a for a, b in zip(starts, starts[1:])) <= 25 and len(lines) <= 30, brief.stdout
     assert "    decided by SA-6c, from facts above (and 34 more rule instances)" in lines
     assert not any(x.startswith(("    - ", "    and inertia")) or "CORE-2" in x for x in lines)
+    assert max(len(x) for x in lines) <= 100, brief.stdout
+
+
+@pytest.mark.parametrize(("case", "most"), [
+    ("cases/set-aside/darkness-negated-in-battle.yaml", 10),  # a contradiction, said once for the case
+    ("cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml", 25),  # two ambiguities
+    ("cases/set-aside/standing-in-the-gap-player-picks-the-number-of-turns.yaml", 40),  # choices
+])
+def test_brief_fits_every_verdict(case: str, most: int, cli: Cli, assert_no_crash: Check, repo_root: Path) -> None:
+    brief = cli("explain", "--root", repo_root, repo_root / case, "--brief")
+    assert_no_crash(brief)
+    lines = brief.stdout.splitlines()
+    starts = [n for n, x in enumerate(lines) if x.startswith(("  ok   ", "  FAIL "))] + [len(lines)]
+    assert max(b - a for a, b in zip(starts, starts[1:])) <= 25, brief.stdout  # each question's block
+    assert len(lines) <= most and max(len(x) for x in lines) <= 100, brief.stdout
+    if "darkness" in case:
+        assert "    leave out any one of: GLOSS-3; GLOSS-6; GLOSS-7; GLOSS-12; SA-5; SA-6" in lines
+        assert lines.count("    the same conflicting set as above") == len(
+            [x for x in lines if x.startswith("  ok   ")]) - 1
+    if "upkeep" in case:
+        assert lines.count("    statements at fault: GLOSS-2") == 2
 
 
 def test_brief_shows_only_the_deciding_rules_and_their_facts(repo_root: Path, rule_base: RuleBase,
