@@ -19,7 +19,7 @@ from ..language.encoding import RuleBase, parse_at
 from ..language.syntax import Call, walk
 from ..language.types import QUESTION_FORMS, TypeScope, infer
 from ..vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
-from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, editor_lines, load_yaml
 from .cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from .cards import RealCard, find_card, is_named, overrides, printings_named, read_card
 from .descriptions import TYPE_ALIGNMENT, alignment_of
@@ -220,7 +220,7 @@ class _CaseReader:
         # the card whose play ends each ability read from a text lasting "until <card> is played"
         self.until_played: dict[str, str] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
-        self.lines = self.text.splitlines()
+        self.lines = editor_lines(self.text)
 
     def locate(self, card: str) -> Location:
         """Where a card is written in the case."""
