@@ -86,9 +86,9 @@ def rules_fingerprint(root: Path) -> str:
 
 @functools.lru_cache(maxsize=4)
 def _repository(root: str) -> Any:
-    from .. import api
+    from ..repository import open_repository
 
-    return api.open_repository(Path(root))
+    return open_repository(Path(root))
 
 
 def _finding_json(f: Any) -> dict[str, Any]:
@@ -100,8 +100,9 @@ def _finding_json(f: Any) -> dict[str, Any]:
 def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb: int | None,
                     max_scenarios: int) -> dict[str, Any]:
     """Search one combination's scope (in a worker): its status, scenario count, findings, and timing."""
-    from .. import api
+    from ..explore.baseline import explore
     from ..explore.scope import ScopeText
+    from ..explore.search import ExploreOptions
 
     started, cpu = time.perf_counter(), time.process_time()
     worker = f"{socket.gethostname()}:{os.getpid()}"
@@ -111,8 +112,7 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
                 "worker": worker}
 
     try:
-        report = api.explore(_repository(root), [ScopeText(name, text)],
-                             api.ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
+        report = explore(_repository(root), [ScopeText(name, text)], ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
     except RegcheckError as err:
         return {"status": "failed", "scenarios": None, "findings": [], "error": str(err), **timing()}
     except Exception as err:  # a combination that breaks regcheck is recorded, and the sweep goes on
