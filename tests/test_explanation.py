@@ -64,6 +64,18 @@ def test_an_ambiguity_names_the_statements_that_would_have_to_say_more(repo_root
     assert len(e.result.witnesses) == 2
     ids = [sid for sid, _ in e.statements]
     assert "SA-6" in ids and len(ids) == len(set(ids))
+    # the two outcomes differ in whether the Upkeep of the set-aside counts, which only GLOSS-2 speaks of
+    assert e.result.at_fault == ("GLOSS-2",) and ids[0] == "GLOSS-2"
+    text = render_explanations(str(UPKEEP), scenario.title, (e,))
+    assert "statements at fault: GLOSS-2 " in text
+    assert text.index("      GLOSS-2: ") < text.index("      SA-6: ")
+
+
+def test_a_determined_answer_has_no_statement_at_fault(repo_root: Path, rule_base: RuleBase,
+                                                       rules_doc: RulesDocument) -> None:
+    scenario = load_case(repo_root / "cases/set-aside/provisions-returns-after-two-turns.yaml", rule_base)
+    [e] = explain_case(scenario, rule_base, rules_doc, "returns_at", 10_000, None)
+    assert e.result.verdict is Verdict.DETERMINED and e.result.at_fault == ()
 
 
 def test_an_unknown_question_is_an_input_error(make_case: Callable[..., object], provisions_text: str,
@@ -96,8 +108,9 @@ def test_cli_explain_ambiguity_and_contradiction(cli: Cli, assert_no_crash: Chec
     assert_no_crash(result)
     assert result.exit_code == 0
     assert "two outcomes the rules both allow" in result.stdout
-    assert "statements that would have to say more (cited by the rules involved):" in result.stdout
-    assert "      GLOSS-2: " in result.stdout or "      SA-6: " in result.stdout
+    assert ("statements that would have to say more (those at fault first, then those cited by the rules "
+            "involved):") in result.stdout
+    assert "      GLOSS-2: " in result.stdout and "      SA-6: " in result.stdout
 
     result = cli("explain", "--root", repo_root, repo_root / "cases/set-aside/darkness-negated-in-battle.yaml",
                  "--format", "json")

@@ -49,7 +49,7 @@ def explain_case(scenario: Scenario, rules: RuleBase, doc: RulesDocument, questi
             continue
         statements: tuple[tuple[str, str], ...] = ()
         if r.verdict in (Verdict.AMBIGUOUS, Verdict.CHOICE_DEPENDENT):
-            cited = dict.fromkeys(sid for rid in r.rules_involved for sid in rules.rule(rid).cites)
+            cited = dict.fromkeys([*r.at_fault, *(sid for rid in r.rules_involved for sid in rules.rule(rid).cites)])
             statements = tuple((sid, texts.get(sid, "(not in the rules document)")) for sid in cited)
         d = derivations.get(r.question)
         ranking = rank_derivation(d, scenario) if d is not None and d.steps else None

@@ -144,6 +144,8 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
         lines += _core(r.core, r.core_verified)
         if r.resolutions or r.resolutions_note:
             lines += _resolutions(r.resolutions, r.resolutions_note)
+    if r.at_fault:
+        lines.append(f"    statements at fault: {', '.join(r.at_fault)} (they name an outcome no rule gives)")
     if r.rules_involved and r.verdict is not Verdict.DETERMINED:
         lines.append(f"    rules involved: {', '.join(r.rules_involved)}")
     if r.reason:
@@ -176,6 +178,7 @@ def _question_json(r: QuestionResult) -> dict[str, Any]:
         "core": core_json(r.core),
         "core_verified": r.core_verified if r.core else None,
         "rules_involved": list(r.rules_involved),
+        "at_fault": list(r.at_fault),
         "reason": r.reason or None,
     }
     if r.verdict is Verdict.CONTRADICTION:
@@ -344,7 +347,9 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
             if d.reason:
                 lines.append(f"    note: {d.reason}")
         if e.statements:
-            lines.append("    statements that would have to say more (cited by the rules involved):")
+            lines.append("    statements that would have to say more (those at fault first, then those cited by the "
+                         "rules involved):" if e.result.at_fault else
+                         "    statements that would have to say more (cited by the rules involved):")
             lines += [f"      {sid}: {text}" for sid, text in e.statements]
     if brief and any(e.ranking is not None for e in explanations):
         lines.append("(rules further from each question, inertia and the other facts: regcheck explain without --brief)")
@@ -509,6 +514,7 @@ def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
     what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
     lines = [f"  {'accepted' if accepted_note is not None else 'NEW'} {what}  "
              f"({f.scenarios} scenario{' of the scope shows' if f.scenarios == 1 else 's of the scope show'} it)",
+             *([f"    statements at fault: {', '.join(f.at_fault)}"] if f.at_fault else []),
              f"    rules involved: {', '.join(f.rules) or 'none'}",
              f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}; "
              f"question {f.question}"]
@@ -559,6 +565,7 @@ def explore_json(report: ExploreReport) -> dict[str, Any]:
             "answered_in_full": r.answered_in_full, "seconds": r.seconds, "complete": r.complete,
             "incomplete": list(r.incomplete), "unused_statements": list(r.unused),
             "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
+                          "at_fault": list(f.at_fault),
                           "accepted": id(f) in notes, "note": notes.get(id(f)), "scenarios": f.scenarios,
                           "witness": {"turns": f.turns, "cards": list(f.cards), "attempts": list(f.attempts),
                                       "question": f.question, "case": f.case}}

@@ -118,6 +118,9 @@ class QuestionResult:
     reason: str = ""
     resolutions: tuple[Resolution, ...] = ()
     resolutions_note: str = ""
+    # For an ambiguity: the statements cited where the rules name an outcome that no rule gives and
+    # that the two witnesses differ in (see language/openness.py), the REG's before the core principles.
+    at_fault: tuple[str, ...] = ()
 
     @property
     def answer(self) -> str:

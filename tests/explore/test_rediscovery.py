@@ -60,3 +60,14 @@ def test_accepted_finding_is_rediscovered(accepted, rule_base: RuleBase, tmp_pat
     assert any(f.verdict == accepted.finding.verdict and f.symbol == symbol
                and (set(f.rules) == wanted if f.verdict == "contradiction" else set(f.rules) <= wanted)
                for f in result.findings), [(f.verdict, f.symbol, f.rules) for f in result.findings]
+
+
+def test_the_upkeep_ambiguity_is_found_with_gloss_2_at_fault(repo_root: Path, rule_base: RuleBase,
+                                                             tmp_path: Path) -> None:
+    case = repo_root / "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"
+    scope_file = tmp_path / "scope.yaml"
+    scope_file.write_text(scope_from_case(case, 3), "utf-8")
+    result = explore_scope(load_scope(scope_file, rule_base), rule_base, ExploreOptions(jobs=1))
+    returns = [f for f in result.findings if f.symbol == "return_step"]
+    assert returns, [(f.verdict, f.symbol, f.rules) for f in result.findings]
+    assert all(f.at_fault[:1] == ("GLOSS-2",) for f in returns), [(f.symbol, f.at_fault) for f in returns]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from verifier.htmlreport.site import case_page_name
+from verifier import api
+from verifier.htmlreport.site import _case, case_page_name
 
 from .conftest import HOSTILE_TITLE, REPORTED
 
@@ -112,3 +113,14 @@ def test_coverage_page_lists_what_blocks_each_category() -> None:
     assert "What blocks the unsupported set-aside texts" in page and "heal texts" not in page
     assert "<td>&#x27;set X aside&#x27; &lt;as an effect&gt;</td><td>1</td>" in page  # the definition, escaped
     assert "<td>banding is not modelled &lt;b&gt;</td><td>2</td><td>King Xerxes; A &amp; B</td>" in page
+
+
+def test_an_ambiguitys_page_names_the_statements_at_fault_first(repo_root: Path) -> None:
+    [report] = api.report_cases(api.open_repository(repo_root),
+                                [repo_root / "cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml"], jobs=1)
+    assert isinstance(report, api.CaseReport)
+    page = _case(report)
+    fault = page.index('<p class="at-fault">Statements at fault')
+    assert page[fault:].split("</p>", 1)[0].count('<a href="rules.html#') == 1
+    assert 'href="rules.html#GLOSS-2"' in page[fault:].split("</p>", 1)[0]
+    assert fault < page.index("Statements that would have to say more")

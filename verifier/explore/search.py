@@ -82,6 +82,7 @@ class ExploreFinding:
     cards: tuple[str, ...]
     scenarios: int  # how many scenarios of the scope show it
     case: str  # the witness as a case file
+    at_fault: tuple[str, ...] = ()  # for an ambiguity, the witness's statements at fault (see QuestionResult)
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,10 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
         turns, cards, question = _shrink(scope, rules, options, key, plan, question, sc)
         sc = scenario_of(scope, plan, rules, turns=turns, cards=cards)
     q = next(q for q in sc.questions if q.name == question)
+    at_fault: tuple[str, ...] = ()
+    if verdict == Verdict.AMBIGUOUS.value:
+        answered = check_scenario(sc, rules, None, options.timeout_ms, options.memory_mb)
+        at_fault = next((r.at_fault for r in answered.results if r.question == question), ())
     rule_list = ", ".join(involved) or "none"
     what = ("the rules and facts admit no outcome" if verdict == Verdict.CONTRADICTION.value
             else f"two outcomes that share every input and choice answer {q.text} differently")
@@ -352,7 +357,7 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
     title = f"{scope.title}: {verdict} " + (f"of {symbol}" if symbol else "of the whole scenario")
     text = case_text(scope, plan, title, note, {question: q.text}, {question: {"verdict": verdict}}, turns, cards)
     return ExploreFinding(scope.path, verdict, symbol, involved, q.text, describe(scope, plan), turns, cards,
-                          len({p for p, _ in shown}), text)
+                          len({p for p, _ in shown}), text, at_fault)
 
 
 def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, question: str,

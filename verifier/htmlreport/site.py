@@ -316,6 +316,9 @@ def _question(e: Explanation, show_core: bool) -> str:
                      + _core(e.derivation.steps, "Forced by (" + ("re-checked" if e.derivation.verified
                                                                   else "NOT re-checked") + "):")
                      + f"<p>therefore {escape(r.question)} = {escape(r.value or '')}</p></details>")
+    if r.at_fault:
+        parts.append('<p class="at-fault">Statements at fault (they name an outcome no rule gives): '
+                     + ", ".join(_statement_link(sid) for sid in r.at_fault) + "</p>")
     if e.statements:
         parts.append("<p>Statements that would have to say more to settle it:</p><ul>"
                      + "".join(f"<li>{_statement_link(sid)}: {escape(text)}</li>" for sid, text in e.statements)
@@ -561,7 +564,9 @@ def _explore(site: Site) -> str:
                 f'<section class="finding" aria-labelledby="x-{n}-{i}"><h3 id="x-{n}-{i}">'
                 f'<span class="{"verdict" if note is not None else "verdict fail"}">'
                 f'{"accepted" if note is not None else "new"} {escape(what)}</span></h3>'
-                f"<p>Rules involved: {escape(', '.join(f.rules) or 'none')}. Shown by {plural(f.scenarios, 'scenario')} "
+                + (f'<p class="at-fault">Statements at fault: {", ".join(_statement_link(sid) for sid in f.at_fault)}.</p>'
+                   if f.at_fault else "")
+                + f"<p>Rules involved: {escape(', '.join(f.rules) or 'none')}. Shown by {plural(f.scenarios, 'scenario')} "
                 "of the scope.</p>"
                 + (f"<p>Accepted: {escape(note)}</p>" if note is not None else "")
                 + f"<p>Smallest witness: {plural(f.turns, 'turn')}, cards "

@@ -27,6 +27,7 @@ from itertools import combinations
 
 from ..errors import Location, SolverError
 from ..language.encoding import RuleBase
+from ..language.openness import open_outcomes, statements_naming
 from ..reference import Key, Reference, plain_key
 from ..rulesdoc import RulesDocument, Statement, statement_order
 from ..scenario.model import Claim, Fact, Question, Scenario
@@ -666,7 +667,16 @@ class _Case:
                      tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
         w2 = Witness(self.show_value(q, v2), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
-        return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs))
+        return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs),
+                           at_fault=self.at_fault(differs))
+
+    def at_fault(self, differs: list[SymbolRef]) -> tuple[str, ...]:
+        """The statements at fault for an ambiguity whose witnesses differ in `differs`: those the rules and
+        definitions naming an open outcome among them cite, the REG's first, then the core principles."""
+        interpretations = self.sc.interpretations
+        open_symbols = open_outcomes(self.rules, interpretations) & {r.symbol for r in differs}
+        found = statements_naming(self.rules, open_symbols, interpretations)
+        return tuple(sorted(found, key=lambda sid: (sid.startswith(FIXED_STATEMENTS), statement_order(sid))))
 
     def choice_dependent(self, q: Question, parts: tuple[Term, ...]) -> QuestionResult:
         choices = self.refs((SymbolKind.CHOICE,))
@@ -745,7 +755,8 @@ class _Case:
     def result(self, q: Question, verdict: Verdict, value: str | None = None, *,
                witnesses: tuple[Witness, ...] = (), core: tuple[CoreItem, ...] = (),
                core_verified: bool = False, rules: tuple[str, ...] = (), reason: str = "",
-               resolutions: tuple[Resolution, ...] = (), resolutions_note: str = "") -> QuestionResult:
+               resolutions: tuple[Resolution, ...] = (), resolutions_note: str = "",
+               at_fault: tuple[str, ...] = ()) -> QuestionResult:
         exp = next((e for e in self.sc.expectations if e.question == q.name), None)
         if exp is None:
             ok = verdict not in (Verdict.CONTRADICTION, Verdict.UNKNOWN)
@@ -755,7 +766,8 @@ class _Case:
                   and (exp.value is None or exp.value == value))
         return QuestionResult(self.sc.path, self.sc.title, q.name, verdict, value,
                               exp.verdict if exp else None, exp.value if exp else None, ok,
-                              witnesses, core, core_verified, rules, reason, resolutions, resolutions_note)
+                              witnesses, core, core_verified, rules, reason, resolutions, resolutions_note,
+                              at_fault)
 
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,

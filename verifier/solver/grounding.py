@@ -4,7 +4,8 @@ Every rule is instantiated once per binding of its `for` variables; each instanc
 scenario fact becomes one named assertion, so a conflict can be reported as the instances
 and facts involved. Inputs are solver constants pinned by those facts, never values baked
 into the rules. Structure (which step an attempt is at, the phase of a step) is known and
-folded while grounding, which keeps the formulas small.
+folded while grounding, which keeps the formulas small. A binding whose guard the structure or
+the facts make false is not grounded at all: its instance holds wherever the facts hold.
 """
 
 from __future__ import annotations
@@ -231,6 +232,7 @@ class _Grounder:
         self.structural: dict[str, bool] = {}
         self.opened: dict[str, tuple[Definition, list[str], Fn]] = {}  # a definition's parameter names and body
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
+        self.folder: _Folder | None = None  # reads the guards' conditions (see `_plan`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
         """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
@@ -264,6 +266,10 @@ class _Grounder:
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.position
+        if not self.free_structure:
+            if self.folder is None:
+                self.folder = _Folder(self.rb)
+            self.folder.begin(self)
         return self
 
     # -- symbols -----------------------------------------------------------------------
@@ -907,9 +913,11 @@ class _Grounder:
 
     # A rule `implies(guard, body)` holds whatever happens at every binding where its guard folds
     # to false, and a guard that is a conjunction folds to false as soon as one condition does.
-    # The conditions at the head of the guard that read only structure (no input, outcome or
-    # choice) are weighed as soon as the variables they read are bound: evaluating them declares
-    # no solver constant, so leaving out a binding they fold to false changes nothing else.
+    # The conditions at the head of the guard that read only structure and inputs (no outcome or
+    # choice) are weighed as soon as the variables they read are bound, by the folder (`_Folder`),
+    # which reads the inputs the facts pin as their values and declares nothing in the grounding: so
+    # leaving out a binding they fold to false changes nothing else, and its instance holds wherever
+    # the facts do.
     def _plan(self, rule: Rule) -> tuple[list[str], tuple[tuple[Fn, ...], ...]]:
         """The rule's variables, and for each k the guard's conditions to weigh once the first k are bound."""
         entry = self.plans.get(id(rule))
@@ -957,12 +965,12 @@ class _Grounder:
                     yield from self._conditions([d.body], self._params(d, e, outer),
                                                 {p: r for (p, _), r in zip(d.params, arg_reads)})
                     continue
-            f = self.fn(e)
+            f = self._reader.fn(e)
             yield (f if outer is None else self._within(f, outer, _free_names(e))), reads
 
     def _params(self, d: Definition, call: Call, outer: Outer | None) -> Outer:
         """The parameters of `d` (those asked for) as `call` gives them, from the rule's environment."""
-        args = {p: (self.fn(a), _free_names(a)) for (p, _), a in zip(d.params, call.args)}
+        args = {p: (self._reader.fn(a), _free_names(a)) for (p, _), a in zip(d.params, call.args)}
 
         def params(env: Env, needed: frozenset[str]) -> Env:
             wanted = [(p, *args[p]) for p in needed if p in args]
@@ -976,7 +984,8 @@ class _Grounder:
         return lambda env: f(outer(env, needed))
 
     def _reads(self, e: Expr, scope: dict[str, frozenset[str] | None]) -> frozenset[str] | None:
-        """The rule variables `e` reads, or None if it reads a solver term (an input, outcome or choice)."""
+        """The rule variables `e` reads, or None if it reads what a guard cannot be weighed on before the solver
+        runs (an outcome or a choice; an input too with free structure)."""
         if isinstance(e, Name):
             return scope.get(e.id, frozenset())
         parts: list[tuple[Expr, dict[str, frozenset[str] | None]]] = []
@@ -988,7 +997,7 @@ class _Grounder:
                 if e.func in self.rb.definitions:
                     if not self._structural(self.rb.definitions[e.func]):
                         return None
-                elif SYMBOLS[e.func].kind is not SymbolKind.STRUCTURE:
+                elif SYMBOLS[e.func].kind not in self._known_kinds:
                     return None
             parts = [(c, scope) for c in children(e)]
         found: frozenset[str] = frozenset()
@@ -999,8 +1008,19 @@ class _Grounder:
             found |= r
         return found
 
+    @property
+    def _reader(self) -> _Grounder:
+        """What compiles a guard's conditions: the folder, which reads pinned inputs as their values, or this
+        grounder itself with free structure."""
+        return self if self.folder is None else self.folder
+
+    @property
+    def _known_kinds(self) -> tuple[SymbolKind, ...]:
+        """The kinds of symbol whose values a guard's condition may be weighed on before the solver runs."""
+        return (SymbolKind.STRUCTURE,) if self.free_structure else (SymbolKind.STRUCTURE, SymbolKind.INPUT)
+
     def _structural(self, d: Definition) -> bool:
-        """Whether the definition reads only structure (and its parameters)."""
+        """Whether the definition reads only what a guard can be weighed on (see `_reads`) and its parameters."""
         known = self.structural.get(d.name)
         if known is None:
             self.structural[d.name] = True  # a recurrence reads structure only if the rest of its body does
@@ -1017,6 +1037,41 @@ def _free_names(e: Expr) -> frozenset[str]:
         return frozenset((e.id,))
     found = frozenset().union(*(_free_names(c) for c in children(e)))
     return found - {e.var} if isinstance(e, Quant) else found
+
+
+class _Folder(_Grounder):
+    """Weighs the conditions of rules' guards with every input the case's facts pin read as its value.
+
+    A binding whose guard the pinned inputs fold to false is left out: its instance holds wherever the
+    facts hold, and every check asserts the facts (a correction set keeps them too). What else the
+    conditions meet (an outcome, a choice, an input no fact pins) stays a solver term, declared in a
+    grounding of the folder's own, so reading a guard never adds to the real one.
+    """
+
+    def __init__(self, rules: RuleBase) -> None:
+        super().__init__(rules)
+        self.pinned: dict[tuple[str, tuple[str, ...]], Py] = {}
+
+    def begin(self, main: _Grounder) -> None:
+        """Read guards over the scenario `main` has just started grounding."""
+        for name in ("sc", "prefix", "n_steps", "turns", "domains", "domain_terms", "constants", "modifiers",
+                     "cards", "attempts", "abilities", "phase_end", "structures", "shown"):
+            setattr(self, name, getattr(main, name))
+        self.g = Grounding(main.g.names, steps=main.g.steps)
+        self.def_cache, self.refs = {}, {}
+        values: dict[tuple[str, tuple[str, ...]], set[Py]] = {}
+        for fact in main.sc.facts:
+            if fact.symbol in SYMBOLS and SYMBOLS[fact.symbol].kind is SymbolKind.INPUT:
+                values.setdefault((fact.symbol, tuple(fact.args)), set()).add(fact.value)  # type: ignore[arg-type]
+        # Facts that disagree on one input pin nothing: the case conflicts, and the solver shows it.
+        self.pinned = {key: next(iter(v)) for key, v in values.items() if len(v) == 1}
+
+    def ref(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        if SYMBOLS[name].kind is SymbolKind.INPUT:
+            value = self.pinned.get((name, tuple(map(str, args))))
+            if value is not None:
+                return Term(SYMBOLS[name].result, value)
+        return super().ref(name, args, loc)
 
 
 _Grounder._builders = {
@@ -1092,11 +1147,10 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
 # how many); past this many the Python work alone takes a minute and the solver's problem gigabytes,
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
-# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some
-# 413,000, 50 over 10 some 309,000 (both grounded); 100 over 10 some 690,000 and 50 over 20 some
-# 1,060,000 (not grounded: grounded with the limit raised, the latter took 62 s of CPU and 3.6 GB to
-# end `unknown` on --timeout, with the look-backs over earlier steps written as recurrences; most of
-# its weight is the rules over every attempt, card and step of set-aside, which recurrences do not touch).
+# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some 90,000,
+# 50 over 20 some 233,000 (both grounded); 100 over 20 some 591,000 and 200 over 20 some 1,770,000
+# (not grounded). Most of a large case's weight is the rules over every attempt and step of the
+# ability activation order and every card and step of the zones.
 MAX_RULE_INSTANCES = 450_000
 
 
@@ -1162,10 +1216,13 @@ def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
 def _ground(scenario: Scenario, rules: RuleBase) -> Grounding:
     g = Grounding(universe_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
-    reason = _too_large(scenario, _weigh(gr, scenario, rules))
+    active = rules.active_rules(scenario.interpretations)
+    # Weighing the guards costs a pass over the rules; a case whose every binding is within the limit needs none.
+    every = sum(math.prod(len(gr.domain_terms[sort]) for _, sort in rule.params) for rule in active)
+    reason = "" if every <= MAX_RULE_INSTANCES else _too_large(scenario, _weigh(gr, scenario, rules))
     if reason:
         raise SolverError(reason)
-    for inst, body in _ground_rules(gr, list(rules.active_rules(scenario.interpretations))):
+    for inst, body in _ground_rules(gr, list(active)):
         g.tracked.append(Tracked(f"|t:{len(g.tracked)}|", body, inst))  # as smt_symbol names it
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
