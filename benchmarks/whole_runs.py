@@ -81,7 +81,9 @@ def main() -> None:
         what = ", ".join(f"{k} {v}" for k, v in summary.items() if isinstance(v, int)) or "the whole gate"
         rows.append(("`regcheck gate --no-cache`", what, wall, cpu, done.returncode))
     today = datetime.date.today().isoformat()
-    lines = [f"Measured {today} on {machine()}; load average at the start {load_before}, at the end {load()}; "
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    at = f" at commit {commit}" if commit else ""
+    lines = [f"Measured {today}{at} on {machine()}; load average at the start {load_before}, at the end {load()}; "
              "one run each, cold, `--jobs` at its default (one per processor).", "",
              "| command | what it did | wall time | CPU time | exit |", "| --- | --- | ---: | ---: | ---: |"]
     for command, what, wall, cpu, code in rows:
