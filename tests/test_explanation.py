@@ -265,9 +265,31 @@ def test_provisions_lists_set_aside_rules_before_inertia_and_brief_fits(cli: Cli
     assert brief.exit_code == 0, brief.output
     lines = brief.stdout.splitlines()
     # the play's legality names the facts it rests on: where Provisions looks, whose cards, its alignment
-    assert len(lines) <= 26, brief.stdout
+    starts = [n for n, x in enumerate(lines) if x.startswith("  ok   ")] + [len(lines)]
+    assert max(b - a for a, b in zip(starts, starts[1:])) <= 25 and len(lines) <= 30, brief.stdout
     assert "    decided by SA-6c, from facts above (and 34 more rule instances)" in lines
     assert not any(x.startswith(("    - ", "    and inertia")) or "CORE-2" in x for x in lines)
+    assert max(len(x) for x in lines) <= 100, brief.stdout
+
+
+@pytest.mark.parametrize(("case", "most"), [
+    ("cases/set-aside/darkness-negated-in-battle.yaml", 10),  # a contradiction, said once for the case
+    ("cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml", 25),  # two ambiguities
+    ("cases/set-aside/standing-in-the-gap-player-picks-the-number-of-turns.yaml", 40),  # choices
+])
+def test_brief_fits_every_verdict(case: str, most: int, cli: Cli, assert_no_crash: Check, repo_root: Path) -> None:
+    brief = cli("explain", "--root", repo_root, repo_root / case, "--brief")
+    assert_no_crash(brief)
+    lines = brief.stdout.splitlines()
+    starts = [n for n, x in enumerate(lines) if x.startswith(("  ok   ", "  FAIL "))] + [len(lines)]
+    assert max(b - a for a, b in zip(starts, starts[1:])) <= 25, brief.stdout  # each question's block
+    assert len(lines) <= most and max(len(x) for x in lines) <= 100, brief.stdout
+    if "darkness" in case:
+        assert "    leave out any one of: GLOSS-3; GLOSS-6; GLOSS-7; GLOSS-12; SA-5; SA-6" in lines
+        assert lines.count("    the same conflicting set as above") == len(
+            [x for x in lines if x.startswith("  ok   ")]) - 1
+    if "upkeep" in case:
+        assert lines.count("    statements at fault: GLOSS-2") == 2
 
 
 def test_brief_shows_only_the_deciding_rules_and_their_facts(repo_root: Path, rule_base: RuleBase,

@@ -102,6 +102,33 @@ def test_the_verdict_over_many_scenarios() -> None:
     assert ruling_verdict(None, (entailed, narrows, already)) is RulingVerdict.NARROWS
     assert ruling_verdict(entailed, (narrows, conflict)) is RulingVerdict.CONTRADICTS
     assert ruling_verdict(already, ()) is RulingVerdict.CONTRADICTS  # its own scenario always counts
+    interpreted = RulingCheck("e", RulingVerdict.CONTRADICTS, interpretations=("SA-5-I1",))
+    assert ruling_verdict(None, (entailed, interpreted)) is RulingVerdict.ENTAILED  # reported apart, not counted
+
+
+def test_a_case_opting_into_an_interpretation_is_reported_apart(cli: Cli, assert_no_crash: Check, repo_root: Path,
+                                                                write_case: Callable[..., Path]) -> None:
+    """A general rule that holds for the rules as written but conflicts with a case's chosen interpretation
+    does not make the ruling contradict: that case is listed apart."""
+    ruling = write_case("""\
+        ruling: RUL-RETURN-1
+        title: A card returned early by choice comes back in a Preparation Phase
+        rules:
+          - id: RUL-RETURN-1
+            cites: [SA-5]
+            says: "{c}, set aside by {x}, comes back at {s} only in a Preparation Phase"
+            for: {x: attempt, c: card, s: step}
+            requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)
+        """, "ruling.yaml")
+    plain = repo_root / "cases/set-aside/provisions-returns-after-two-turns.yaml"
+    interpreted = repo_root / "cases/set-aside/darkness-negated-in-battle-interpreted.yaml"
+    result = cli("ruling", "--root", repo_root, ruling, "--cases", plain, "--cases", interpreted)
+    assert_no_crash(result)
+    out = result.stdout
+    assert "  impact on 2 cases: entailed 1; 1 opting into interpretations (not counted, below)\n" in out, out
+    assert "  cases whose verdicts change: 0\n" in out
+    assert f"{interpreted} (with " in out and "; not counted)" in out
+    assert "verdict: entailed" in out
 
 
 # -- the command line ----------------------------------------------------------------------------------
@@ -251,6 +278,11 @@ def test_a_ruling_checked_over_a_scope(cli: Cli, assert_no_crash: Check, repo_ro
     narrowed = {c["case"] for c in on_scope if c["verdict"] == "narrows"}
     # only a set-aside made in an Upkeep leaves open whether that Upkeep counts
     assert narrowed == {f"{scope} [turn 1 Upkeep: sets_aside]", f"{scope} [turn 2 Upkeep: sets_aside]"}, on_scope
+    assert all(c["scenario"] for c in on_scope)
+    text = cli("ruling", "--root", repo_root, repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml",
+               "--scope", scope, "--cases", repo_root / UPKEEP_CASE).stdout
+    assert "  impact on 5 scenarios: " in text and "  scenarios whose verdicts change: 2\n" in text, text
+    assert "  impact on 1 case: " in text
 
 
 PROVISIONS_SCOPE = ("title: Provisions, and its Hero entering battle, over three turns\nturns: 3\n" + PROVISIONS_CARDS

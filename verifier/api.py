@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -135,7 +135,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
                 scenarios.append(scenario_of(scoped, p, repo.rules, templates=())._replace(path=where))
             except CaseRefused as exc:  # this timeline only: the ruling is unknown on it, checked on the others
                 scenarios.append(RulingCheck(where, RulingVerdict.UNKNOWN,
-                                             reason=f"regcheck does not answer this scenario: {exc}"))
+                                             reason=f"regcheck does not answer this scenario: {exc}", scenario=True))
     results: list[RulingResult] = []
     errors: list[str] = []
     for r in rulings:
@@ -155,7 +155,8 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
             if progress is not None:
                 progress(r.id, done, total)
             impact.append(sc if isinstance(sc, RulingCheck)
-                          else check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb))
+                          else replace(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb),
+                                       scenario=True))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
 

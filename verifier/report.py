@@ -286,14 +286,62 @@ def _brief(ranking: Ranking, shown: _Shown) -> list[str]:
     new = [f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts]
     shown.facts.update((f.facts[0].text, f.facts[0].location) for f in used)
     old = len(used) - len(new)
-    line = f"    decided by {names or 'no rule'}"
+    line = f"decided by {names or 'no rule'}"
     if old and not new:
         line += ", from facts above"
-    lines = [line + (f" (and {rest} more rule instances)" if rest else "")]
+    lines = _wrapped(line + (f" (and {rest} more rule instances)" if rest else ""))
     if new:
-        words = "given " + "; ".join(_sourced_once(new)) + ("; and facts above" if old else "")
-        lines += textwrap.wrap(words, width=110, initial_indent="    ", subsequent_indent="      ",
-                               break_on_hyphens=False)
+        lines += _wrapped("given " + "; ".join(_sourced_once(new)) + ("; and facts above" if old else ""))
+    return lines
+
+
+BRIEF_WIDTH = 100
+BRIEF_ROWS = 6  # outcomes or values shown of an open question
+
+
+def _wrapped(text: str, indent: str = "    ") -> list[str]:
+    return textwrap.wrap(text, width=BRIEF_WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False, break_long_words=True)
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= BRIEF_WIDTH else line[:BRIEF_WIDTH - 3] + "..."
+
+
+def _brief_open(r: QuestionResult, show_conflict: bool) -> list[str]:
+    """A question that is not determined, briefly: its verdict, the statements at fault, and a few of its
+    values or the statements of its conflicting set (the rest: regcheck explain without --brief)."""
+    lines = [_cut(line) for line in render_question(r, evidence=False)[:1 if r.ok else 2]]
+    if r.verdict is Verdict.CONTRADICTION:
+        if not show_conflict:
+            return lines + ["    the same conflicting set as above"]
+        statements = dict.fromkeys(sid for item in r.core for sid, _ in item.statements)
+        rules = sum(1 for item in r.core if item.kind == "rule")
+        lines += _wrapped(f"conflicting set: {rules} rule instances, {len(r.core) - rules} facts, citing "
+                          + ", ".join(statements))
+        corrections = [w for w in r.resolutions if not w.interpretation]
+        readings = [w.interpretation for w in r.resolutions if w.interpretation]
+        if corrections:
+            lines += _wrapped("leave out any one of: " + "; ".join(" + ".join(w.statements) for w in corrections))
+        if readings:
+            lines += _wrapped("or take the interpretation " + " or ".join(readings))  # type: ignore[arg-type]
+        return lines
+    if r.at_fault:
+        lines += _wrapped("statements at fault: " + ", ".join(r.at_fault))
+    if r.verdict is Verdict.AMBIGUOUS and len(r.witnesses) == 2:
+        one, two = r.witnesses
+        lines.append(_cut(f"    two outcomes: {one.value}  |  {two.value}"))
+        rows = [(n, v, dict(two.outcomes).get(n, "")) for n, v in one.outcomes]
+        lines += [_cut(f"      {n}: {a}  |  {b}") for n, a, b in rows[:BRIEF_ROWS]]
+        if len(rows) > BRIEF_ROWS:
+            lines.append(f"      and {len(rows) - BRIEF_ROWS} more outcomes that differ")
+    elif r.verdict is Verdict.CHOICE_DEPENDENT:
+        for w in r.witnesses[:BRIEF_ROWS]:
+            lines.append(_cut(f"    - {w.value}  when " + (", ".join(f"{n} = {v}" for n, v in w.choices) or "no choices")))
+        if len(r.witnesses) > BRIEF_ROWS:
+            lines.append(f"    and {len(r.witnesses) - BRIEF_ROWS} more values")
+    if r.reason:
+        lines += _wrapped(f"note: {r.reason}")
     return lines
 
 
@@ -322,8 +370,9 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
     """Each question's verdict and why: a derivation (ranked, the rules that decide it first), two
     outcomes side by side, or the conflict. A statement's text and a fact are printed in full once,
     and referred to after that. `brief` keeps, of a derivation, only the rules that decide the
-    question and the facts they read."""
-    lines = [f"{case}: {title}"]
+    question and the facts they read; of an open question, its statements at fault and a few of its values;
+    of a contradiction, the statements of its conflicting set and its ways out, once for the case."""
+    lines = _wrapped(f"{case}: {title}", "") if brief else [f"{case}: {title}"]
     shown = _Shown()
     for i, e in enumerate(explanations):
         r = e.result
@@ -331,6 +380,9 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         if brief and e.ranking is not None:
             lines += render_question(r, evidence=False)[:1 if r.ok else 2]
             lines += _brief(e.ranking, shown)
+            continue
+        if brief:
+            lines += _brief_open(r, show_conflict=not contradiction_again)
             continue
         question = render_question(r, evidence=not contradiction_again)
         if contradiction_again:  # after the verdict and expectation, before the answers under each resolution
@@ -407,17 +459,25 @@ def render_ruling(r: RulingResult) -> str:
     lines = [f"{r.path}: {r.ruling} {r.title}", f"  verdict: {r.verdict.value} ({_RULING_MEANING[r.verdict]})"]
     if r.own is not None:
         lines += _ruling_check(r.own, "on its own scenario")
-    if r.impact:
-        counted = [c for c in r.impact if not c.rules_conflict_already]
+    for scenarios in (False, True):
+        impact = [c for c in r.impact if c.scenario is scenarios]
+        if not impact:
+            continue
+        what = "scenario" if scenarios else "case"
+        counted = [c for c in impact if c.counted]
         counts = Counter(c.verdict.value for c in counted)
         summary = ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
-        already = len(r.impact) - len(counted)
-        lines.append(f"  impact on {plural(len(r.impact), 'case')}: {summary}"
-                     + (f"; {already} where the rules conflict without the ruling (not counted)" if already else ""))
-        shown = [c for c in counted if c.changes or c.verdict is not RulingVerdict.ENTAILED]
-        lines.append(f"  cases whose verdicts change: {sum(1 for c in r.impact if c.changes)}")
-        for c in shown:
-            lines += _ruling_check(c, c.case)
+        already = sum(1 for c in impact if c.rules_conflict_already)
+        interpreted = [c for c in impact if c.interpretations and not c.rules_conflict_already]
+        lines.append(f"  impact on {plural(len(impact), what)}: {summary}"
+                     + (f"; {already} where the rules conflict without the ruling (not counted)" if already else "")
+                     + (f"; {len(interpreted)} opting into interpretations (not counted, below)" if interpreted else ""))
+        lines.append(f"  {what}s whose verdicts change: {sum(1 for c in counted if c.changes)}")
+        for c in counted:
+            if c.changes or c.verdict is not RulingVerdict.ENTAILED:
+                lines += _ruling_check(c, c.case)
+        for c in interpreted:
+            lines += _ruling_check(c, f"{c.case} (with {', '.join(c.interpretations)}; not counted)")
     return escape_lines("\n".join(lines))
 
 
@@ -425,7 +485,8 @@ def _ruling_check_json(c: RulingCheck) -> dict[str, Any]:
     return {"case": c.case, "verdict": c.verdict.value,
             "changes": [{"question": x.question, "before": x.before, "after": x.after} for x in c.changes],
             "core": core_json(c.core), "core_verified": c.core_verified if c.core else None,
-            "rules_conflict_already": c.rules_conflict_already, "reason": c.reason or None}
+            "rules_conflict_already": c.rules_conflict_already, "reason": c.reason or None,
+            "scenario": c.scenario, "interpretations": list(c.interpretations), "counted": c.counted}
 
 
 def ruling_json(r: RulingResult) -> dict[str, Any]:

@@ -90,8 +90,9 @@ def load_ruling(path: Path, rules: RuleBase, doc: RulesDocument) -> Ruling:
 
 
 def ruling_verdict(own: RulingCheck | None, impact: tuple[RulingCheck, ...]) -> RulingVerdict:
-    """One verdict over every scenario checked; cases where the rules conflict without the ruling are not counted."""
-    verdicts = [c.verdict for c in ((own,) if own else ()) + impact if c is own or not c.rules_conflict_already]
+    """One verdict over every scenario checked; cases where the rules conflict without the ruling, and cases that
+    opt into interpretations, are not counted."""
+    verdicts = [c.verdict for c in ((own,) if own else ()) + impact if c is own or c.counted]
     for v in (RulingVerdict.CONTRADICTS, RulingVerdict.UNKNOWN, RulingVerdict.NARROWS):
         if v in verdicts:
             return v

@@ -136,8 +136,9 @@ class RulingTask:
         """The ruling checked on the case, or the message of the case's input error."""
         try:
             scenario = load_case(path, self.rules)
-            return check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
-                                self.memory_mb)
+            check = check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
+                                 self.memory_mb)
+            return replace(check, interpretations=scenario.interpretations)
         except RegcheckError as err:
             return str(err)
 

@@ -283,6 +283,14 @@ class RulingCheck:
     core_verified: bool = False
     rules_conflict_already: bool = False
     reason: str = ""
+    scenario: bool = False  # one of a scope's scenarios, not a case file
+    interpretations: tuple[str, ...] = ()  # the interpretations the case opts into
+
+    @property
+    def counted(self) -> bool:
+        """Whether the check counts toward a ruling's verdict: the rules do not conflict without the ruling
+        there, and the case takes the rules as written (a case opting into interpretations is reported apart)."""
+        return not self.rules_conflict_already and not self.interpretations
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import yaml
 from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
-from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, template_applications
+from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, slots, template_applications
 from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
@@ -226,3 +226,41 @@ def test_a_symbol_whose_ambiguities_differ_is_answered_in_full() -> None:
     wide = (("zone", ("SA-1", "SA-2")),)
     answered, counted = _settle(answers, [(a, split), (b, split), (c, wide)])  # type: ignore[arg-type]
     assert not counted and sorted(answers.asked) == [a, b, c]
+
+
+NEGATE_A_TIMELINE_ENTRY = """\
+title: a negate that may come in any phase after the set-aside the timeline always holds
+players: [alice, bob]
+turns: 2
+cards:
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    abilities: [{kind: set aside, duration: 1 turn}]
+  isaiah: {type: Hero, brigade: Blue}
+  confusion:
+    type: EE
+    brigade: Black
+    owner: bob
+    abilities: [{kind: negate}]
+timeline:
+  - {id: sets_aside, turn: 1, phase: Battle, activate: hezekiah, targets: [isaiah]}
+attempts:
+  - {id: negates, negate: sets_aside, by: confusion}
+phases: [Preparation, Battle]
+per_phase: 1
+templates: [legal]
+"""
+
+
+def test_an_attempt_referring_to_a_timeline_entry_stands_only_from_its_phase_on(rule_base: RuleBase,
+                                                                               tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(NEGATE_A_TIMELINE_ENTRY, encoding="utf-8")
+    scope = load_scope(path, rule_base)
+    places = slots(scope)
+    assert [[places[slot] for _, slot in p.placements] for p in plans(scope)] == [
+        [], [(1, "Battle")], [(2, "Preparation")], [(2, "Battle")]]
+    result = explore_scope(scope, rule_base, ExploreOptions(jobs=1))
+    assert result.complete and result.checked == 4, result.incomplete
+

@@ -401,8 +401,21 @@ def test_rule_cites_a_bad_id(tmp_path: Path) -> None:
 
 def test_bad_rule_id(tmp_path: Path) -> None:
     err = failure(tmp_path, RULE.replace("id: DEMO-1", "id: demo one"))
-    assert err.message == "rule id 'demo one' is not valid (like SA-4, SA-4b or SA-5-I1)"
+    assert err.message == ("rule id 'demo one' is not valid: it holds ' '; an ID is capital letters, digits and "
+                           "dashes (like SA-4, SA-4b, SA-5-I1 or RUL-HEAL-1)")
     assert place(err) == ("a.yaml", 3, 9)
+
+
+@pytest.mark.parametrize(("rule_id", "problem"), [
+    ("RUL-R30-1", "'R30' is not capital letters only: the letters before the number name the section"),
+    ("SA4", "it needs capital letters, then a dash and a number"),
+    ("SA-4x1", "'4x1' is not a number, with at most one small letter after it (4, 4b)"),
+    ("SA-4-I1-R1", "'-I1-R1' after the number is neither -R<n> (a reading) nor -I<n> (an interpretation), in that order"),
+    ("SA--4", "it has an empty part between dashes"),
+])
+def test_a_bad_rule_id_says_which_part_is_wrong(tmp_path: Path, rule_id: str, problem: str) -> None:
+    err = failure(tmp_path, RULE.replace("id: DEMO-1", f"id: {rule_id}"))
+    assert err.message == f"rule id '{rule_id}' is not valid: {problem} (like SA-4, SA-4b, SA-5-I1 or RUL-HEAL-1)"
 
 
 @pytest.mark.parametrize(

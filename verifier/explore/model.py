@@ -32,10 +32,17 @@ class Candidate:
     turn: int | None
     phase: str | None
     after: str | None  # the id of an attempt of the scope it refers to (negates, chooses the return of)
+    # the (turn, phase) of the timeline entry it refers to: it may stand only in that phase or a later one
+    not_before: tuple[int, str] | None = None
 
     def fits(self, slot: tuple[int, str]) -> bool:
         """Whether the attempt may stand in this (turn, phase)."""
-        return (self.turn is None or self.turn == slot[0]) and (self.phase is None or self.phase == slot[1])
+        return ((self.turn is None or self.turn == slot[0]) and (self.phase is None or self.phase == slot[1])
+                and (self.not_before is None or _when(slot) >= _when(self.not_before)))
+
+
+def _when(slot: tuple[int, str]) -> tuple[int, int]:
+    return slot[0], PHASES.index(slot[1])
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def load_scope(path: Path | ScopeText, rules: RuleBase, display: str | None = No
                                                  if k.value not in SCOPE_KEYS and k.value != "questions"))
     base = scenario_from_tree(base_root, text, shown, rules, questions_required=False)
     fixed = tuple(a.id for a in base.attempts)
-    candidates = _candidates(root.get("attempts"), fixed, turns, phases)
+    fixed_at = {a.id: (base.steps[a.step].turn, base.steps[a.step].phase) for a in base.attempts}
+    candidates = _candidates(root.get("attempts"), fixed_at, turns, phases)
     limit_node = root.get("max_attempts")
     max_attempts = min(_scalar(limit_node, "max_attempts").integer("max_attempts", 0, MAX_CANDIDATES)
                        if limit_node is not None else len(candidates), len(candidates))
@@ -100,7 +101,7 @@ def load_scope(path: Path | ScopeText, rules: RuleBase, display: str | None = No
     return scope
 
 
-def _candidates(node: YNode | None, fixed: tuple[str, ...], turns: int,
+def _candidates(node: YNode | None, fixed: dict[str, tuple[int, str]], turns: int,
                 phases: tuple[str, ...]) -> tuple[Candidate, ...]:
     if node is None:
         return ()
@@ -133,9 +134,10 @@ def _candidates(node: YNode | None, fixed: tuple[str, ...], turns: int,
         if ref_node is not None and after not in ids - {aid}:
             ref_node.fail(f"'{after}' is not an attempt written before this one in the scope"
                           f"{did_you_mean(str(after), ids)}")
+        not_before = fixed.get(after) if after is not None else None
         if after in fixed:
-            after = None  # always there, earlier than any attempt of a later phase: checked by the loader
-        out.append(Candidate(aid, item, turn, phase, after))
+            after = None  # always there: the attempt only has to stand no earlier than its phase
+        out.append(Candidate(aid, item, turn, phase, after, not_before))
     return tuple(out)
 
 

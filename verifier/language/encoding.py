@@ -234,6 +234,28 @@ def load_rule_base(folder: Path) -> RuleBase:
     return RuleBase(tuple(rules), definitions, tuple(waivers), tuple(display_path(f) for f in files))
 
 
+def id_problem(value: object) -> str:
+    """What is wrong with a rule ID that `RULE_ID` refuses, in a few words."""
+    if not isinstance(value, str) or not value:
+        return "it is not text" if not isinstance(value, str) else "it is empty"
+    odd = next((ch for ch in value if not (ch.isascii() and (ch.isalnum() or ch == "-"))), None)
+    if odd is not None:
+        return f"it holds {odd!r}; an ID is capital letters, digits and dashes"
+    parts = value.split("-")
+    if any(not part for part in parts):
+        return "it has an empty part between dashes"
+    number = next((i for i, part in enumerate(parts) if part[0].isdigit()), None)
+    if number is None or number == 0:
+        return "it needs capital letters, then a dash and a number" if number is None else "it starts with a digit"
+    for part in parts[:number]:
+        if not part.isupper() or not part.isalpha():
+            return f"'{part}' is not capital letters only: the letters before the number name the section"
+    if not re.fullmatch(r"\d+[a-z]?", parts[number]):
+        return f"'{parts[number]}' is not a number, with at most one small letter after it (4, 4b)"
+    return (f"'-{'-'.join(parts[number + 1:])}' after the number is neither -R<n> (a reading) nor -I<n> "
+            "(an interpretation), in that order")
+
+
 def read_rule(item: YMap, section: str, lines: list[str], scope: TypeScope, seen: dict[str, Location],
               keys: tuple[str, ...] = ("id", "cites", "says", "for", "requires", "interpretation", "replaces"),
               ) -> Rule:
@@ -241,7 +263,8 @@ def read_rule(item: YMap, section: str, lines: list[str], scope: TypeScope, seen
     item.check_keys(keys, "a rule")
     id_node = item.require("id", "a rule")
     if not isinstance(id_node, YScalar) or not isinstance(id_node.value, str) or not RULE_ID.match(id_node.value):
-        id_node.fail(f"rule id {getattr(id_node, 'value', '')!r} is not valid (like SA-4, SA-4b or SA-5-I1)")
+        value = getattr(id_node, "value", "")
+        id_node.fail(f"rule id {value!r} is not valid: {id_problem(value)} (like SA-4, SA-4b, SA-5-I1 or RUL-HEAL-1)")
     rid = id_node.value
     if rid in seen:
         id_node.fail(f"duplicate rule id '{rid}' (first at {seen[rid]})")
