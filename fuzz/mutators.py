@@ -6,7 +6,12 @@ another from the file or from a list of awkward values). One family works on the
 tree and writes it back: keys and list items deleted, duplicated, swapped or renamed, scalars
 replaced by values of other types, huge numbers, deep nesting, names nobody declared. One adds
 YAML features the readers refuse or must survive: anchors, aliases, merge keys, tags, several
-documents, directives, block scalars.
+documents, directives, block scalars. One writes the vocabulary of the later rules sections into a
+case (`SECTION_FIELDS`): a card's alignment, traits, brigades and owner; the descriptions of an
+ability's targets (type, alignment, traits, how many, 'all', whose), its use limit, what it cannot be
+(negated, interrupted, prevented), the kinds an ongoing negation negates, what an affliction
+inflicts; and an attempt turned into the negate of an earlier one. Mostly well-formed values, so that
+the case still loads and reaches the rules of those sections, and some awkward ones.
 
 `mutate_file` applies one to four mutations and returns bytes; `mutate_expression` does the same
 for one expression of the rule language, or writes a random one from the vocabulary.
@@ -14,7 +19,8 @@ for one expression of the rule language, or writes a random one from the vocabul
 
 from __future__ import annotations
 
-__all__ = ["mutate_file", "mutate_expression", "random_expression", "AWKWARD_SCALARS", "AWKWARD_TOKENS"]
+__all__ = ["mutate_file", "mutate_expression", "random_expression", "AWKWARD_SCALARS", "AWKWARD_TOKENS",
+           "SECTION_FIELDS"]
 
 import random
 import re
@@ -23,6 +29,8 @@ from typing import Any
 
 import yaml
 
+from verifier.scenario.cardreading import TRAITS
+from verifier.scenario.descriptions import ALIGNMENTS
 from verifier.vocabulary import DOMAINS, SYMBOLS, VALUE_SETS
 
 # Values a scalar may be replaced with: other types, limits, YAML's own spellings of null/bool/float.
@@ -315,11 +323,96 @@ def _structural(rng: random.Random, data: bytes) -> bytes:
     return text.encode("utf-8")
 
 
+# -- the later sections' vocabulary -------------------------------------------------------------------
+_BRIGADES = sorted(VALUE_SETS["brigade"])
+_TYPES = ["Hero", "Evil Character", "Evil_Character", "GE", "EE", "Lost Soul", "Artifact", "Fortress", "Site", "Weapon"]
+_ALIGNED = ("Hero", "Evil_Character", "GE", "EE")  # the types that give a card its alignment
+SECTION_FIELDS: dict[str, dict[str, list[Any]]] = {
+    "card": {
+        "alignment": [*ALIGNMENTS, *ALIGNMENTS, "Good", "chaotic", ""],
+        "traits": [[t] for t in TRAITS] + [list(TRAITS[:3]), [], "human", ["human", "human"], ["ghost"]],
+        "brigade": [*_BRIGADES, _BRIGADES[:2], "Multi", "multi", []],
+        "owner": ["alice", "bob", "carol", ""],
+    },
+    "ability": {
+        "target_type": [*_TYPES, _TYPES[:2], [], "Dominant"],
+        "target_alignment": ["good", "evil", "good", "evil", "neutral", "Evil", "both"],
+        "target_traits": [*TRAITS[:6], list(TRAITS[:2]), [], "ghost"],
+        "target_count": [1, 1, 2, 0, -1, 10**9, "up to 2", "at least 1", "all", "all", "any number", "each", "none",
+                         "up to 0"],
+        "targets_own": [True, False, "yes"],
+        "targets_opponents": [True],
+        "targets_all_in_location": [True],
+        "limit": ["once per game", "once per turn", "twice per game", "3 times per turn", "0 times per game",
+                  "once", "per game"],
+        "cannot_be_negated": [True, False],
+        "cannot_be_interrupted": [True, False, "no"],
+        "cannot_be_prevented": [True, False, 1],
+        "negates": ["heal", "afflict", "restore abilities", ["heal", "afflict"], "negate", []],
+        "kind": ["negate", "negate", "afflict", "restore abilities", "heal", "discard"],
+        "inflicts": ["poisoned", "diseased", "paralyzed", "decreased", ["poisoned", "paralyzed"], "healed"],
+    },
+}
+
+
+def _section_field(rng: random.Random, data: bytes) -> bytes:
+    try:
+        tree = yaml.load(data.decode("utf-8"), Loader=_LOADER)
+    except Exception:  # noqa: BLE001 - PyYAML's own reader fails in many ways on a mutated file
+        return _replace_token(rng, data)
+    cards = tree.get("cards") if isinstance(tree, dict) else None
+    if not isinstance(cards, dict) or not cards:
+        return _structural(rng, data)
+    tree = _deep_copy(tree, [20_000])
+    for entry in tree.get("timeline") or [] if isinstance(tree.get("timeline"), list) else []:
+        if isinstance(entry, dict) and True in entry:  # YAML 1.1 reads the key `on` as true: written back as `on`
+            entry["on"] = entry.pop(True)
+    cards = tree["cards"]
+    timeline = tree.get("timeline")
+    uses = [e for e in timeline if isinstance(e, dict) and isinstance(e.get("id"), str)] if isinstance(timeline, list) else []
+    roll = rng.random()
+    if roll < 0.15 and len(uses) >= 2:  # a later attempt becomes the negate of an earlier one
+        i = rng.randrange(1, len(uses))
+        entry = uses[i]
+        for action in ("play", "activate", "return", "negate", "enter_battle", "choose_return", "end_battle", "discard"):
+            entry.pop(action, None)
+        entry["negate"] = rng.choice(uses[:i] if rng.random() < 0.9 else uses)["id"]
+        entry["by"] = rng.choice(list(cards))
+    else:
+        card = cards[rng.choice(list(cards))]
+        if not isinstance(card, dict):
+            return _structural(rng, data)
+        abilities = card.get("abilities")
+        if roll < 0.5:
+            field = rng.choice(sorted(SECTION_FIELDS["card"]))
+            card[field] = rng.choice(SECTION_FIELDS["card"][field])
+        else:
+            if not isinstance(abilities, list) or not abilities or not isinstance(abilities[0], dict):
+                abilities = card["abilities"] = [{"kind": rng.choice(SECTION_FIELDS["ability"]["kind"])}]
+            ability = rng.choice([a for a in abilities if isinstance(a, dict)] or [abilities[0]])
+            for _ in range(rng.randint(1, 3)):
+                field = rng.choice(sorted(SECTION_FIELDS["ability"]))
+                ability[field] = rng.choice(SECTION_FIELDS["ability"][field])
+                # a description naming traits or an alignment is answered only where the cards state theirs
+                if field == "target_traits" and rng.random() < 0.7:
+                    for other in cards.values():
+                        if isinstance(other, dict):
+                            other["traits"] = rng.sample(TRAITS[:4], rng.randint(0, 2))
+                if field == "target_alignment" and rng.random() < 0.7:
+                    for other in cards.values():
+                        if isinstance(other, dict) and str(other.get("type", "")).replace(" ", "_") not in _ALIGNED:
+                            other["alignment"] = rng.choice(ALIGNMENTS)
+    try:
+        return yaml.dump(tree, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=10**6).encode("utf-8")
+    except Exception:  # noqa: BLE001 - e.g. a float key PyYAML cannot write back
+        return data
+
+
 _FILE_MUTATIONS: list[tuple[Callable[[random.Random, bytes], bytes], int]] = [
     (_flip_byte, 2), (_insert_bytes, 2), (_delete_bytes, 2), (_truncate, 1), (_repeat_chunk, 1),
     (_lines_op(_delete_line), 3), (_lines_op(_duplicate_line), 3), (_lines_op(_swap_lines), 2),
     (_lines_op(_reindent_line), 2), (_lines_op(_copy_line_elsewhere), 2),
-    (_replace_token, 8), (_delete_token, 2), (_yaml_feature, 4), (_structural, 10),
+    (_replace_token, 8), (_delete_token, 2), (_yaml_feature, 4), (_structural, 10), (_section_field, 10),
 ]
 _FILE_OPS = [op for op, _ in _FILE_MUTATIONS]
 _FILE_WEIGHTS = [w for _, w in _FILE_MUTATIONS]

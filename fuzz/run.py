@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fuzz.mutators import mutate_expression, mutate_file  # noqa: E402
+from fuzz.mutators import SECTION_FIELDS, mutate_expression, mutate_file  # noqa: E402
 from fuzz.targets import ACCEPTED, SLOW_SECONDS, CaseTarget, EncodingTarget, ExpressionTarget, Failure  # noqa: E402
 from verifier.language.encoding import load_rule_base  # noqa: E402
 from verifier.rulesdoc import load_rules_document  # noqa: E402
@@ -142,6 +142,10 @@ def main() -> int:
     for target, c in tally.counts.items():
         print(f"{target:<11} {sum(c.values()):>8} {c['accepted']:>9} {c['refused']:>8} {c['failed']:>7} "
               f"{tally.slowest.get(target, 0):>7.2f}s")
+    if args.cases:
+        shown = ", ".join(f"{f} {case_target.fields[f]}" for f in sorted(SECTION_FIELDS["card"]) +
+                          sorted(SECTION_FIELDS["ability"]) + ["negate"])
+        print(f"accepted cases holding the later sections' fields: {shown}")
     if args.check:
         shown = ", ".join(f"{v} {n}" for v, n in sorted(case_target.verdicts.items())) or "none"
         print(f"engine verdicts on the accepted cases' questions: {shown}")

@@ -16,7 +16,8 @@ place in another file or past the file's end, an input that takes seconds) is a 
 
 from __future__ import annotations
 
-__all__ = ["Failure", "CaseTarget", "EncodingTarget", "ExpressionTarget", "ACCEPTED", "REFUSED", "EXPRESSION_CASE"]
+__all__ = ["Failure", "CaseTarget", "EncodingTarget", "ExpressionTarget", "ACCEPTED", "REFUSED", "EXPRESSION_CASE",
+           "section_fields"]
 
 import json
 import re
@@ -24,8 +25,11 @@ import shutil
 import tempfile
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+
+import yaml
 
 from verifier.errors import InputError
 from verifier.files import display_path
@@ -75,13 +79,10 @@ def _signature(exc: BaseException) -> str:
     return f"{type(exc).__name__} at {where}"
 
 
-_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
-
-
 def _line_count(data: bytes) -> int:
-    """The number of lines of a file, counting every line break YAML knows (an editor may show fewer)."""
-    text = data.decode("utf-8", "replace")
-    return max(data.count(b"\n"), len(_BREAKS.findall(text))) + 1
+    """The number of lines of a file as an editor shows them: lines end with LF, CR LF or CR alone (YAML also
+    breaks lines at NEL, LS and PS, which an editor shows within a line)."""
+    return len(re.findall(rb"\r\n|\r|\n", data)) + 1
 
 
 def _judge(run: Callable[[], object], files: dict[str, int], slow: float = SLOW_SECONDS) -> str:
@@ -139,6 +140,7 @@ class CaseTarget(_Folder):
         self.doc = doc
         self.timeout_ms = timeout_ms
         self.verdicts: dict[str, int] = {}
+        self.fields: Counter[str] = Counter()  # accepted cases holding each field of the later sections
         self.path = self.folder / "case.yaml"
         self.encoding_files = {f: 10**6 for f in rules.files}
 
@@ -161,7 +163,32 @@ class CaseTarget(_Folder):
 
         # Grounding may blame a rule for what a case did (a rule instance with no value): then the
         # error names the encoding file; any line of it may be meant.
-        return _judge(run, {"case.yaml": _line_count(data), **self.encoding_files}, self.slow)
+        outcome = _judge(run, {"case.yaml": _line_count(data), **self.encoding_files}, self.slow)
+        if outcome == ACCEPTED:
+            self.fields.update(section_fields(data))
+        return outcome
+
+
+def section_fields(data: bytes) -> set[str]:
+    """The fields of the later rules sections' vocabulary (fuzz.mutators.SECTION_FIELDS) a case file holds, and
+    `negate` when its timeline holds a negate."""
+    from fuzz.mutators import SECTION_FIELDS
+
+    try:
+        case = yaml.load(data.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return set()
+    found: set[str] = set()
+    cards = case.get("cards") if isinstance(case, dict) else None
+    for card in cards.values() if isinstance(cards, dict) else []:
+        if isinstance(card, dict):
+            found |= set(card) & set(SECTION_FIELDS["card"])
+            for ability in card.get("abilities") or [] if isinstance(card.get("abilities"), list) else []:
+                found |= set(ability) & set(SECTION_FIELDS["ability"]) if isinstance(ability, dict) else set()
+    timeline = case.get("timeline") if isinstance(case, dict) else None
+    if isinstance(timeline, list) and any(isinstance(e, dict) and "negate" in e for e in timeline):
+        found.add("negate")
+    return found
 
 
 class EncodingTarget(_Folder):

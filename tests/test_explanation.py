@@ -338,3 +338,12 @@ def test_a_brief_explanation_says_once_where_a_run_of_facts_comes_from() -> None
     assert _sourced_once(facts) == ["a is a Hero", "b is a set aside effect",
                                     "b lasts 2 turn(s) (these 2 read from the card's text)", "x targets a (default)",
                                     "y targets b (default)", "c is a heal effect (read from the card's text)"]
+
+
+def test_facts_that_read_the_same_are_shown_once(cli: Cli, repo_root: Path) -> None:
+    """One sentence of a card pins how long its effect lasts and for how many turns: two facts, one line."""
+    out = cli("explain", "--root", repo_root, repo_root / "cases/set-aside/darkness-negated-in-battle.yaml").stdout
+    lines = out.splitlines()
+    assert sum(1 for x in lines if x.startswith("    - darkness_a1 lasts 2 turn(s) (read from the card's text)")) == 1
+    facts = [x for x in lines if x.startswith("    - ") and "(read from" in x]
+    assert len(facts) == len(set(facts))

@@ -112,3 +112,41 @@ def test_good_case_for_encodings_is_good(cli: Callable[..., Result], chdir: Call
     chdir(repo_copy)
     result = cli("check", "--root", ".", "-j", "1", "case.yaml")
     assert result.exit_code == 0, result.output
+
+
+def _line_end_params() -> list[Any]:
+    return [pytest.param(name, _message(entry), end, id=f"{name}-{label}")
+            for name, entry in EXPECTED.items() if not isinstance(entry, dict)
+            for end, label in (("\r\n", "crlf"), ("\r", "cr"))]
+
+
+@pytest.mark.parametrize(("name", "message", "end"), _line_end_params())
+def test_malformed_with_other_line_ends(cli: Callable[..., Result], chdir: Callable[[Path], None], tmp_path: Path,
+                                        repo_root: Path, repo_copy: Path, name: str, message: str, end: str) -> None:
+    """The same input with its lines ended by CR LF or by CR alone: the same message, at the same line and column
+    (the lines as an editor counts them)."""
+    raw = (HERE / name).read_bytes()
+    changed = raw.replace(b"\n", end.encode())
+    if name.startswith("encoding-"):
+        (repo_copy / "encodings" / name).write_bytes(changed)
+        (repo_copy / "case.yaml").write_text(GOOD_CASE, encoding="utf-8")
+        chdir(repo_copy)
+        result = cli("check", "--root", ".", "-j", "1", "case.yaml")
+    else:
+        folder = tmp_path / "cases"
+        folder.mkdir()
+        (folder / name).write_bytes(changed)
+        chdir(folder)
+        result = cli("check", "--root", repo_root, "-j", "1", name)
+    assert "Traceback" not in result.output and result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [message]
+
+
+def test_a_case_with_carriage_returns_alone_is_placed_inside_the_file(cli: Callable[..., Result],
+                                                                     chdir: Callable[[Path], None], tmp_path: Path,
+                                                                     repo_root: Path) -> None:
+    (tmp_path / "cr.yaml").write_bytes(b"\r#ti\n---")  # 8 bytes, 3 lines in an editor
+    chdir(tmp_path)
+    result = cli("check", "--root", repo_root, "-j", "1", "cr.yaml")
+    assert result.exit_code == 2 and result.stderr.splitlines() == [
+        "error: cr.yaml:3:4: a case must be a mapping with players, cards, timeline and questions"]

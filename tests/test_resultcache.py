@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -233,3 +234,178 @@ def test_a_statement_edit_checks_again_the_cases_its_rules_reach(repo_root: Path
     assert reached and len(reached) < len(files)
     assert set(again) == reached
     assert all(why.startswith("its grounding holds changed instances of MOD-6") for why in again.values())
+
+
+def _checksummed(payload: bytes) -> bytes:
+    import hashlib
+
+    return hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+
+
+def test_an_entry_of_another_version_or_shape_is_not_taken(repo: Path, cli: Callable[..., Result],
+                                                           checks: list[str]) -> None:
+    first = run(cli)
+    damaged = entries(repo / ".regcheck_cache", f"cases/{CASES[0]}")
+    other = entries(repo / ".regcheck_cache", f"cases/{CASES[1]}")[0].read_bytes()
+    kept = {entry: entry.read_bytes() for entry in damaged}
+    for n, kind in enumerate(["another format", "another key", "another shape"], 1):
+        for entry, text in kept.items():
+            data = json.loads(text.partition(b"\n")[2])
+            if kind == "another format":  # written by a regcheck whose entries are of another format
+                data["format"] += 1
+            elif kind == "another key":  # another case's entry (or another version's) at this entry's place
+                data = json.loads(other.partition(b"\n")[2])
+            else:  # a result of the shape another version writes: a field less
+                del data["result"]["results"][0]["verdict"]
+            entry.write_bytes(_checksummed(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()))
+        again = run(cli)
+        assert checks[3:] == [f"cases/{CASES[0]}"] * n, f"{kind}: the case alone is checked again"
+        assert again.output == first.output
+        assert all(entry.read_bytes() == text for entry, text in kept.items()), f"{kind}: entries written afresh"
+
+
+def test_a_full_disk_while_writing_loses_no_answer(repo: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("REGCHECK_NO_CACHE", "REGCHECK_CACHE_DIR")}
+    command = [sys.executable, "-m", "verifier", "check", "cases", "--format", "json", "--jobs", "1"]
+    fresh = subprocess.run(command + ["--no-cache"], cwd=repo, env=env, capture_output=True, check=True)
+    # files past 2 KiB cannot be written (`ulimit -f`): most entries, and the other caches' larger files
+    full = subprocess.run(["bash", "-c", 'ulimit -f 2 && exec "$@"', "bash", *command], cwd=repo, env=env,
+                          capture_output=True)
+    assert full.returncode == 0, full.stderr
+    assert full.stdout == fresh.stdout and b"Traceback" not in full.stderr
+    folder = repo / ".regcheck_cache"
+    assert not [p for p in folder.rglob("*.tmp")], "no temporary file is left"
+    cache = result_cache(repo)
+    assert cache is not None
+    written = entries(folder)
+    assert len(written) < 6, "the limit kept some entries from being written"
+    for entry in written:  # each entry written is whole
+        assert cache.get(entry.stem) is not None, entry
+    again = subprocess.run(command, cwd=repo, env=env, capture_output=True, check=True)
+    assert again.stdout == fresh.stdout
+    assert len(entries(folder)) == 6, "the entries the full disk kept out are written once it has room"
+
+
+_DAMAGES = ("truncated", "bits flipped", "bytes overwritten", "bytes cut out", "bytes put in", "another entry",
+            "empty", "written twice", "a folder", "a link to another entry", "checksum alone", "payload alone")
+
+
+def _damage(rng: random.Random, entry: Path, text: bytes, others: list[Path]) -> str:
+    """Damage one entry file at random; what was done."""
+    kind = rng.choice(_DAMAGES)
+    at = rng.randrange(len(text))
+    if kind == "a folder":
+        entry.unlink()
+        entry.mkdir()
+        return kind
+    if kind == "a link to another entry":
+        entry.unlink()
+        entry.symlink_to(rng.choice(others))
+        return kind
+    damaged = {
+        "truncated": lambda: text[:at],
+        "bits flipped": lambda: bytes(b ^ (1 << rng.randrange(8)) if rng.random() < 4 / len(text) or i == at else b
+                                      for i, b in enumerate(text)),
+        "bytes overwritten": lambda: text[:at] + rng.randbytes(rng.randint(1, 64)) + text[at + 64:],
+        "bytes cut out": lambda: text[:at] + text[at + rng.randint(1, 64):],
+        "bytes put in": lambda: text[:at] + rng.randbytes(rng.randint(1, 64)) + text[at:],
+        "another entry": lambda: rng.choice(others).read_bytes(),
+        "empty": lambda: b"",
+        "written twice": lambda: text + text,
+        "checksum alone": lambda: text.partition(b"\n")[0],
+        "payload alone": lambda: text.partition(b"\n")[2],
+    }[kind]()
+    entry.write_bytes(damaged)
+    return kind
+
+
+def _restore(entries_kept: dict[Path, bytes]) -> None:
+    for entry, text in entries_kept.items():
+        if entry.is_symlink() or entry.is_file():
+            entry.unlink()
+        elif entry.is_dir():
+            shutil.rmtree(entry)
+        entry.write_bytes(text)
+
+
+def corruption_loop(root: Path, runs: int, seed: int, whole_every: int) -> dict[str, int]:
+    """Damage the entries of a filled cache at random `runs` times; each time, read the damaged entry back (it must
+    give the kept answer or none), and every `whole_every` runs damage both entries of a case and answer it (the
+    answer must be the one first checked, and both entries written afresh). Counts of what happened."""
+    from verifier.language.encoding import load_rule_base
+    from verifier.rulesdoc import load_rules_document
+    from verifier.runner import CaseTask
+    from verifier.solver.engine import DEFAULT_TIMEOUT_MS
+
+    rng = random.Random(seed)
+    rules = load_rule_base(root / "encodings")
+    doc = load_rules_document(root / "rules")
+    cache = result_cache(root)
+    assert cache is not None
+    task = CaseTask(rules, lambda: doc, DEFAULT_TIMEOUT_MS, None, True, cache=cache)
+    answers = {case: task.answer(root / "cases" / case, f"cases/{case}")[:2] for case in CASES}
+    by_case = {case: entries(cache.folder, f"cases/{case}") for case in CASES}
+    assert all(len(found) == 2 for found in by_case.values())
+    kept = {entry: entry.read_bytes() for found in by_case.values() for entry in found}
+    counts = {"runs": 0, "wrong answers": 0, "kept answer read": 0, "damage found": 0, "answered afresh": 0}
+    for run_number in range(runs):
+        case = rng.choice(CASES)
+        entry = rng.choice(by_case[case])
+        others = [e for e in kept if e != entry]
+        _damage(rng, entry, kept[entry], others)
+        got = cache.get(entry.stem)
+        counts["runs"] += 1
+        if got is None:
+            counts["damage found"] += 1
+        elif got == answers[case]:
+            counts["kept answer read"] += 1
+        else:
+            counts["wrong answers"] += 1
+        if run_number % whole_every == 0:
+            for other in by_case[case]:
+                if other != entry:
+                    _damage(rng, other, kept[other], [e for e in kept if e != other])
+            result, defaults, why = task.answer(root / "cases" / case, f"cases/{case}")
+            counts["wrong answers"] += (result, defaults) != answers[case]
+            if why:
+                counts["answered afresh"] += 1
+                assert all(e.is_file() and not e.is_symlink() and e.read_bytes() == kept[e] for e in by_case[case]), \
+                    f"seed {seed}, run {run_number}: the entries are written afresh"
+        _restore(kept)
+    return counts
+
+
+def test_random_damage_to_the_cache_never_gives_a_wrong_answer(repo: Path) -> None:
+    seed = int.from_bytes(os.urandom(4), "big")
+    counts = corruption_loop(repo, 300, seed, 100)
+    assert counts["wrong answers"] == 0, f"seed {seed}: {counts}"
+    assert counts["damage found"] > 0 and counts["answered afresh"] > 0, counts
+
+
+@pytest.mark.slow
+def test_ten_thousand_random_damages_never_give_a_wrong_answer(repo: Path) -> None:
+    seed = int.from_bytes(os.urandom(4), "big")
+    counts = corruption_loop(repo, 10_000, seed, 500)
+    print(f"cache corruption loop, seed {seed}: {counts}")
+    assert counts["wrong answers"] == 0, f"seed {seed}: {counts}"
+    assert counts["runs"] == 10_000 and counts["answered afresh"] == 20, counts
+
+
+def test_an_entry_replaced_by_a_link_or_a_folder_is_written_afresh_in_its_place(
+        repo: Path, cli: Callable[..., Result], checks: list[str]) -> None:
+    first = run(cli)
+    damaged = entries(repo / ".regcheck_cache", f"cases/{CASES[0]}")
+    other = entries(repo / ".regcheck_cache", f"cases/{CASES[1]}")[0]
+    kept = {entry: entry.read_bytes() for entry in [*damaged, other]}
+    for n, kind in enumerate(["a link to another entry", "a folder"], 1):
+        for entry in damaged:
+            entry.unlink()
+            if kind == "a folder":
+                entry.mkdir()
+                (entry / "inside").write_text("x")
+            else:
+                entry.symlink_to(other)
+        again = run(cli)
+        assert checks[3:] == [f"cases/{CASES[0]}"] * n and again.output == first.output
+        assert all(e.is_file() and not e.is_symlink() and e.read_bytes() == t for e, t in kept.items()), \
+            f"{kind}: the entry is written in its place, the other left as it was"

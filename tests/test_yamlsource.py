@@ -227,3 +227,84 @@ def test_yaml11_truth_words_where_text_or_a_number_is_wanted(tmp_path: Path, wor
         a.integer("turn", 1, 60)
     assert info.value.message == f"turn must be a whole number, got true/false ('{word}' is read by YAML as {truth})"
     assert b.text("title") == word and c.boolean("flag") is True
+
+
+def test_did_you_mean_follows_the_words_before_the_letters() -> None:
+    steps = ["turn 3 Draw (alice)", "turn 3 Preparation (alice)", "turn 2 Preparation (bob)"]
+    assert did_you_mean("turn 3 Prep", steps) == " (did you mean 'turn 3 Preparation (alice)'?)"
+    assert did_you_mean("Prep", ["Preparation", "Battle"]) == " (did you mean 'Preparation'?)"
+    assert did_you_mean("provisons", ["provisions", "elijah"]).startswith(" (did you mean 'provisions'?")
+    assert did_you_mean("zz", ["Preparation"]) == ""
+def _editor_lines(text: str) -> list[str]:
+    """The lines an editor shows: ended by CR LF, LF or CR alone (never by NEL, LS or PS, which YAML also takes)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+@pytest.mark.parametrize(("text", "line", "column"), [
+    ("a: 1\rb: [\rc: 3\r", 4, 1),
+    ("a: 1\r\nb: [\r\nc: 3\r\n", 4, 1),
+    ("a: 1\nb: [\nc: 3\n", 4, 1),
+    ("a: 1\r\rb: {", 3, 5),
+    ("a: x\x85b: [", 1, 10),  # NEL: a line end to YAML, a character within the line to an editor
+    ("a: x\u2028b: [\nc", 2, 2),
+    ("\ufeffa: 1\rb: [", 2, 5),  # a byte-order mark takes no column
+])
+def test_a_malformed_file_is_placed_as_an_editor_counts_its_lines(tmp_path: Path, text: str, line: int,
+                                                                   column: int) -> None:
+    _, got_line, got_column = failure(tmp_path, text)
+    assert (got_line, got_column) == (line, column)
+
+
+def test_an_empty_document_after_a_carriage_return_is_placed_inside_the_file(tmp_path: Path) -> None:
+    node = load(tmp_path, b"\r#ti\n---")  # CR, then LF: three lines to an editor; the document is empty
+    assert isinstance(node, YScalar) and node.value is None
+    assert (node.loc.line, node.loc.column) == (3, 4)
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_values_are_placed_at_the_same_line_and_column_for_every_line_end(tmp_path: Path, end: str) -> None:
+    text = end.join(["a: 1", "b:", "  - x", "  - {c: 'é😀', d: 2}", "e: |", "  one", "  two", "f: end", ""])
+    node = load(tmp_path, text)
+    assert isinstance(node, YMap)
+    b, e, f = node.get("b"), node.get("e"), node.get("f")
+    assert isinstance(b, YSeq) and isinstance(e, YScalar) and isinstance(f, YScalar)
+    inner = b.items[1]
+    assert isinstance(inner, YMap)
+    assert [(n.loc.line, n.loc.column) for n in (b.items[0], inner, inner.require("d", ""), e, f)] == \
+        [(3, 5), (4, 5), (4, 18), (5, 4), (8, 4)]
+    assert (e.end_line, f.end_line) == (8, 8)
+
+
+_PIECES = st.sampled_from(["a:", " 1", "- x", "[", "]", "{", "}", "'", '"', "#c", "---", "...", "  ", "b: [1,", "&x",
+                           "*x", "!!int", "|", ">", "\t", "é", "😀", "\ufeff", "? k", ": v"])
+_ENDS = st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.lists(_PIECES, max_size=4), _ENDS), max_size=8), st.booleans())
+def test_every_place_is_inside_the_file(tmp_path: Path, lines: list[tuple[list[str], str]], last_end: bool) -> None:
+    text = "".join("".join(pieces) + end for pieces, end in lines)
+    if not last_end and text:
+        text = text[:-1].rstrip("\r")
+    shown = _editor_lines(text)
+    try:
+        node = load(tmp_path, text)
+    except CaseError as err:
+        places = [err.location] if err.location is not None else []
+    else:
+        places, todo = [], [node]
+        while todo:
+            n = todo.pop()
+            places.append(n.loc)
+            todo.extend(n.items if isinstance(n, YSeq) else [v for kv in n.entries for v in kv] if isinstance(n, YMap) else [])
+    for place in places:
+        assert 1 <= place.line <= len(shown), (text, place)
+        assert place.column <= len(shown[place.line - 1]) + 1, (text, place)
+
+
+def test_blank_text_is_called_empty(tmp_path: Path) -> None:
+    node = load(tmp_path, "a: ''\nb: '  '\n")
+    assert isinstance(node, YMap)
+    for key in ("a", "b"):
+        with pytest.raises(CaseError, match=f": {key} must be text, got empty text$"):
+            node.require(key, "").text(key)  # type: ignore[union-attr]

@@ -38,7 +38,7 @@ from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .timeline import Timeline, timeline_of, timeline_scenario
-from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, RulingVerdict
+from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, RulingVerdict, Verdict
 
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
@@ -85,6 +85,7 @@ class CaseReport:
     result: CaseResult
     explanations: tuple[Explanation, ...]
     timeline: Timeline
+    resolved: tuple[tuple[str, Timeline], ...] = ()  # for a contradiction: the timeline under each resolving interpretation
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,19 @@ class _ReportTask:
             scenario = load_case(path, self.rules)
             explanations = explain_case(scenario, self.rules, self.doc(), None, self.timeout_ms, self.memory_mb)
             result = CaseResult(scenario.path, scenario.title, scenario.note, tuple(e.result for e in explanations))
-            pictured = check_scenario(timeline_scenario(scenario, self.rules), self.rules, self.doc, self.timeout_ms,
-                                      self.memory_mb)
-            return CaseReport(result, explanations, timeline_of(scenario, pictured))
+            timeline = self.timeline(scenario)
+            ways = next((r.resolutions for r in result.results if r.verdict is Verdict.CONTRADICTION), ())
+            resolved = tuple((w.interpretation, self.timeline(scenario._replace(
+                interpretations=(*scenario.interpretations, w.interpretation))))
+                for w in ways if w.interpretation and w.verified)
+            return CaseReport(result, explanations, timeline, resolved)
         except RegcheckError as err:
             return input_error_of(path, err)
+
+    def timeline(self, scenario: Scenario) -> Timeline:
+        pictured = check_scenario(timeline_scenario(scenario, self.rules), self.rules, self.doc, self.timeout_ms,
+                                  self.memory_mb)
+        return timeline_of(scenario, pictured)
 
 
 def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,

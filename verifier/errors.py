@@ -11,6 +11,7 @@ __all__ = [
     "EncodingError",
     "RulesDocumentError",
     "SolverError",
+    "ClusterError",
     "Location",
 ]
 
@@ -75,3 +76,8 @@ class UsageError(RegcheckError):
 
 class SolverError(RegcheckError):
     """The solver failed in a way that is not a verdict."""
+
+
+class ClusterError(RegcheckError):
+    """The cluster a sweep runs on cannot carry it on: its scheduler is lost, or a worker runs another regcheck
+    or holds another rule base than the sweep's. The results written so far are kept."""

@@ -62,7 +62,8 @@ def _core(items: tuple[CoreItem, ...], verified: bool, derivation: bool = False)
     heading = "forced by" if derivation else "conflicting set"
     lines = [f"    {heading} ({plural(len(rules), 'rule instance')}, {plural(len(facts), 'fact')}; {check}):"]
     fact_lines = ["    given the scenario's facts:" if derivation else "    scenario facts:"]
-    fact_lines += [f"    - {f.text}  ({f.location})" for f in facts]
+    # facts that read the same (one card-text sentence pins several inputs) are shown once
+    fact_lines += list(dict.fromkeys(f"    - {f.text}  ({f.location})" for f in facts))
     if derivation and facts:
         lines += fact_lines
         lines.append("    and the rules:")
@@ -283,7 +284,7 @@ def _brief(ranking: Ranking, shown: _Shown) -> list[str]:
     names = ", ".join(r.rule + (f" x{len(r.instances)}" if len(r.instances) > 1 else "") for r in ranking.deciding)
     rest = sum(len(r.instances) for r in ranking.rules if r.rank != 1)
     used = [f for f in ranking.facts if f.rank == 1]
-    new = [f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts]
+    new = list(dict.fromkeys(f.facts[0].text for f in used if (f.facts[0].text, f.facts[0].location) not in shown.facts))
     shown.facts.update((f.facts[0].text, f.facts[0].location) for f in used)
     old = len(used) - len(new)
     line = f"decided by {names or 'no rule'}"
@@ -304,6 +305,12 @@ def _wrapped(text: str, indent: str = "    ") -> list[str]:
                          break_on_hyphens=False, break_long_words=True)
 
 
+def _fitted(lines: list[str]) -> list[str]:
+    """`lines` wrapped within the brief width, each at its own indentation."""
+    return [part for line in lines
+            for part in _wrapped(line.lstrip(" "), " " * (len(line) - len(line.lstrip(" "))))]
+
+
 def _cut(line: str) -> str:
     return line if len(line) <= BRIEF_WIDTH else line[:BRIEF_WIDTH - 3] + "..."
 
@@ -311,7 +318,7 @@ def _cut(line: str) -> str:
 def _brief_open(r: QuestionResult, show_conflict: bool) -> list[str]:
     """A question that is not determined, briefly: its verdict, the statements at fault, and a few of its
     values or the statements of its conflicting set (the rest: regcheck explain without --brief)."""
-    lines = [_cut(line) for line in render_question(r, evidence=False)[:1 if r.ok else 2]]
+    lines = _fitted(render_question(r, evidence=False)[:1 if r.ok else 2])
     if r.verdict is Verdict.CONTRADICTION:
         if not show_conflict:
             return lines + ["    the same conflicting set as above"]
@@ -378,7 +385,7 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
         if brief and e.ranking is not None:
-            lines += render_question(r, evidence=False)[:1 if r.ok else 2]
+            lines += _fitted(render_question(r, evidence=False)[:1 if r.ok else 2])
             lines += _brief(e.ranking, shown)
             continue
         if brief:
@@ -577,8 +584,8 @@ def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
              f"({f.scenarios} scenario{' of the scope shows' if f.scenarios == 1 else 's of the scope show'} it)",
              *([f"    statements at fault: {', '.join(f.at_fault)}"] if f.at_fault else []),
              f"    rules involved: {', '.join(f.rules) or 'none'}",
-             f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}; "
-             f"question {f.question}"]
+             f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}"
+             + ("; no outcome at all satisfies the rules" if not f.symbol else f"; question {f.question}")]
     lines += [f"      {a}" for a in f.attempts] or ["      no attempts"]
     if accepted_note is not None:
         lines.append(f"    note: {accepted_note}")

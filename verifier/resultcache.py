@@ -5,7 +5,8 @@ package, its card list and reviewed readings among them), the rules document and
 encodings, the case file's text and the name it is shown by, the defaults the loader applies and the options
 of the check (timeout, memory, whether a contradiction's ways out are worked out). An entry is JSON (never
 code): its first line the SHA-256 of the rest, so that an entry cut short or corrupted is found, left
-aside and computed afresh. Entries are written atomically (`files.write_file`: a temporary file of its
+aside and computed afresh (an entry of another format, key or shape too; a link or folder found at an
+entry's place is replaced by the entry). Entries are written atomically (`files.write_file`: a temporary file of its
 own, then renamed), so two runs on one cache at once at worst both write the same entry. An answer that
 hit a limit (`unknown`) is never kept: it depends on the machine's speed.
 
@@ -15,13 +16,14 @@ when that is set); `REGCHECK_CACHE_DIR=off` or `--no-cache` turns it off.
 
 from __future__ import annotations
 
-__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode", "grounding_key", "Reach"]
+__all__ = ["ResultCache", "result_cache", "CACHE_FOLDER", "encode", "decode", "grounding_key", "Reach", "code_fingerprint"]
 
 import contextlib
 import dataclasses
 import hashlib
 import json
 import os
+import shutil
 import types
 import typing
 from enum import Enum
@@ -43,7 +45,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 @cache
-def _code_fingerprint() -> str:
+def code_fingerprint() -> str:
     """A hash of every file of the package that can change an answer: its code and its data."""
     digest = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*")):
@@ -286,6 +288,12 @@ class ResultCache:
         with contextlib.suppress(WriteError, OSError):
             _prepare(self.folder)
             path.parent.mkdir(parents=True, exist_ok=True)
+            # an entry is a file of the cache's own: whatever else stands at its place (a link, which `write_file`
+            # would write through to another file, or a folder) is taken away
+            if path.is_symlink():
+                path.unlink()
+            elif path.is_dir():
+                shutil.rmtree(path)
             write_file(path, hashlib.sha256(payload.encode("utf-8")).hexdigest() + "\n" + payload)
 
 
@@ -317,7 +325,7 @@ def result_cache(root: Path, home: Path | None = None) -> ResultCache | None:
     if chosen == "off":
         return None
     folder = Path(chosen) if chosen else (home or root) / CACHE_FOLDER
-    code = hashlib.sha256(f"{FORMAT}:{__version__}:{_code_fingerprint()}".encode())
+    code = hashlib.sha256(f"{FORMAT}:{__version__}:{code_fingerprint()}".encode())
     code.update(json.dumps(DEFAULTS, sort_keys=True).encode())
     encodings = hashlib.sha256(code.hexdigest().encode() + b"\0")
     _folder_bytes(encodings, root / "encodings", "*.yaml")

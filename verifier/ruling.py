@@ -22,7 +22,7 @@ from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import RULING_SECTION
 from .verdicts import RulingCheck, RulingVerdict
-from .yamlsource import YMap, YScalar, YSeq, did_you_mean, load_yaml
+from .yamlsource import YMap, YScalar, YSeq, did_you_mean, editor_lines, load_yaml
 
 RULING_KEYS = ("ruling", "rules", "claims")
 RULING_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
@@ -68,7 +68,7 @@ def load_ruling(path: Path, rules: RuleBase, doc: RulesDocument) -> Ruling:
         for item in node:
             if not isinstance(item, YMap):
                 item.fail("each entry of 'rules' must be a mapping")
-            rule = read_rule(item, RULING_SECTION, text.splitlines(), scope, seen, RULE_KEYS)
+            rule = read_rule(item, RULING_SECTION, editor_lines(text), scope, seen, RULE_KEYS)
             for sid in rule.cites:
                 if sid not in known:
                     item.fail(f"rule {rule.id} cites {sid}, which is not in the rules document"

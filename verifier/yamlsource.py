@@ -7,9 +7,12 @@ custom tags. Nothing in a file is ever executed.
 
 from __future__ import annotations
 
-__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "load_yaml_text", "did_you_mean", "display_path", "plain"]
+__all__ = ["YNode", "YMap", "YSeq", "YScalar", "load_yaml", "load_yaml_text", "did_you_mean", "display_path", "plain",
+           "editor_lines", "line_of_byte"]
 
+import bisect
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,15 +33,64 @@ YAML11_BOOLEANS = ("yes", "no", "on", "off")
 ErrorFactory = Callable[[str, Location | None], InputError]
 
 
+# The line ends an editor counts: a file may end its lines with any of them. YAML also breaks lines at NEL, LS and
+# PS, which editors show within a line; places are given as an editor counts them.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_LINE_END_BYTES = re.compile(rb"\r\n|\r|\n")
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines of `text` as an editor numbers them (line ends \\n, \\r\\n or \\r), the first at index 0."""
+    return _LINE_END.split(text)
+
+
+def line_of_byte(raw: bytes, offset: int) -> int:
+    """The line (from 1, as an editor counts it) holding byte `offset` of `raw`."""
+    return len(_LINE_END_BYTES.findall(raw, 0, offset)) + 1
+
+
+class _Places:
+    """Places in a text by character index, as an editor shows them: 1-based line and column."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.length = len(text)
+        self.starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
+
+    def at(self, index: int) -> tuple[int, int]:
+        index = max(0, min(index, self.length))  # a parser's end of input may lie past the text
+        line = bisect.bisect_right(self.starts, index) - 1
+        return line + 1, index - self.starts[line] + 1
+
+    def loc(self, mark: yaml.Mark) -> Location:
+        return Location(self.path, *self.at(mark.index))
+
+
 def did_you_mean(name: str, options: Iterable[str]) -> str:
-    """A ' (did you mean X?)' hint for a misspelt name, or an empty string."""
+    """A ' (did you mean X?)' hint for a misspelt name, or an empty string: the option whose words begin
+    with the name's words, in order ('turn 3 Prep': 'turn 3 Preparation (alice)'), else the closest string."""
     import difflib  # only needed when something is misspelt
 
-    close = difflib.get_close_matches(name, sorted(set(options)), n=1, cutoff=0.6)
+    choices = sorted(set(options))
+    by_words = _by_words(name, choices)
+    close = [by_words] if by_words is not None else difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
     if not close:
         return ""
     differ = how_they_differ(name, close[0])
     return f" (did you mean {quoted(close[0])}?{'; ' + differ if differ else ''})"
+
+
+def _by_words(name: str, options: list[str]) -> str | None:
+    """The option with the fewest words whose words begin, in order, with each of the name's words (a word of
+    three letters or more may be the start of one; a shorter word must be whole), if any."""
+    words = name.lower().split()
+
+    def fits(option: str) -> bool:
+        theirs = iter(option.lower().split())
+        return bool(words) and all(any(o == w or (len(w) >= 3 and o.startswith(w)) for o in theirs) for w in words)
+
+    found = [o for o in options if o != name and fits(o)]
+    return min(found, key=lambda o: (len(o.split()), len(o), o)) if found else None
 
 
 @dataclass(frozen=True)
@@ -70,6 +122,8 @@ class YScalar(YNode):
     def kind(self) -> str:
         if self.value is None:
             return "nothing"
+        if isinstance(self.value, str) and not self.value.strip():
+            return "empty text"
         return {bool: "true/false", int: "a number", float: "a number", str: "text"}.get(
             type(self.value), "value"
         )
@@ -165,12 +219,8 @@ def plain(node: YNode) -> object:
     return node.value
 
 
-def _loc(path: str, node: yaml.Node) -> Location:
-    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNode:
-    loc = _loc(path, node)
+def _convert(places: _Places, node: yaml.Node, error: ErrorFactory, depth: int) -> YNode:
+    loc = places.loc(node.start_mark)
     if depth > MAX_DEPTH:
         raise error(f"nesting deeper than {MAX_DEPTH} levels", loc)
     if isinstance(node, yaml.ScalarNode):
@@ -184,11 +234,11 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
                         f"or quote it ('{shown}') for text", loc)
         if isinstance(value, str) and len(value) > 20_000:
             raise error("text longer than 20000 characters", loc)
-        return YScalar(loc, error, value, node.style, node.value, node.end_mark.line + 1, node.end_mark.column + 1)
+        return YScalar(loc, error, value, node.style, node.value, *places.at(node.end_mark.index))
     if isinstance(node, yaml.SequenceNode):
         if node.tag != "tag:yaml.org,2002:seq":
             raise error(f"tag {node.tag!r} is not allowed", loc)
-        return YSeq(loc, error, tuple(_convert(path, n, error, depth + 1) for n in node.value))
+        return YSeq(loc, error, tuple(_convert(places, n, error, depth + 1) for n in node.value))
     if isinstance(node, yaml.MappingNode):
         if node.tag != "tag:yaml.org,2002:map":
             raise error(f"tag {node.tag!r} is not allowed", loc)
@@ -196,13 +246,13 @@ def _convert(path: str, node: yaml.Node, error: ErrorFactory, depth: int) -> YNo
         seen: dict[object, Location] = {}
         for knode, vnode in node.value:
             if not isinstance(knode, yaml.ScalarNode):
-                raise error("mapping keys must be plain names", _loc(path, knode))
+                raise error("mapping keys must be plain names", places.loc(knode.start_mark))
             # Keys are names: read them as written, so that `on:` or `no:` stay text.
-            key = YScalar(_loc(path, knode), error, knode.value, knode.style, knode.value)
+            key = YScalar(places.loc(knode.start_mark), error, knode.value, knode.style, knode.value)
             if key.value in seen:
                 raise error(f"duplicate key '{key.value}' (first at line {seen[key.value].line})", key.loc)
             seen[key.value] = key.loc
-            entries.append((key, _convert(path, vnode, error, depth + 1)))
+            entries.append((key, _convert(places, vnode, error, depth + 1)))
         return YMap(loc, error, tuple(entries))
     raise error("unsupported YAML node", loc)
 
@@ -240,14 +290,14 @@ _SCALAR_TAGS = {
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _refuse_shared(path: str, root: yaml.Node, error: ErrorFactory) -> None:
+def _refuse_shared(places: _Places, root: yaml.Node, error: ErrorFactory) -> None:
     """Refuse anchors and aliases: an alias makes the composer hand back one node twice."""
     seen: set[int] = set()
     stack = [root]
     while stack:
         node = stack.pop()
         if id(node) in seen:
-            raise error("anchors and aliases are not allowed", _loc(path, node))
+            raise error("anchors and aliases are not allowed", places.loc(node.start_mark))
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
@@ -271,30 +321,27 @@ def load_yaml(path: Path, error: ErrorFactory, display: str | None = None) -> tu
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise error("file is not valid UTF-8", Location(shown, line)) from None
+        raise error("file is not valid UTF-8", Location(shown, line_of_byte(raw, exc.start))) from None
     return load_yaml_text(text, error, shown)
 
 
 def load_yaml_text(text: str, error: ErrorFactory, shown: str) -> tuple[YNode, str]:
     """Read one YAML document from `text`, named `shown` in messages; returns the node tree and the text."""
-    loader = _Loader(text)
+    # a byte-order mark takes no column in an editor; libyaml skips it without counting it, PyYAML counts it
+    body = text[1:] if text.startswith("\ufeff") else text
+    places = _Places(shown, body)
+    loader = _Loader(body)
     try:
         node = loader.get_single_node()
         if node is not None:
-            _refuse_shared(shown, node, error)
+            _refuse_shared(places, node, error)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
-        column = mark.column + 1 if mark else 0
-        last = text.count("\n") + 1
-        if line > last:
-            # libyaml ends a file without a final newline with one of its own, and reports its end there.
-            line, column = last, len(text.rsplit("\n", 1)[-1]) + 1
+        where = places.loc(mark) if mark else Location(shown, 1)
         # "while parsing ..." contexts are noise; "expected a single document ..." is the point
         context = exc.context if exc.context and not exc.context.startswith("while") else None
         problem = ", ".join(p for p in (context, exc.problem) if p) or "malformed YAML"
-        raise error(f"malformed YAML: {problem}", Location(shown, line, column)) from None
+        raise error(f"malformed YAML: {problem}", where) from None
     except yaml.YAMLError as exc:
         raise error(f"malformed YAML: {exc}", Location(shown, 1)) from None
     except RecursionError:
@@ -303,4 +350,4 @@ def load_yaml_text(text: str, error: ErrorFactory, shown: str) -> tuple[YNode, s
         loader.dispose()
     if node is None:
         raise error("file is empty", Location(shown, 1))
-    return _convert(shown, node, error, 0), text
+    return _convert(places, node, error, 0), text

@@ -1,9 +1,11 @@
 """Hypothesis strategies for small random cases, written as case files so the loader's defaults apply.
 
-A case has two players, one or two turns, one to three cards of several types and brigades
-(some with abilities: set aside with or without a duration, paired, on-return, negate, heal,
-discard, return, modifiers ...), a short timeline of attempts in time order, and a few
-questions over outcome symbols.
+A case has two players, one or two turns, one to three cards of several types, brigades, owners,
+alignments and traits (some with abilities: set aside with or without a duration, paired, on-return,
+negate, heal, discard, return, afflict, modifiers ...; the descriptions of their targets: type,
+alignment, traits, how many, 'all', whose; what they cannot be: negated, interrupted, prevented; the
+kinds an ongoing negation negates; use limits), a short timeline of attempts in time order (negates
+among them), and a few questions over outcome symbols.
 """
 
 from __future__ import annotations
@@ -19,10 +21,18 @@ CHARACTERS = ("Hero", "Evil_Character")
 BRIGADES = ("Green", "Blue", "Gold", "Black", "Crimson")
 ZONES = ("territory", "hand", "discard_pile", "set_aside_area", "field_of_battle", "land_of_bondage")
 PHASES = ("Draw", "Upkeep", "Preparation", "Battle", "Discard")
-KINDS = ("set aside", "set aside", "return", "negate", "heal", "discard", "other")
+KINDS = ("set aside", "set aside", "return", "negate", "negate", "heal", "discard", "afflict", "other")
 CLASSES = ("plain_effect", "adds_same_side", "adds_opposite_side", "side_battle_effect", "triggered_effect")
 ROLES = ("rescuing", "blocking", "attacking", "defending", "taunting", "no_role")
 CAUSES = ("by special ability", "by triggered rule", "by battle resolution")
+# the words of the descriptions, negation and cannot-be sections (CORE-15, CORE-17, TGT-, NEG-, PREV-, CBN-)
+TARGET_TYPES = ("Hero", "Evil Character", "GE", "EE", "Lost Soul", "Artifact")
+ALIGNMENTS = ("good", "evil", "neutral")
+TRAITS = ("human", "male", "Prophet", "N.T.")
+TARGET_COUNTS = (1, 1, 2, "up to 2", "at least 1", "all", "all", "any number")
+LIMITS = ("once per game", "once per turn", "twice per game")
+NEGATED_KINDS = ("heal", "afflict", "restore abilities")
+INFLICTED = ("poisoned", "diseased", "paralyzed", "decreased")
 
 
 def _maybe(draw: Any, strategy: st.SearchStrategy[Any], chance: int = 3) -> Any:
@@ -66,6 +76,26 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
     if kind == "heal" and draw(st.booleans()):
         out["heals_only"] = draw(st.lists(st.sampled_from(("poisoned", "diseased", "paralyzed", "being discarded")),
                                           min_size=1, max_size=2, unique=True))
+    if kind == "afflict":
+        out["inflicts"] = draw(st.sampled_from(INFLICTED))
+    if kind == "negate" and draw(st.integers(1, 4)) == 1:
+        out["negates"] = draw(st.lists(st.sampled_from(NEGATED_KINDS), min_size=1, max_size=2, unique=True))
+    for flag in ("cannot_be_interrupted", "cannot_be_prevented"):
+        if draw(st.integers(1, 6)) == 1:
+            out[flag] = True
+    if "target_type" not in out and draw(st.integers(1, 3)) == 1:
+        types = draw(st.lists(st.sampled_from(TARGET_TYPES), min_size=1, max_size=2, unique=True))
+        out["target_type"] = types[0] if len(types) == 1 else types
+    if draw(st.integers(1, 4)) == 1:
+        out["target_alignment"] = draw(st.sampled_from(ALIGNMENTS[:2]))
+    if draw(st.integers(1, 5)) == 1:
+        out["target_traits"] = draw(st.sampled_from(TRAITS))
+    if draw(st.integers(1, 3)) == 1:
+        out["target_count"] = draw(st.sampled_from(TARGET_COUNTS))
+    if "targets_own" not in out and draw(st.integers(1, 6)) == 1:
+        out["targets_own"] = True
+    if draw(st.integers(1, 6)) == 1:
+        out["limit"] = draw(st.sampled_from(LIMITS))
     if draw(st.integers(1, 5)) == 1:
         out["gained"] = draw(st.integers(1, 2))
     if draw(st.integers(1, 6)) == 1:
@@ -89,6 +119,12 @@ def _card(draw: Any, name: str, others: list[str], coherent: bool) -> dict[str, 
         card["zone"] = zone
     if draw(st.integers(1, 6)) == 1:
         card["territory_class"] = True
+    # alignment: a card whose type gives none mostly states one, and traits are mostly listed, so that
+    # descriptions naming them are answered (a case that leaves one open where it matters is refused)
+    if ctype not in ("Hero", "Evil_Character", "GE", "EE") and draw(st.integers(1, 4)) > 1:
+        card["alignment"] = draw(st.sampled_from(ALIGNMENTS))
+    if draw(st.integers(1, 4)) > 1:
+        card["traits"] = draw(st.lists(st.sampled_from(TRAITS), max_size=2, unique=True))
     for condition in ("poisoned", "diseased", "paralyzed"):
         if ctype in CHARACTERS and draw(st.integers(1, 10 if coherent else 6)) == 1:
             card[condition] = True
@@ -191,6 +227,12 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
                                        "discard_completes", "participates", "battle_role")))
         return f"{symbol}({x}, {draw(st.sampled_from(cards))})"
     return f"activation_order({x})"
+
+
+# the fields of the later sections' vocabulary a generated case may hold (counted by the differential run)
+SECTION_FIELDS = ("alignment", "traits", "owner", "brigade", "target_type", "target_alignment", "target_traits",
+                  "target_count", "targets_own", "limit", "negates", "inflicts", "cannot_be_negated",
+                  "cannot_be_interrupted", "cannot_be_prevented", "negate")
 
 
 def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:

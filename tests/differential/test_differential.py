@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, Phase, assume, given, seed, settings
-from scenarios import case_texts
+from scenarios import SECTION_FIELDS, case_texts
 
 from verifier.errors import InputError
 from verifier.language.encoding import RuleBase
@@ -50,6 +51,19 @@ def shown(sc: Scenario, q: Question, value: Any) -> str:
     return display_value(value)
 
 
+def _fields(text: str) -> set[str]:
+    """The fields of the later sections' vocabulary the case holds."""
+    case = yaml.safe_load(text)
+    found: set[str] = set()
+    for card in case["cards"].values():
+        found |= set(card) & set(SECTION_FIELDS)
+        for ability in card.get("abilities", []):
+            found |= set(ability) & set(SECTION_FIELDS)
+    for entry in case.get("timeline") or []:
+        found |= set(entry) & set(SECTION_FIELDS)
+    return found
+
+
 def disagreements(text: str, rules: RuleBase, folder: Path, tally: Counter[str]) -> list[str]:
     """How the engine and exhaustive enumeration differ on one case's questions (empty: they agree)."""
     path = folder / "case.yaml"
@@ -66,6 +80,7 @@ def disagreements(text: str, rules: RuleBase, folder: Path, tally: Counter[str])
         assume(False)
         raise AssertionError("unreachable")
     tally["compared"] += 1
+    tally.update(f"with {field}" for field in _fields(text))
     result = check_scenario(sc, rules)
     out = []
     for q, got in zip(sc.questions, result.results, strict=True):
@@ -99,8 +114,10 @@ def run(rules: RuleBase, cases: int, what: str, keep_going: bool, stream: int | 
         report = "engine and enumeration disagree:\n" + "\n".join(differ) + "\n\n" + text
         if differ and keep_going:
             found.append(report)
-        if keep_going and tally["compared"] % 1000 == 0 and not differ:
-            print(f"{what}: {tally['compared']} compared, {time.perf_counter() - start:.0f} s", flush=True)
+            print(f"{what}: {report}", flush=True)  # at once: a run cut short still shows what it found
+        if keep_going and tally["compared"] % 250 == 0 and not differ:
+            print(f"{what}: {tally['compared']} compared, {len(found)} disagreements, {time.perf_counter() - start:.0f} s",
+                  flush=True)
         assert keep_going or not differ, report
 
     agree()
@@ -113,6 +130,8 @@ def test_engine_agrees_with_exhaustive_enumeration(rule_base: RuleBase) -> None:
     tally, _ = run(rule_base, int(os.environ.get("REGCHECK_DIFFERENTIAL_CASES", DEFAULT_CASES)), "default run",
                    keep_going=False, max_turns=1)
     assert tally["compared"] >= 100
+    # the compared cases hold the vocabulary of every section: descriptions, negation, cannot-be, limits
+    assert not [f for f in SECTION_FIELDS if not tally[f"with {f}"]], dict(tally)
 
 
 _RULES: RuleBase | None = None

@@ -149,3 +149,14 @@ def test_k_selects_scopes_by_path_and_x_stops_after_the_first_that_fails(cli: Cl
     assert none.exit_code == 2 and "no scope file matches -k 'nothing-like-this'" in none.output
     bad = cli("explore", "--root", repo_root, "-k", "(negated", tmp_path)
     assert bad.exit_code == 2 and "'(' is not closed" in bad.output
+
+
+def test_a_contradiction_finding_is_shown_as_the_whole_scenarios() -> None:
+    from verifier.explore.search import ExploreFinding
+    from verifier.report import _explore_finding
+
+    found = ExploreFinding("scope.yaml", "contradiction", "", ("SA-5", "GLOSS-12"), "zone(elijah, at(1, Draw))",
+                           ("turn 1 Battle: negates",), 1, ("elijah",), 2, "title: x\n")
+    text = "\n".join(_explore_finding(found, None))
+    assert "NEW contradiction of the whole scenario" in text
+    assert "no outcome at all satisfies the rules" in text and "zone(elijah" not in text

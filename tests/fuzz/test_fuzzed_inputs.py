@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz.mutators import mutate_expression, mutate_file, random_expression
+from fuzz.mutators import SECTION_FIELDS, mutate_expression, mutate_file, random_expression
 from fuzz.targets import ACCEPTED, REFUSED, CaseTarget, EncodingTarget, ExpressionTarget, Failure
 from verifier.errors import CaseError
 from verifier.language.encoding import RuleBase
@@ -130,6 +130,18 @@ def test_any_short_text_as_a_question(expression_target: ExpressionTarget, text:
     assert expression_target(text) in (ACCEPTED, REFUSED)
 
 
+def test_grounded_mutated_cases_hold_the_later_sections_vocabulary(grounded_case_target: CaseTarget) -> None:
+    """Mutated cases that load and are grounded hold every field of the descriptions, negation, cannot-be,
+    protection and use-limit vocabulary (fuzz.mutators.SECTION_FIELDS), and negates in their timelines."""
+    bases = list(CASE_BYTES.values())
+    grounded_case_target.fields.clear()
+    for i in range(400):
+        rng = random.Random(f"sections-{i}")
+        assert grounded_case_target(mutate_file(rng, rng.choice(bases))) in (ACCEPTED, REFUSED)
+    wanted = [*SECTION_FIELDS["card"], *SECTION_FIELDS["ability"], "negate"]
+    assert not [f for f in wanted if not grounded_case_target.fields[f]], dict(grounded_case_target.fields)
+
+
 # -- the harness itself -----------------------------------------------------------------------------
 def test_mutations_reach_both_outcomes_and_many_errors(rule_base: RuleBase, tmp_path: Path) -> None:
     """The mutators are not vacuous: some mutated cases still load, most do not, for many different reasons."""
@@ -188,6 +200,25 @@ def test_one_hundred_thousand_fuzzed_inputs(repo_root: Path) -> None:
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
     assert "105000 fuzzed inputs" in done.stdout
     assert "0 kinds of failure" in done.stdout
+
+
+@pytest.mark.slow
+def test_fifty_thousand_grounded_cases_over_every_section(repo_root: Path) -> None:
+    """fuzz/run.py: 50,000 mutated cases (the later sections' vocabulary written into them), each that loads
+    grounded against every section's rules; none failing, and every field of those sections in accepted ones."""
+    import re
+    import subprocess
+    import sys
+
+    # grounded up to 50,000 rule instances, as in the default run: a mutated card holding 130 to 170 abilities
+    # makes a case of 120,000 to 200,000 instances (within the engine's limit), grounded in one to three minutes
+    done = subprocess.run([sys.executable, "fuzz/run.py", "--cases", "50000", "--encodings", "0", "--expressions", "0",
+                           "--seed", "3", "--max-instances", "50000"], cwd=repo_root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+    assert "50000 fuzzed inputs" in done.stdout and "0 kinds of failure" in done.stdout
+    held = dict(re.findall(r"(\w+) (\d+)", done.stdout.split("later sections' fields: ")[1].splitlines()[0]))
+    assert set(held) == {*SECTION_FIELDS["card"], *SECTION_FIELDS["ability"], "negate"}
+    assert all(int(n) > 0 for n in held.values()), held
 
 
 @pytest.mark.slow

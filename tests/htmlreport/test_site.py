@@ -124,3 +124,21 @@ def test_an_ambiguitys_page_names_the_statements_at_fault_first(repo_root: Path)
     assert page[fault:].split("</p>", 1)[0].count('<a href="rules.html#') == 1
     assert 'href="rules.html#GLOSS-2"' in page[fault:].split("</p>", 1)[0]
     assert fault < page.index("Statements that would have to say more")
+
+
+def test_the_battle_row_is_on_only_where_a_card_is_in_battle(site: Path, repo_root: Path) -> None:
+    quiet = pages(site)[case_page_name(str(repo_root / "cases" / REPORTED[0]))]  # Provisions: nobody enters battle
+    assert 'class="battle on"' not in quiet
+    assert "no battle: no card is in the field of battle" in quiet
+    fought = pages(site)[case_page_name(str(repo_root / "cases" / REPORTED[3]))]  # two Heroes enter battle
+    assert 'class="battle on"' in fought
+
+
+def test_contradiction_page_draws_the_timeline_under_each_resolving_interpretation(site: Path,
+                                                                                   repo_root: Path) -> None:
+    page = pages(site)[case_page_name(str(repo_root / "cases" / "set-aside" / "darkness-negated-in-battle.yaml"))]
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="timeline"') == 2
+    assert '<h2 id="timeline-sa-5-i1">Timeline under the interpretation SA-5-I1</h2>' in page
+    assert 'aria-labelledby="tl-title-sa-5-i1 tl-desc-sa-5-i1"' in page
+    under = page[page.index('id="timeline-sa-5-i1"'):]
+    assert 'class="cell"' in under.split("</section>", 1)[0]  # the picture has cells: the conflict is resolved

@@ -3,7 +3,6 @@ as separate processes on the loopback interface; the client is the only writer o
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -14,44 +13,18 @@ import pytest
 
 from verifier.sweep.store import read_store
 
+from .cluster_helpers import cluster as start_cluster
+from .cluster_helpers import free_port
 from .sweep_helpers import SMALL_OPTIONS
 
 pytest.importorskip("distributed")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _dask(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_" + args[0], *args[1:]],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 @pytest.fixture
 def cluster() -> Iterator[str]:
     """A scheduler and a worker process with two worker processes of one thread each, on 127.0.0.1."""
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    scheduler = _dask("scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard")
-    workers = _dask("worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard",
-                    "--host", "127.0.0.1")
-    try:
-        from distributed import Client
-
-        with Client(address, timeout=60) as client:
-            client.wait_for_workers(2, timeout=60)
+    with start_cluster(2) as (address, _, _):
         yield address
-    finally:
-        for process in (workers, scheduler):
-            process.terminate()
-        for process in (workers, scheduler):
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
 
 
 def test_a_sweep_on_a_cluster_matches_the_local_one(cluster: str, tmp_path: Path, small_deck: Path,
@@ -72,6 +45,6 @@ def test_a_sweep_on_a_cluster_matches_the_local_one(cluster: str, tmp_path: Path
 
 def test_an_unreachable_scheduler_is_a_usage_error(tmp_path: Path, small_deck: Path, repo_root: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "verifier", "sweep", str(tmp_path / "s.db"), "--deck", str(small_deck),
-                          "--scheduler", f"tcp://127.0.0.1:{_free_port()}", *SMALL_OPTIONS], cwd=repo_root,
+                          "--scheduler", f"tcp://127.0.0.1:{free_port()}", *SMALL_OPTIONS], cwd=repo_root,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 2 and "cannot reach the Dask scheduler" in run.stderr

@@ -50,3 +50,14 @@ def test_a_name_of_several_printings_asks_for_one(tmp_path: Path) -> None:
 def test_malformed_lines(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(CaseError, match=message):
         read_deck(_deck(tmp_path, text))
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_a_bad_line_is_placed_as_an_editor_counts_lines(tmp_path: Path, end: str) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_bytes(end.join(["Main Deck:", "2\tProvisions", "two\tProvisions", ""]).encode())
+    with pytest.raises(CaseError, match="deck.txt:3: expected COUNT<TAB>NAME"):
+        read_deck(path)
+    path.write_bytes(end.encode().join([b"Main Deck:", b"2\tProvisions", b"1\tPr\xffvisions", b""]))
+    with pytest.raises(CaseError, match="deck.txt:3: the deck list is not valid UTF-8"):
+        read_deck(path)

@@ -87,7 +87,9 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
 
     Run again, the same command continues where it stopped (killed included). Progress, with an
     ETA, goes to standard error. Exits 1 when a combination shows a new finding (one not in
-    accepted-findings.yaml), failed or is unknown.
+    accepted-findings.yaml), failed or is unknown; 2 on bad input, and when the cluster cannot carry
+    the sweep on (its scheduler lost, a worker of another regcheck or rule base refused), the
+    results written so far kept.
     """
     from ..sweep import SweepOptions, SweepProgress, SweepTemplate
 

@@ -353,7 +353,8 @@ def _ways_out(r: QuestionResult) -> str:
     return table + note
 
 
-def _timeline_section(t: Timeline, title: str) -> str:
+def _timeline_section(t: Timeline, title: str, interpretation: str = "") -> str:
+    """The timeline's picture, legend and attempts; under `interpretation`, a resolving interpretation's."""
     zones = sorted({cell.text for row in t.zones for cell in row if cell.decided})
     legend = "".join(f'<li><span class="swatch" style="background:{ZONE_COLOURS.get(z, "#fff")}"></span>{escape(z)}</li>'
                      for z in zones)
@@ -381,8 +382,14 @@ def _timeline_section(t: Timeline, title: str) -> str:
         steps.append(line + "</li>")
     note = ("<p class=\"fail\">The rules allow no outcome for this case (a contradiction), so the picture shows "
             "the attempts only.</p>" if t.contradiction else "")
-    return ('<section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>' + note
-            + f'<figure>{timeline_svg(t, title)}<figcaption>Each row a card (its controller in brackets), each column '
+    anchor = f"timeline-{_anchor(interpretation)}" if interpretation else "timeline"
+    heading = f"Timeline under the interpretation {escape(interpretation)}" if interpretation else "Timeline"
+    if interpretation:
+        note = (f"<p>The case's rules conflict; taking the interpretation {escape(interpretation)} resolves the "
+                "conflict, and this is the timeline it gives.</p>")
+    key = f"-{_anchor(interpretation)}" if interpretation else ""
+    return (f'<section aria-labelledby="{anchor}"><h2 id="{anchor}">{heading}</h2>' + note
+            + f'<figure>{timeline_svg(t, title, key)}<figcaption>Each row a card (its controller in brackets), each column '
               "the state after a step; the numbered circles are the attempts in the order they are made.</figcaption>"
               f'</figure><ul class="legend" aria-label="Legend">{legend}</ul>'
             + f'<h3>Attempts</h3><ol class="attempts">{"".join(steps) or "<li>none</li>"}</ol></section>')
@@ -399,6 +406,7 @@ def _case(report: CaseReport) -> str:
     note = "".join(f"<p>{escape(p)}</p>" for p in res.note.split("\n\n") if p.strip())
     body = [f"<h1>{escape(res.title)}</h1>", f'<p class="muted">{escape(res.case)}</p>', note, table,
             _timeline_section(report.timeline, res.title),
+            *(_timeline_section(t, res.title, name) for name, t in report.resolved),
             '<section aria-labelledby="why"><h2 id="why">Verdicts and explanations</h2>']
     body += [_question(e, show_core=not (contradiction and i > 0)) for i, e in enumerate(report.explanations)]
     body.append("</section>")
@@ -570,7 +578,9 @@ def _explore(site: Site) -> str:
                 "of the scope.</p>"
                 + (f"<p>Accepted: {escape(note)}</p>" if note is not None else "")
                 + f"<p>Smallest witness: {plural(f.turns, 'turn')}, cards "
-                f"{escape(', '.join(f.cards))}; question <code>{escape(f.question)}</code>.</p>"
+                f"{escape(', '.join(f.cards))}"
+                + (f"; question <code>{escape(f.question)}</code>.</p>" if f.symbol
+                   else "; no outcome at all satisfies the rules.</p>")
                 + (f"<ol>{steps}</ol>" if steps else "")
                 + f"<details><summary>Witness as a case file</summary><pre>{escape(f.case)}</pre></details></section>")
         if r.unused:

@@ -32,8 +32,9 @@ def _cell_fill(cell: Cell) -> str:
     return "url(#open)"
 
 
-def timeline_svg(t: Timeline, title: str) -> str:
-    """The picture, with a title and a description for screen readers."""
+def timeline_svg(t: Timeline, title: str, key: str = "") -> str:
+    """The picture, with a title and a description for screen readers (their ids end with `key`, for a page
+    with more than one picture)."""
     n = len(t.columns)
     rows = len(t.cards)
     width = LEFT + n * CELL_W + 10
@@ -41,9 +42,9 @@ def timeline_svg(t: Timeline, title: str) -> str:
     attempts_y = battle_y + CELL_H + GAP
     height = attempts_y + CELL_H + 12
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" role="img" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" aria-labelledby="tl-title tl-desc">',
-           f'<title id="tl-title">Timeline of {escape(title)}</title>',
-           f'<desc id="tl-desc">{escape(_description(t))}</desc>',
+           f'viewBox="0 0 {width} {height}" aria-labelledby="tl-title{key} tl-desc{key}">',
+           f'<title id="tl-title{key}">Timeline of {escape(title)}</title>',
+           f'<desc id="tl-desc{key}">{escape(_description(t))}</desc>',
            '<defs><pattern id="open" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
            '<rect width="6" height="6" fill="#ffffff"/><line x1="0" y1="0" x2="0" y2="6" stroke="#d04040" '
            'stroke-width="3"/></pattern></defs>']
@@ -90,11 +91,14 @@ def timeline_svg(t: Timeline, title: str) -> str:
     out.append(f'<text x="{LEFT - 6}" y="{battle_y + CELL_H * 0.68}" class="row-name" text-anchor="end">battle</text>')
     for j, cell in enumerate(t.battle):
         x = LEFT + j * CELL_W
-        on = cell.decided and cell.text == "yes"
+        # the Battle Phase is a battle in progress (GLOSS-3) only where a card is in the field of battle
+        empty = all(row[j].decided and row[j].text != "field of battle" for row in t.zones)
+        on = cell.decided and cell.text == "yes" and not empty
         fill = "#e06666" if on else "#ffffff" if cell.decided else "url(#open)"
+        said = "no battle: no card is in the field of battle" if cell.text == "yes" and empty else cell.text
         out.append(f'<rect x="{x + 1}" y="{battle_y + 1}" width="{CELL_W - 2}" height="{CELL_H - 2}" '
                    f'class="battle{" on" if on else ""}" fill="{fill}"><title>battle after '
-                   f'{escape(t.columns[j].label)}: {escape(cell.text)}</title></rect>')
+                   f'{escape(t.columns[j].label)}: {escape(said)}</title></rect>')
     # the attempts, numbered in order; an illegal one crossed out, a negated one struck through
     out.append(f'<text x="{LEFT - 6}" y="{attempts_y + CELL_H * 0.68}" class="row-name" text-anchor="end">'
                'attempts</text>')

@@ -21,7 +21,7 @@ from ..errors import EncodingError, InputError, Location
 from ..escaping import quoted
 from ..files import display_path
 from ..vocabulary import DOMAINS, ENTITY_SORTS, MEMBER_OF, ORDERED_SORTS, SYMBOLS, TYPE_NAMES
-from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, load_yaml
+from ..yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean, editor_lines, load_yaml
 from .syntax import QUANTIFIERS, Call, Expr, SourceText, parse_expression, walk
 from .types import BUILTINS, QUESTION_FORMS, RECURRENCE_START, Definition, TypeScope, infer, recurrence_form
 
@@ -193,7 +193,7 @@ def load_rule_base(folder: Path) -> RuleBase:
     raw_waivers: list[tuple[YMap, str, list[str]]] = []
     for path in files:
         root, text = load_yaml(path, EncodingError)
-        lines = text.splitlines()
+        lines = editor_lines(text)
         if not isinstance(root, YMap):
             root.fail("an encoding file must be a mapping with 'section' and 'rules'")
         root.check_keys(("section", "title", "definitions", "rules", "waivers"), "an encoding file")

@@ -804,7 +804,7 @@ class _Grounder:
         """Each instance of `rule` that does not hold whatever happens, with its body, in binding order.
 
         Bindings are made one variable at a time; a condition of the rule's guard that the
-        structure folds to false drops every binding that extends the ones made so far, without
+        structure or the facts fold to false drops every binding that extends the ones made so far, without
         building them (see `_plan`). The instances are all made before the first is given.
         """
         names, stages = self._plan(rule)
@@ -1161,7 +1161,7 @@ def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
 def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
     """How many bindings of rule variables grounding `scenario` weighs, at most.
 
-    Bindings whose guard the structure folds to false are not weighed (see `_Grounder.instances`);
+    Bindings whose guard the structure or the facts fold to false are not weighed (see `_Grounder.instances`);
     those that fold to true once weighed are counted, as are those the guard's conditions on a
     rule's last variable would leave out.
     """

@@ -16,6 +16,7 @@ from ..errors import CaseError, Location
 from ..escaping import quoted
 from ..files import display_path
 from ..scenario.cards import RealCard, find_card
+from ..yamlsource import editor_lines, line_of_byte
 
 _LINE = re.compile(r"^(\d{1,3})(?:\t| +)(\S.*?)\s*$")
 MAX_DECK_BYTES = 1_000_000
@@ -42,10 +43,10 @@ def read_deck(path: Path) -> tuple[DeckEntry, ...]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise CaseError("the deck list is not valid UTF-8", Location(shown, raw[:err.start].count(b"\n") + 1)) from None
+        raise CaseError("the deck list is not valid UTF-8", Location(shown, line_of_byte(raw, err.start))) from None
     entries: list[DeckEntry] = []
     section = "Main"
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(editor_lines(text), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue

@@ -3,26 +3,35 @@ on a local pool of worker processes or on a Dask distributed cluster, with each 
 the results database as it arrives (the client, this process, is the only writer).
 
 A worker gets the repository's folder, the combination's name and its scope's text, and returns
-plain values; on a cluster, every worker must see the repository at the same path and have regcheck
-installed. The rule base is read once per worker process.
+plain values; on a cluster, every worker must have regcheck installed and see the repository at the same
+path, or at the path in its own `REGCHECK_SWEEP_ROOT`. The rule base is read once per worker process.
+
+Every task carries the sweep's `WorkerIdentity` (regcheck's version, a digest of its code, a digest of the
+rule base: rules/, encodings/ and rules.lock). A worker whose own differs reads its repository again (its
+files may have changed since it last read them) and, when it still differs, refuses before it answers: the
+sweep then ends with a `ClusterError`, as it does when the cluster's scheduler is lost. A combination is
+recorded only once a worker has answered it, so the results written so far are kept and the same command
+run again continues from the database.
 """
 
 from __future__ import annotations
 
-__all__ = ["SweepOptions", "SweepProgress", "SweepSummary", "run_sweep", "run_combination", "rules_fingerprint"]
+__all__ = ["SweepOptions", "SweepProgress", "SweepSummary", "WorkerIdentity", "run_sweep", "run_combination",
+           "rules_fingerprint", "worker_identity", "WORKER_ROOT"]
 
-import functools
 import hashlib
 import itertools
+import logging
 import os
 import socket
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import RegcheckError, UsageError
+from ..errors import ClusterError, RegcheckError, UsageError
 from ..explore.search import DEFAULT_MAX_SCENARIOS
 from ..solver.engine import DEFAULT_TIMEOUT_MS
 from .pool import CardPool, SweepCard, cards_fingerprint
@@ -31,6 +40,7 @@ from .template import DEFAULT_TEMPLATE, SweepTemplate, combination_key, combinat
 
 MAX_SIZE = 3
 CONNECT_SECONDS = 10  # how long a sweep waits for the Dask scheduler to answer
+WORKER_ROOT = "REGCHECK_SWEEP_ROOT"  # a cluster worker's own path of the rules repository
 
 
 @dataclass(frozen=True)
@@ -84,11 +94,61 @@ def rules_fingerprint(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-@functools.lru_cache(maxsize=4)
-def _repository(root: str) -> Any:
-    from ..repository import open_repository
+class WorkerIdentity(NamedTuple):
+    """What a worker must share with a sweep to answer for it: regcheck's version, a digest of its code (the
+    files of the package), and a digest of the rule base it reads (rules/, encodings/ and rules.lock)."""
 
-    return open_repository(Path(root))
+    version: str
+    code: str
+    rules: str
+
+
+def worker_identity(root: Path) -> WorkerIdentity:
+    """This process's regcheck and the rule base of the repository at `root`, as a sweep's worker must match them."""
+    from .. import __version__
+    from ..resultcache import code_fingerprint
+
+    digest = hashlib.sha256(rules_fingerprint(root).encode() + b"\0")
+    lock = root / "rules.lock"
+    digest.update(lock.read_bytes() if lock.is_file() else b"")
+    return WorkerIdentity(__version__, code_fingerprint(), digest.hexdigest()[:16])
+
+
+_held: dict[str, tuple[Any, WorkerIdentity]] = {}  # by root: the repository this process read, and its identity
+
+
+def _repository(root: str, expected: WorkerIdentity | None = None) -> Any:
+    """The repository at `root` as this process read it; read again when it differs from the sweep's `expected`
+    identity (a worker that outlives a sweep, and files changed since). Raises ClusterError when it still does."""
+    held = _held.get(root)
+    if held is None or (expected is not None and held[1] != expected):
+        from ..repository import open_repository
+
+        before = worker_identity(Path(root))
+        repo = open_repository(Path(root))
+        repo.document()
+        if worker_identity(Path(root)) != before:
+            raise ClusterError(f"worker {_worker()} refused the sweep: the rules repository at {root} changed while "
+                               "it read it")
+        _held[root] = held = (repo, before)
+    if expected is not None and held[1] != expected:
+        raise ClusterError(_refusal(root, held[1], expected))
+    return held[0]
+
+
+def _worker() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _refusal(root: str, held: WorkerIdentity, expected: WorkerIdentity) -> str:
+    if held.version != expected.version:
+        what = f"runs regcheck {held.version}, the sweep regcheck {expected.version}"
+    elif held.code != expected.code:
+        what = f"runs regcheck {held.version} with other code than the sweep's (its files differ)"
+    else:
+        what = f"reads another rule base at {root} (fingerprint {held.rules}, the sweep's {expected.rules})"
+    return (f"worker {_worker()} refused the sweep: it {what}; every worker must run the same regcheck and read "
+            "the same rules/, encodings/ and rules.lock")
 
 
 def _finding_json(f: Any) -> dict[str, Any]:
@@ -98,21 +158,26 @@ def _finding_json(f: Any) -> dict[str, Any]:
 
 
 def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb: int | None,
-                    max_scenarios: int) -> dict[str, Any]:
-    """Search one combination's scope (in a worker): its status, scenario count, findings, and timing."""
+                    max_scenarios: int, expected: WorkerIdentity | None = None, own_root: bool = False) -> dict[str, Any]:
+    """Search one combination's scope (in a worker): its status, scenario count, findings, and timing. With
+    `expected`, a worker whose regcheck or rule base differs refuses (ClusterError) before it searches; with
+    `own_root`, a worker reads the repository at its `REGCHECK_SWEEP_ROOT` when that is set."""
     from ..explore.baseline import explore
     from ..explore.scope import ScopeText
     from ..explore.search import ExploreOptions
 
+    if own_root and os.environ.get(WORKER_ROOT):
+        root = str(Path(os.environ[WORKER_ROOT]).resolve())
+    repository = _repository(root, None if expected is None else WorkerIdentity(*expected))
     started, cpu = time.perf_counter(), time.process_time()
-    worker = f"{socket.gethostname()}:{os.getpid()}"
+    worker = _worker()
 
     def timing() -> dict[str, Any]:
         return {"seconds": round(time.perf_counter() - started, 3), "cpu_seconds": round(time.process_time() - cpu, 3),
                 "worker": worker}
 
     try:
-        report = explore(_repository(root), [ScopeText(name, text)], ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
+        report = explore(repository, [ScopeText(name, text)], ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
     except RegcheckError as err:
         return {"status": "failed", "scenarios": None, "findings": [], "error": str(err), **timing()}
     except Exception as err:  # a combination that breaks regcheck is recorded, and the sweep goes on
@@ -154,16 +219,23 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
         from dask.distributed import Client, as_completed
     except ImportError:
         raise UsageError("--scheduler needs Dask distributed: pip install 'regcheck[sweep]'") from None
+    lost = (f"lost the Dask scheduler at {address}: the results written so far are kept; run the same command "
+            "again to continue")
+    # the client's own log lines of a lost scheduler would only repeat, less clearly, the error this ends with
+    client_log = logging.getLogger("distributed.client")
+    level = client_log.level
+    client_log.setLevel(logging.CRITICAL)
     try:
         client = Client(address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError) as err:
+        client_log.setLevel(level)
         raise UsageError(f"cannot reach the Dask scheduler at {address} within {CONNECT_SECONDS} s: {err}") from None
     try:
         threads = max(sum(client.nthreads().values()), 1)
         position_of: dict[Any, int] = {}
 
         def submit(job: Job) -> Any:
-            future = client.submit(run_combination, args[0], job[1], job[2], *args[1:], pure=False)
+            future = client.submit(run_combination, args[0], job[1], job[2], *args[1:], own_root=True, pure=False)
             position_of[future] = job[0]
             return future
 
@@ -172,14 +244,24 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
             position = position_of.pop(future)
             try:
                 result = future.result()
+            except ClusterError as err:  # a worker of another regcheck or rule base
+                raise ClusterError(f"{err}; the results written so far are kept: run the same command again once "
+                                   "every worker does") from None
+            except CancelledError:  # the client cancels every task when it loses the scheduler
+                raise ClusterError(lost) from None
             except Exception as err:  # the cluster lost the task (a worker died past its retries)
+                if client.status not in ("running", "connecting"):
+                    raise ClusterError(lost) from None
                 result = {"status": "failed", "scenarios": None, "findings": [], "seconds": 0.0, "cpu_seconds": 0.0, "worker": "",
                           "error": f"the cluster could not run it: {type(err).__name__}: {err}"}
             yield position, result
             for job in itertools.islice(jobs, 1):
                 queue.add(submit(job))
+    except OSError:  # the scheduler's connection closed under a call
+        raise ClusterError(lost) from None
     finally:
         client.close()
+        client_log.setLevel(level)
 
 
 def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
@@ -193,7 +275,8 @@ def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
                            {**options.template.json(), "size": options.size}, [c._asdict() for c in pool.cards],
                            [c._asdict() for c in pool.skipped])
     by_name = {c.name: c for c in pool.cards}
-    _repository(str(root.resolve()))  # read before the workers are forked, which inherit it
+    expected = worker_identity(root.resolve())
+    _repository(str(root.resolve()), expected)  # read before the workers are forked, which inherit it
     started = time.perf_counter()
     with open_store(database, identity, [(combination_key(c), tuple(x.name for x in c)) for c in combos]) as store:
         if options.retry_failed:
@@ -207,7 +290,7 @@ def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
                 cards: list[SweepCard] = [by_name[n] for n in names]
                 yield position, combination_name(cards), scope_text(cards, options.template)
 
-        args = (str(root.resolve()), options.timeout_ms, options.memory_mb, options.max_scenarios)
+        args = (str(root.resolve()), options.timeout_ms, options.memory_mb, options.max_scenarios, expected)
         if options.scheduler:
             results = _cluster(options.scheduler, jobs(), args)
             where = f"Dask cluster at {options.scheduler}"

@@ -6,7 +6,7 @@ __all__ = ["CaseReaderBase"]
 
 from ...errors import Location
 from ...vocabulary import MEMBER_OF, SYMBOLS
-from ...yamlsource import YMap, YNode, YSeq
+from ...yamlsource import YMap, YNode, YSeq, editor_lines
 from ..model import Fact
 from ..refusals import Unmodelled
 from .fields import CASE_KEYS, MAX_PLAYERS, _name
@@ -37,7 +37,7 @@ class CaseReaderBase:
         # the card whose play ends each ability read from a text lasting "until <card> is played"
         self.until_played: dict[str, str] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
-        self.lines = self.text.splitlines()
+        self.lines = editor_lines(self.text)
 
     def locate(self, card: str) -> Location:
         """Where a card is written in the case."""
