@@ -263,10 +263,10 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
     The API reads the rule base and the rules document on every run; here an unchanged folder
     is read once per session, which keeps the many CLI tests fast.
     """
-    import verifier.api
+    import verifier.repository
 
-    monkeypatch.setattr(verifier.api, "load_rule_base", _memoised("encodings", load_rule_base))
-    monkeypatch.setattr(verifier.api, "load_rules_document", _memoised("rules", load_rules_document))
+    monkeypatch.setattr(verifier.repository, "load_rule_base", _memoised("encodings", load_rule_base))
+    monkeypatch.setattr(verifier.repository, "load_rules_document", _memoised("rules", load_rules_document))
     runner = CliRunner()
 
     def run(*args: str | os.PathLike[str]) -> Result:

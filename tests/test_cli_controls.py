@@ -271,8 +271,8 @@ def test_shell_completion_as_documented(repo_root: Path) -> None:
                                             "COMP_WORDS": "regcheck ch", "COMP_CWORD": "1"},
                            capture_output=True, text=True, timeout=60)
     assert words.stdout.splitlines() == ["plain,check"]
-    readme = (repo_root / "README.md").read_text()
-    assert 'eval "$(_REGCHECK_COMPLETE=bash_source regcheck)"' in readme
+    manual = (repo_root / "docs" / "how-to" / "check-cases.md").read_text()
+    assert 'eval "$(_REGCHECK_COMPLETE=bash_source regcheck)"' in manual
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Ctrl-C is sent to a process group")

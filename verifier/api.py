@@ -17,7 +17,6 @@ __all__ = [
     "CaseReport", "report_cases", "mutate", "distinguish",
 ]
 
-import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,13 +24,14 @@ from typing import TYPE_CHECKING
 
 from .errors import CaseRefused, RegcheckError, UsageError
 from .explanation import explain_case
-from .explore import ExploreFinding, ExploreOptions, ExploreResult, ScopeText, explore_scope, load_scope
+from .explore import ExploreOptions, ScopeText, load_scope
+from .explore.baseline import ExploreReport, ScopeReport, explore
 from .explore.search import DEFAULT_MAX_SCENARIOS
 from .files import display_path
-from .language.cache import cached_rule_base
-from .language.encoding import RuleBase, load_rule_base
+from .language.encoding import RuleBase
+from .repository import Repository, open_repository, shown_path
 from .resultcache import result_cache
-from .rulesdoc import RulesDocument, load_rules_document
+from .rulesdoc import RulesDocument
 from .ruling import load_ruling, ruling_verdict
 from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
 from .scenario.loader import load_case
@@ -42,26 +42,9 @@ from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, Ruling
 
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
-    from .gate.model import AcceptedFinding, Finding
     from .mutation import MutationReport
     from .mutation.distinguish import Distinction
     from .sweep import CardPool, SweepOptions, SweepProgress, SweepReport, SweepSummary
-
-
-@dataclass(frozen=True)
-class Repository:
-    """A rules repository: its folder, its rule base, and its rules document (read when first needed)."""
-
-    root: Path
-    rules: RuleBase
-    document: Callable[[], RulesDocument]
-
-
-def open_repository(root: Path) -> Repository:
-    """Read the rule base of the repository at `root` (from its cache when unchanged)."""
-    rules_folder = root / "rules"
-    return Repository(root, cached_rule_base(root / "encodings", load_rule_base),
-                      functools.cache(lambda: load_rules_document(rules_folder)))
 
 
 def load(repo: Repository, case: Path) -> Scenario:
@@ -154,7 +137,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
         from .explore.scenarios import plans, scenario_of
         from .explore.search import describe
 
-        scoped = load_scope(scope, repo.rules, _shown(repo, scope))
+        scoped = load_scope(scope, repo.rules, shown_path(repo, scope))
         for p in plans(scoped):
             where = f"{scoped.path} [{', '.join(describe(scoped, p)) or 'no attempts'}]"
             try:
@@ -185,71 +168,6 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
                                        scenario=True))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
-
-
-@dataclass(frozen=True)
-class ScopeReport:
-    """One scope's search, with each finding's place in the accepted-findings baseline."""
-
-    result: ExploreResult
-    new: tuple[ExploreFinding, ...]
-    accepted: tuple[tuple[ExploreFinding, AcceptedFinding], ...]
-
-    @property
-    def passed(self) -> bool:
-        return not self.new and self.result.complete
-
-
-@dataclass(frozen=True)
-class ExploreReport:
-    """Every scope's search; it passes when nothing new was found and no search was cut short."""
-
-    scopes: tuple[ScopeReport, ...]
-
-    @property
-    def passed(self) -> bool:
-        return all(s.passed for s in self.scopes)
-
-
-def finding_of(f: ExploreFinding) -> Finding:
-    """An explore finding as the baseline records it: by scope, question symbol, verdict and rules."""
-    from .gate.model import Finding
-
-    return Finding(f.scope, f.symbol or None, f.verdict, f.rules)
-
-
-def explore(repo: Repository, scopes: Sequence[Path | ScopeText], options: ExploreOptions | None = None,
-            progress: Callable[[str, int, int], None] | None = None, exitfirst: bool = False) -> ExploreReport:
-    """Search every scenario of each scope (a file, or a scope's text) for contradictions and ambiguities;
-    findings listed in the repository's accepted-findings file are told apart from new ones. With
-    `exitfirst`, the scopes after the first that does not pass (a new finding, a search cut short) are
-    not searched."""
-    from .gate.findings import FINDINGS_FILE, read_baseline
-
-    options = options or ExploreOptions()
-    # every scope's errors before any search
-    loaded = [load_scope(p, repo.rules, p.name if isinstance(p, ScopeText) else _shown(repo, p)) for p in scopes]
-    baseline = {a.finding.fingerprint: a for a in read_baseline(repo.root / FINDINGS_FILE, repo.root)}
-    out = []
-    for scope in loaded:
-        step = (lambda done, total, s=scope.path: progress(s, done, total)) if progress else None
-        result = explore_scope(scope, repo.rules, options, step)
-        accepted = tuple((f, baseline[finding_of(f).fingerprint]) for f in result.findings
-                         if finding_of(f).fingerprint in baseline)
-        new = tuple(f for f in result.findings if finding_of(f).fingerprint not in baseline)
-        out.append(ScopeReport(result, new, accepted))
-        if exitfirst and not out[-1].passed:
-            break
-    return ExploreReport(tuple(out))
-
-
-def _shown(repo: Repository, path: Path) -> str:
-    """A scope's name in findings: its path in the repository (so fingerprints do not depend on the
-    current folder), or as given when it lies outside."""
-    try:
-        return (path.parent.resolve() / path.name).relative_to(repo.root.resolve()).as_posix()
-    except ValueError:
-        return display_path(path)
 
 
 def gate(root: Path, options: GateOptions, progress: Callable[[str, int, int], None] | None = None) -> GateReport:
@@ -313,7 +231,7 @@ def distinguish(repo: Repository, report: MutationReport, max_scenarios: int | N
                                               tuple(sorted({m.kind for m in survivors})))
             if m.mutant.id in wanted}
     files = case_files(repo.root)
-    scenarios = [load_case(f, repo.rules, _shown(repo, f)) for f in files]  # named in the repository, as notes say
+    scenarios = [load_case(f, repo.rules, shown_path(repo, f)) for f in files]  # named in the repository, as notes say
     found = distinguish_each(repo.rules, scenarios, files, [made[m.id] for m in survivors], timeout_ms, memory_mb,
                              max_scenarios or DEFAULT_MAX_SCENARIOS, jobs, progress)
     return replace(report, distinctions=tuple(found))

@@ -19,7 +19,7 @@ from .language.encoding import RULE_ID, STATEMENT_ID
 from .language.types import BUILTINS, QUESTION_FORMS
 from .ruling import RULE_KEYS, RULING_ID, RULING_KEYS, RULING_ONLY_KEYS
 from .scenario.cardreading import TRAIT_WORDS, TRAITS
-from .scenario.loader import (
+from .scenario.sections.fields import (
     ABILITY_KEYS,
     ABILITY_KINDS,
     ACTIONS,

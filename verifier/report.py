@@ -38,8 +38,8 @@ from .verdicts import (
 )
 
 if TYPE_CHECKING:
-    from .api import ExploreReport
     from .explore import ExploreFinding
+    from .explore.baseline import ExploreReport
 
 
 def _side_by_side(a: Witness, b: Witness) -> list[str]:

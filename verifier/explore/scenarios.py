@@ -27,7 +27,7 @@ from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
 from ..vocabulary import SYMBOLS, VALUE_SETS
 from ..yamlsource import YMap, YNode, YScalar, YSeq, plain
-from .scope import PHASES, Scope
+from .model import PHASES, Scope
 
 MAX_TEMPLATE_QUESTIONS = 2_000
 

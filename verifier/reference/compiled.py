@@ -17,15 +17,26 @@ __all__ = ["State", "Compiler", "Fn", "compiler_for", "free_names", "MISSING", "
 
 import operator
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..errors import Location
 from ..language.encoding import RuleBase
 from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant, children
 from ..language.types import RECURRENCE_START, recurrence_place
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, SymbolKind
 
-if TYPE_CHECKING:
-    from .evaluator import Reference
+
+class Evaluating(Protocol):
+    """What the closures read off the evaluator running them (`evaluator.Reference`)."""
+
+    named: dict[str, str]
+    domains: dict[str, list[Any]]
+    never: int
+
+    def symbol(self, name: str, args: tuple[Any, ...], loc: Location) -> Any: ...
+
+    def structure(self, name: str, args: tuple[Any, ...], loc: Location) -> Any: ...
+
 
 _COMPILERS: dict[int, tuple[RuleBase, Compiler]] = {}
 
@@ -64,7 +75,7 @@ class State:
     __slots__ = ("ref", "generation", "asg", "memo", "reads", "deps", "known")
 
     def __init__(self) -> None:
-        self.ref: Reference | None = None
+        self.ref: Evaluating | None = None
         self.generation = 0
         self.asg: Mapping[Any, Any] = {}
         self.memo: dict[tuple[str, tuple[Any, ...]], Any] = {}

@@ -122,10 +122,10 @@ def _repository(root: str, expected: WorkerIdentity | None = None) -> Any:
     identity (a worker that outlives a sweep, and files changed since). Raises ClusterError when it still does."""
     held = _held.get(root)
     if held is None or (expected is not None and held[1] != expected):
-        from .. import api
+        from ..repository import open_repository
 
         before = worker_identity(Path(root))
-        repo = api.open_repository(Path(root))
+        repo = open_repository(Path(root))
         repo.document()
         if worker_identity(Path(root)) != before:
             raise ClusterError(f"worker {_worker()} refused the sweep: the rules repository at {root} changed while "
@@ -162,8 +162,9 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
     """Search one combination's scope (in a worker): its status, scenario count, findings, and timing. With
     `expected`, a worker whose regcheck or rule base differs refuses (ClusterError) before it searches; with
     `own_root`, a worker reads the repository at its `REGCHECK_SWEEP_ROOT` when that is set."""
-    from .. import api
+    from ..explore.baseline import explore
     from ..explore.scope import ScopeText
+    from ..explore.search import ExploreOptions
 
     if own_root and os.environ.get(WORKER_ROOT):
         root = str(Path(os.environ[WORKER_ROOT]).resolve())
@@ -176,8 +177,7 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
                 "worker": worker}
 
     try:
-        report = api.explore(repository, [ScopeText(name, text)],
-                             api.ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
+        report = explore(repository, [ScopeText(name, text)], ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
     except RegcheckError as err:
         return {"status": "failed", "scenarios": None, "findings": [], "error": str(err), **timing()}
     except Exception as err:  # a combination that breaks regcheck is recorded, and the sweep goes on

@@ -1,0 +1,1 @@
+"""The commands of `regcheck`, one module each; `cli` assembles them into the command group."""
