@@ -1307,3 +1307,13 @@ def test_a_card_played_after_a_negate_of_all_that_fits_it_is_refused(make_case: 
                                           r"the cards it fits, in the same phase"):
         make_case(later)
     assert make_case(text).attempts[-1].id == "kinsman_negates"
+
+
+@pytest.mark.parametrize(("card", "said"), [("{type: Evil_Character, brigade: Gray, alignment: good}",
+                                             "an Evil Character is evil; 'alignment: good' contradicts its type"),
+                                            ("{type: Hero, brigade: Blue, alignment: evil}",
+                                             "a Hero is good; 'alignment: evil' contradicts its type")])
+def test_an_alignment_against_the_cards_type_is_refused(card: str, said: str,
+                                                        make_case: Callable[..., Scenario]) -> None:
+    with pytest.raises(CaseError, match=said):
+        make_case(f"title: t\nplayers: [alice, bob]\nturns: 1\ncards:\n  c: {card}\nquestions:\n  q: zone(c, 0)\n")

@@ -186,7 +186,9 @@ class CardsSection(CaseReaderBase):
         alignment_node = body.get("alignment")
         stated_alignment = _word(alignment_node, "alignment", ALIGNMENT_WORDS) if alignment_node else None
         if stated_alignment is not None and ctype in TYPE_ALIGNMENT and stated_alignment != TYPE_ALIGNMENT[ctype]:
-            alignment_node.fail(f"a {display_value(ctype)} is {TYPE_ALIGNMENT[ctype]}; "  # type: ignore[union-attr]
+            named = display_value(ctype)
+            article = "an" if named[:1].lower() in "aeiou" else "a"
+            alignment_node.fail(f"{article} {named} is {TYPE_ALIGNMENT[ctype]}; "  # type: ignore[union-attr]
                                 f"'alignment: {stated_alignment}' contradicts its type")
         return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
                     owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities),
