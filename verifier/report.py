@@ -327,11 +327,11 @@ def _brief_open(r: QuestionResult, show_conflict: bool) -> list[str]:
         lines += _wrapped(f"conflicting set: {rules} rule instances, {len(r.core) - rules} facts, citing "
                           + ", ".join(statements))
         corrections = [w for w in r.resolutions if not w.interpretation]
-        readings = [w.interpretation for w in r.resolutions if w.interpretation]
+        interpretations = [name for w in r.resolutions if (name := w.interpretation)]
         if corrections:
             lines += _wrapped("leave out any one of: " + "; ".join(" + ".join(w.statements) for w in corrections))
-        if readings:
-            lines += _wrapped("or take the interpretation " + " or ".join(readings))  # type: ignore[arg-type]
+        if interpretations:
+            lines += _wrapped("or take the interpretation " + " or ".join(interpretations))
         return lines
     if r.at_fault:
         lines += _wrapped("statements at fault: " + ", ".join(r.at_fault))
