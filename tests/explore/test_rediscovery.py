@@ -3,8 +3,8 @@
 The scope keeps the case's players, cards, turns and questions; each attempt of the case's timeline
 becomes an attempt that may happen, pinned to the turn and phase the case gives it. The case's own
 scenario (every attempt present) is one of the scope's scenarios, so the search must report the
-finding with the same verdict and question symbol, and the same rules (for an ambiguity, rules
-among the case's: see `verifier.explore.search._cause`).
+finding with the same verdict and the same statements at fault as the case's own answer gives (see
+`verifier.explore.search.statements_at_fault`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import yaml
 
 from verifier.errors import CaseError
 from verifier.explore import ExploreOptions, explore_scope, load_scope
+from verifier.explore.search import statements_at_fault
 from verifier.gate.findings import read_baseline
 from verifier.language.encoding import RuleBase
-from verifier.language.syntax import Call
 from verifier.scenario.loader import load_case
+from verifier.solver.engine import check_scenario
 from verifier.yamlsource import load_yaml, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,14 +53,12 @@ def test_accepted_finding_is_rediscovered(accepted, rule_base: RuleBase, tmp_pat
     result = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
 
     assert result.complete, result.incomplete
-    question = next((q for q in scenario.questions if q.name == accepted.finding.question), None)
-    symbol = "" if question is None else question.expr.func if isinstance(question.expr, Call) else question.name
-    wanted = set(accepted.finding.rules)
-    # a contradiction is found with the same rules; an ambiguity is grouped under the smallest set of
-    # rules of its symbol found in the scope, which the case's own set contains
-    assert any(f.verdict == accepted.finding.verdict and f.symbol == symbol
-               and (set(f.rules) == wanted if f.verdict == "contradiction" else set(f.rules) <= wanted)
-               for f in result.findings), [(f.verdict, f.symbol, f.rules) for f in result.findings]
+    answered = check_scenario(scenario, rule_base, resolve=True)
+    own = next(r for r in answered.results if r.verdict.value == accepted.finding.verdict
+               and (accepted.finding.question is None or r.question == accepted.finding.question))
+    wanted = (accepted.finding.verdict, statements_at_fault(rule_base, own))
+    assert wanted in [(f.verdict, f.at_fault) for f in result.findings], (wanted, [(f.verdict, f.at_fault)
+                                                                                   for f in result.findings])
 
 
 def test_the_upkeep_ambiguity_is_found_with_gloss_2_at_fault(repo_root: Path, rule_base: RuleBase,

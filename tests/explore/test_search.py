@@ -2,8 +2,9 @@
 
 Each random scope draws cards, attempts that may happen, turns, phases and question templates from
 a fixed pool. `explore_scope` (screening first) and the brute-force path (every scenario answered in
-full) must report the same findings: the same verdicts, question symbols and rules, each shown by
-the same number of scenarios. REGCHECK_EXPLORE_SCOPES sets how many scopes (default 8; 60 with -m slow).
+full) must report the same findings: the same verdicts and statements at fault (their causes), each
+shown by the same number of scenarios, with the same smallest witness (its question's symbol and
+rules). REGCHECK_EXPLORE_SCOPES sets how many scopes (default 8; 60 with -m slow).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import yaml
 from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
-from verifier.explore.scenarios import Plan, count_plans, plans, scenario_of, slots, template_applications
-from verifier.explore.search import _Outcome, _settle, finding_keys, question_symbol
+from verifier.explore.scenarios import count_plans, never_legal, plans, scenario_of, slots, template_applications
+from verifier.explore.search import finding_keys, question_symbol, statements_at_fault
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
 from verifier.solver.engine import check_scenario, screen_asked, screen_groups
@@ -66,8 +67,8 @@ def random_scope(seed: int) -> str:
     return yaml.safe_dump(doc, sort_keys=False)
 
 
-def summary(result: ExploreResult) -> set[tuple[str, str, tuple[str, ...], int]]:
-    return {(f.verdict, f.symbol, f.rules, f.scenarios) for f in result.findings}
+def summary(result: ExploreResult) -> set[tuple[str, str, tuple[str, ...], tuple[str, ...], int]]:
+    return {(f.verdict, f.symbol, f.rules, f.at_fault, f.scenarios) for f in result.findings}
 
 
 SCOPES = int(os.environ.get("REGCHECK_EXPLORE_SCOPES", "4"))  # 60 more with -m slow
@@ -176,56 +177,17 @@ def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBa
     for plan in plans(scope):
         sc = scenario_of(scope, plan, rule_base)
         screening = screen_groups(sc, rule_base, {q.name: question_symbol(sc, q.name) for q in sc.questions})
-        bare = scenario_of(scope, plan, rule_base, templates=())
-        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates)]
+        bare = scenario_of(scope, plan, rule_base, templates=(), not_legal=frozenset())
+        not_legal = never_legal(bare, rule_base, scope.templates)
+        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates, not_legal)]
         # the outcomes asked about, screened without building the questions, give the same
         assert screen_asked(bare, rule_base, asked) == screening
-        keys = [key for key, _ in finding_keys(sc, check_scenario(sc, rule_base))]
-        assert {symbol for symbol, _ in screening.split} == {symbol for verdict, symbol, _ in keys if verdict == "ambiguous"}
+        shown = [s for s in finding_keys(sc, check_scenario(sc, rule_base), rule_base) if s.key[0] == "ambiguous"]
+        assert {symbol for symbol, _ in screening.split} == {s.symbol for s in shown}
         resting = dict(screening.split)
-        assert all(set(resting[symbol]) <= set(rules) for verdict, symbol, rules in keys if verdict == "ambiguous")
+        assert all(set(resting[s.symbol]) <= set(s.rules) for s in shown)
         split_seen += bool(screening.split)
     assert split_seen > 1, "Provisions' paired targets are open in more than one scenario"
-
-
-def test_scenarios_are_counted_without_their_full_answers_and_the_findings_stay(rule_base: RuleBase,
-                                                                              tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
-    scope = load_scope(path, rule_base)
-    searched = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False))
-    brute = explore_scope(scope, rule_base, ExploreOptions(jobs=1, shrink=False, brute_force=True))
-    assert summary(searched) == summary(brute)
-    showing = sum(f.scenarios for f in searched.findings)
-    assert searched.answered_in_full < showing, "some scenarios were counted without their full answers"
-
-
-class _Answers:
-    """A stand-in for the search's task: each plan's full answer, given by the test."""
-
-    def __init__(self, keys: dict[Plan, list[tuple[str, str, tuple[str, ...]]]]) -> None:
-        self.keys = keys
-        self.asked: list[Plan] = []
-
-    def full(self, plan: Plan) -> _Outcome:
-        self.asked.append(plan)
-        return _Outcome(tuple((key, "q") for key in self.keys[plan]), (), "", True)
-
-
-def test_a_symbol_whose_ambiguities_differ_is_answered_in_full() -> None:
-    a, b, c, d = (Plan(((0, i),)) for i in range(4))
-    split = (("zone", ("SA-1",)),)
-    answers = _Answers({a: [("ambiguous", "zone", ("SA-1",))], b: [("ambiguous", "zone", ("SA-1", "SA-2"))],
-                        c: [("ambiguous", "zone", ("SA-1", "SA-3"))], d: [("ambiguous", "zone", ("SA-1",))]})
-    answered, counted = _settle(answers, [(a, split), (b, split), (c, split)])  # type: ignore[arg-type]
-    assert answers.asked == [a] and [plan for plan, _ in answered] == [a]
-    assert counted == [(b, (("ambiguous", "zone", ("SA-1",)),)), (c, (("ambiguous", "zone", ("SA-1",)),))]
-    # an ambiguity answered in full that does not contain the symbol's smallest: every plan is answered in full
-    answers = _Answers({a: [("ambiguous", "zone", ("SA-1", "SA-2"))], b: [("ambiguous", "zone", ("SA-1", "SA-3"))],
-                        c: [("ambiguous", "zone", ("SA-1", "SA-4"))]})
-    wide = (("zone", ("SA-1", "SA-2")),)
-    answered, counted = _settle(answers, [(a, split), (b, split), (c, wide)])  # type: ignore[arg-type]
-    assert not counted and sorted(answers.asked) == [a, b, c]
 
 
 NEGATE_A_TIMELINE_ENTRY = """\
@@ -264,3 +226,92 @@ def test_an_attempt_referring_to_a_timeline_entry_stands_only_from_its_phase_on(
     result = explore_scope(scope, rule_base, ExploreOptions(jobs=1))
     assert result.complete and result.checked == 4, result.incomplete
 
+
+
+def causes_by_hand(scope_path: Path, rule_base: RuleBase) -> set[tuple[str, tuple[str, ...]]]:
+    """The causes of the findings of every scenario of the scope, each scenario answered in full alone."""
+    scope = load_scope(scope_path, rule_base)
+    found = set()
+    for plan in plans(scope):
+        sc = scenario_of(scope, plan, rule_base)
+        for r in check_scenario(sc, rule_base, resolve=True).results:
+            if r.verdict.value in ("ambiguous", "contradiction"):
+                found.add((r.verdict.value, statements_at_fault(rule_base, r)))
+    return found
+
+
+def one_turn_set_aside_scope(repo_root: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "set-aside-one-turn.yaml"
+    path.write_text((repo_root / "scopes/set-aside.yaml").read_text("utf-8").replace("\nturns: 2\n", "\nturns: 1\n"), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("scope_name", [
+    "set-aside-one-turn", "ability-activation-order.yaml", "set-aside-and-heal.yaml",
+    pytest.param("set-aside.yaml", marks=pytest.mark.slow), pytest.param("heal.yaml", marks=pytest.mark.slow)])
+def test_each_cause_is_one_finding(scope_name: str, repo_root: Path, rule_base: RuleBase, tmp_path: Path) -> None:
+    """As many findings as distinct statement sets at fault over the scope's scenarios, each its own."""
+    path = (one_turn_set_aside_scope(repo_root, tmp_path) if scope_name == "set-aside-one-turn"
+            else repo_root / "scopes" / scope_name)
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+    assert result.complete, result.incomplete
+    causes = causes_by_hand(path, rule_base)
+    assert causes and len(result.findings) == len(causes)
+    assert {(f.verdict, f.at_fault) for f in result.findings} == causes
+
+
+def test_a_negated_set_aside_is_one_finding_whatever_else_the_scenario_holds(repo_root: Path, rule_base: RuleBase,
+                                                                             tmp_path: Path) -> None:
+    """The set-aside negated in its own Preparation Phase, with or without the Hero entering battle: one
+    finding (grouped by rules involved, the battle made it two)."""
+    result = explore_scope(load_scope(one_turn_set_aside_scope(repo_root, tmp_path), rule_base), rule_base,
+                           ExploreOptions(jobs=1))
+    negated = [f for f in result.findings if f.verdict == "contradiction" and "SA-11" in f.at_fault]
+    assert len(negated) == 1 and negated[0].scenarios > 1, [(f.at_fault, f.scenarios) for f in result.findings]
+    assert negated[0].attempts == ("turn 1 Preparation: sets_aside", "turn 1 Preparation: negates")
+
+
+PROVISIONS_IN_THE_UPKEEP = """\
+title: Provisions played in an Upkeep or a Preparation Phase
+players: [alice, bob]
+turns: 2
+cards:
+  elijah: {type: Hero, brigade: Green}
+  provisions:
+    type: GE
+    brigade: Green
+    abilities:
+      - {kind: set aside, duration: 2 turns, target_type: Hero, target_count: 1, text: "Set Hero aside for 2 turns."}
+attempts:
+  - {id: play_provisions, play: provisions, on: elijah, targets: [elijah]}
+phases: [Upkeep, Preparation]
+per_phase: 1
+templates: [legal, return_step, premature]
+"""
+
+
+def test_template_questions_are_asked_only_of_attempts_that_can_be_legal(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(PROVISIONS_IN_THE_UPKEEP, "utf-8")
+    scope = load_scope(path, rule_base)
+    places = slots(scope)
+    asked = {places[p.placements[0][1]]: {q.text for q in scenario_of(scope, p, rule_base).questions}
+             for p in plans(scope) if p.placements}
+    # an enhancement is not played in the Upkeep: whether it is legal is asked, nothing else about it
+    assert asked[(1, "Upkeep")] == {"legal(play_provisions)"}
+    assert {"legal(play_provisions)", "return_step(play_provisions, elijah)"} <= asked[(1, "Preparation")]
+    result = explore_scope(scope, rule_base, ExploreOptions(jobs=1))
+    assert result.complete, result.incomplete
+    assert_no_finding_asks_of_an_attempt_that_is_not_legal(result, rule_base, tmp_path)
+
+
+def assert_no_finding_asks_of_an_attempt_that_is_not_legal(result: ExploreResult, rule_base: RuleBase,
+                                                           tmp_path: Path) -> None:
+    """Each finding's witness, checked alone: the attempts its question names can be legal there."""
+    for i, f in enumerate(result.findings):
+        case = tmp_path / f"witness-{i}.yaml"
+        case.write_text(f.case, "utf-8")
+        sc = load_case(case, rule_base)
+        named = {a.id for a in sc.attempts if f"({a.id}," in f.question or f"({a.id})" in f.question}
+        if f.symbol != "legal":
+            assert not named & never_legal(sc, rule_base, ("return_step",)), (f.question, f.attempts)

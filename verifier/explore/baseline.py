@@ -42,10 +42,11 @@ class ExploreReport:
 
 
 def finding_of(f: ExploreFinding) -> Finding:
-    """An explore finding as the baseline records it: by scope, question symbol, verdict and rules."""
+    """An explore finding as the baseline records it: by scope, verdict and statements at fault (its cause,
+    whatever question shows it)."""
     from ..gate.model import Finding
 
-    return Finding(f.scope, f.symbol or None, f.verdict, f.rules)
+    return Finding(f.scope, None, f.verdict, f.at_fault)
 
 
 def explore(repo: Repository, scopes: Sequence[Path | ScopeText], options: ExploreOptions | None = None,

@@ -10,8 +10,8 @@ timeline, so every error and every fact keeps the scope's lines; and a case file
 
 from __future__ import annotations
 
-__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "template_questions", "template_applications",
-           "case_text"]
+__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "never_legal", "template_questions",
+           "template_applications", "case_text"]
 
 import itertools
 from collections.abc import Iterator
@@ -25,6 +25,7 @@ from ..language.syntax import Name, SourceText, parse_expression, walk
 from ..language.types import TypeScope, infer
 from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
+from ..solver.engine import DEFAULT_TIMEOUT_MS, possibly_true
 from ..vocabulary import SYMBOLS, VALUE_SETS
 from ..yamlsource import YMap, YNode, YScalar, YSeq, plain
 from .model import PHASES, Scope
@@ -124,22 +125,48 @@ def _scalar(value: object, loc: Location) -> YScalar:
 
 
 def scenario_of(scope: Scope, plan: Plan, rules: RuleBase, templates: tuple[str, ...] | None = None,
-                turns: int | None = None, cards: tuple[str, ...] | None = None) -> Scenario:
-    """The scenario of one plan, with the scope's questions and its templated ones."""
+                turns: int | None = None, cards: tuple[str, ...] | None = None,
+                not_legal: frozenset[str] | None = None, limits: tuple[int, int | None] = (DEFAULT_TIMEOUT_MS, None)
+                ) -> Scenario:
+    """The scenario of one plan, with the scope's questions and its templated ones. A templated question
+    about an attempt (other than whether it is legal) is asked only of attempts that can be legal:
+    `not_legal` names those that cannot (worked out with `never_legal` when not given)."""
     sc = scenario_from_tree(scenario_tree(scope, plan, turns, cards), scope.text, scope.path, rules,
                             questions_required=False)
     present = {a.id for a in sc.attempts}
     absent = {c.id for c in scope.candidates} - present
     own = tuple(q for q in scope.questions
                 if not any(isinstance(e, Name) and e.id in absent for e in walk(q.expr)))
-    asked = template_questions(scope, sc, rules, scope.templates if templates is None else templates, own)
+    templates = scope.templates if templates is None else templates
+    if not_legal is None:
+        not_legal = never_legal(sc, rules, templates, limits)
+    asked = template_questions(scope, sc, rules, templates, own, not_legal)
     return sc._replace(questions=own + asked)
 
 
-def template_applications(sc: Scenario, templates: tuple[str, ...]) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+def _about_attempts(templates: tuple[str, ...]) -> bool:
+    return any(name != "legal" and "attempt" in SYMBOLS[name].params for name in templates)
+
+
+def never_legal(sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
+                limits: tuple[int, int | None] = (DEFAULT_TIMEOUT_MS, None)) -> frozenset[str]:
+    """The attempts of the scenario that are legal in none of its outcomes, when a template asks about
+    attempts (empty when none does, when the scenario has no outcome, or when the check gave up: then
+    every attempt is asked about)."""
+    if not _about_attempts(templates):
+        return frozenset()
+    possible = possibly_true(sc._replace(questions=()), rules, [("legal", (a.id,)) for a in sc.attempts], *limits)
+    if possible is None:
+        return frozenset()
+    return frozenset(a.id for a in sc.attempts if ("legal", (a.id,)) not in possible)
+
+
+def template_applications(sc: Scenario, templates: tuple[str, ...], not_legal: frozenset[str] = frozenset()
+                          ) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
     """Every template symbol applied to every argument the scenario offers (its cards, attempts,
-    abilities, players and modifiers, and the end of every phase of every turn): the symbol, the
-    arguments as a question writes them, and as the solver names them (a step by its number)."""
+    abilities, players and modifiers, and the end of every phase of every turn), an attempt in
+    `not_legal` only to `legal`: the symbol, the arguments as a question writes them, and as the solver
+    names them (a step by its number)."""
     turns = sc.steps[-1].turn if sc.steps else 0
     ends = {(s.turn, s.phase): s.position for s in sc.steps}  # the last step of each phase
     steps = [(f"at({t}, {p})", str(ends[(t, p)])) for t in range(1, turns + 1) for p in PHASES]
@@ -149,16 +176,18 @@ def template_applications(sc: Scenario, templates: tuple[str, ...]) -> list[tupl
         "turn": [str(t) for t in range(1, turns + 1)],
     }
     domain = {sort: [(n, n) for n in names] for sort, names in named.items()} | {"step": steps}
+    legal_only = [(n, n) for n in named["attempt"] if n not in not_legal]
     out = []
     for name in templates:
-        ranges = [domain.get(sort, [(m, m) for m in VALUE_SETS.get(sort, ())]) for sort in SYMBOLS[name].params]
+        ranges = [legal_only if sort == "attempt" and name != "legal"
+                  else domain.get(sort, [(m, m) for m in VALUE_SETS.get(sort, ())]) for sort in SYMBOLS[name].params]
         for args in itertools.product(*ranges):
             out.append((name, tuple(a for a, _ in args), tuple(raw for _, raw in args)))
     return out
 
 
 def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
-                       own: tuple[Question, ...] = ()) -> tuple[Question, ...]:
+                       own: tuple[Question, ...] = (), not_legal: frozenset[str] = frozenset()) -> tuple[Question, ...]:
     """A question for every application of the template symbols (see `template_applications`)."""
     constants = sc.constants()
     type_scope = TypeScope(rules.definitions, constants, CaseError, questions=True)
@@ -167,7 +196,7 @@ def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: t
     taken = {q.name for q in own}
     numbers: dict[str, int] = {}
     out: list[Question] = []
-    for name, args, _ in template_applications(sc, templates):
+    for name, args, _ in template_applications(sc, templates, not_legal):
         numbers[name] = numbers.get(name, 0) + 1
         text = f"{name}({', '.join(args)})"
         qname = f"{name}_{numbers[name]}"

@@ -16,7 +16,7 @@ consistent, each with every question's answer once it is taken.
 
 from __future__ import annotations
 
-__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_groups",
+__all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_groups", "possibly_true",
            "screen_asked",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
@@ -341,6 +341,28 @@ class _Case:
         return GroupScreening(Verdict.AMBIGUOUS, "",
                               tuple((group, tuple(sorted(resting[group], key=self.rule_order.__getitem__))) for group in split))
 
+    def possibly_true(self, atoms: Collection[tuple[str, tuple[str, ...]]]) -> frozenset[tuple[str, tuple[str, ...]]] | None:
+        """The Boolean outcomes among `atoms` (symbol, arguments as the solver names them) that hold in some
+        outcome of the scenario (one no rule constrains may hold); None when the scenario has no outcome or
+        a check gave up. Each check asks for one more of those not yet seen to hold."""
+        if self.limit_hit or self.session.check(self.all).status != SAT:
+            return None
+        names = {(r.symbol, r.args): r.smt for r in self.refs((SymbolKind.OUTCOME,), "|o:")}
+        possible = {a for a in atoms if a not in names}
+        remaining = {a: names[a] for a in atoms if a in names}
+        while remaining:
+            values = self.session.read(list(remaining.values()))
+            possible.update(a for a, name in remaining.items() if values[name])
+            remaining = {a: name for a, name in remaining.items() if not values[name]}
+            if not remaining:
+                break
+            found = self.session.check(self.all, [f"(or {' '.join(remaining.values())})"])
+            if found.status == UNSAT:
+                break
+            if found.status != SAT:
+                return None
+        return frozenset(possible)
+
     def _load_copy(self, always: bool = False) -> bool:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
         if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
@@ -637,14 +659,15 @@ class _Case:
         self._load_copy()
         parts2 = self.parts("@2:" + q.name)
         split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
-        split = self.session.check(self.all, [f"(or {' '.join(split_terms)})"])
+        split_term = f"(or {' '.join(split_terms)})"
+        split = self.session.check(self.all, [split_term])
         if split.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=split.reason)
         if split.status == SAT:
-            return self.ambiguous(q, parts, parts2) if self.witnesses else self.result(q, Verdict.AMBIGUOUS)
+            return self.ambiguous(q, parts, parts2, split_term) if self.witnesses else self.result(q, Verdict.AMBIGUOUS)
         return self.choice_dependent(q, parts) if self.witnesses else self.result(q, Verdict.CHOICE_DEPENDENT)
 
-    def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...]) -> QuestionResult:
+    def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...], split: str) -> QuestionResult:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
         two = {r.smt.replace("|o:", "|o2:", 1): r for r in one}
         choices = self.refs((SymbolKind.CHOICE,))
@@ -668,14 +691,27 @@ class _Case:
         w2 = Witness(self.show_value(q, v2), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
         return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs),
-                           at_fault=self.at_fault(differs))
+                           at_fault=self.at_fault(differs, split))
 
-    def at_fault(self, differs: list[SymbolRef]) -> tuple[str, ...]:
-        """The statements at fault for an ambiguity whose witnesses differ in `differs`: those the rules and
-        definitions naming an open outcome among them cite, the REG's first, then the core principles."""
+    def at_fault(self, differs: list[SymbolRef], split: str) -> tuple[str, ...]:
+        """The statements at fault for an ambiguity whose witnesses differ in `differs` (`split`: the
+        question's two copies differ): those the rules and definitions naming an open outcome the split
+        needs cite, the REG's first, then the core principles. An open outcome among `differs` is needed
+        when the question cannot split with it held equal in both copies (besides those held already):
+        an open outcome the witnesses differ in by chance names no statement."""
         interpretations = self.sc.interpretations
-        open_symbols = open_outcomes(self.rules, interpretations) & {r.symbol for r in differs}
-        found = statements_naming(self.rules, open_symbols, interpretations)
+        open_symbols = open_outcomes(self.rules, interpretations)
+        held: list[str] = []
+        needed: set[str] = set()
+        for ref in differs:
+            if ref.symbol not in open_symbols or ref.symbol in needed:
+                continue
+            same = [*held, f"(= {ref.smt} {copied(ref.smt)})"]
+            if self.session.check(self.all, [split, *same]).status == SAT:
+                held = same
+            else:  # unsat, or a check that gave up: the outcome is kept among those at fault
+                needed.add(ref.symbol)
+        found = statements_naming(self.rules, needed, interpretations)
         return tuple(sorted(found, key=lambda sid: (sid.startswith(FIXED_STATEMENTS), statement_order(sid))))
 
     def choice_dependent(self, q: Question, parts: tuple[Term, ...]) -> QuestionResult:
@@ -791,6 +827,14 @@ def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAU
     names them) is one no rule constrains; `determined` then still means that no question about the
     scenario's outcomes, nor about those in `asked`, can have two values."""
     return _Case(scenario, rules, None, timeout_ms, memory_mb).screen(every_outcome, asked)
+
+
+def possibly_true(scenario: Scenario, rules: RuleBase, atoms: Collection[tuple[str, tuple[str, ...]]],
+                  timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None
+                  ) -> frozenset[tuple[str, tuple[str, ...]]] | None:
+    """The Boolean outcomes among `atoms` (symbol, arguments as the solver names them) that hold in some
+    outcome of the scenario; None when it has no outcome or a check gave up."""
+    return _Case(scenario, rules, None, timeout_ms, memory_mb).possibly_true(atoms)
 
 
 def screen_groups(scenario: Scenario, rules: RuleBase, groups: Mapping[str, str], timeout_ms: int = DEFAULT_TIMEOUT_MS,

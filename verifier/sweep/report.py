@@ -2,12 +2,12 @@
 combinations of cards that show it and its smallest witness case; the combinations that failed, were
 left unknown or are still pending; the cards left out. As text, JSON, SARIF 2.1.0 or JUnit XML.
 
-Findings are grouped as `explore` groups them within one scope: by verdict, question symbol and
-rules involved, an ambiguity going with the smallest set of rules of the same symbol that its own
-contains. Within a group, the witness shown is the smallest (fewest attempts, then fewest cards).
-A finding with the verdict and the rules involved of a finding in the accepted-findings file (one
-gap in the rules text, already recorded and awaiting a ruling) is listed apart as accepted and
-does not fail the report.
+Findings are grouped as `explore` groups them within one scope: by verdict and statements at fault,
+one finding per cause across combinations and questions. Within a group, the witness shown is the
+smallest (fewest attempts, then fewest cards). A finding one of whose combinations shows the verdict
+and the rules involved (or statements at fault) of a finding in the accepted-findings file (one gap in
+the rules text, already recorded and awaiting a ruling) is listed apart as accepted and does not fail
+the report.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import __version__
 from ..escaping import escape_text
-from ..explore.search import _cause
 from ..rulesdoc import statement_order
 from ..terminal import plural
 from .store import STATUSES, Row, read_store
@@ -30,7 +29,7 @@ from .store import STATUSES, Row, read_store
 if TYPE_CHECKING:
     from ..gate.model import AcceptedFinding
 
-Key = tuple[str, str, tuple[str, ...]]
+Key = tuple[str, tuple[str, ...]]  # verdict, statements at fault
 
 
 class SweepFinding(NamedTuple):
@@ -44,6 +43,7 @@ class SweepFinding(NamedTuple):
     witness_combination: str
     witness: dict[str, Any]  # question, attempts, turns, cards, case
     accepted: tuple[str, ...] = ()  # the accepted findings it is ("CASE: QUESTION"); none when it is new
+    at_fault: tuple[str, ...] = ()  # the statements at fault: its cause
 
 
 class SweepReport(NamedTuple):
@@ -77,27 +77,28 @@ def sweep_report(database: Path, accepted: Sequence[AcceptedFinding] = ()) -> Sw
     counts = dict.fromkeys(STATUSES, 0)
     for r in rows:
         counts[r.status] += 1
-    shown: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
+    groups: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
     for r in rows:
         for f in r.findings:
-            shown.setdefault((f["verdict"], f["symbol"], tuple(f["rules"])), []).append((r, f))
-    groups: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
-    for key, found in shown.items():
-        groups.setdefault(_cause(key, shown), []).extend(found)
+            # a store written before findings had statements at fault: grouped by their rules involved
+            groups.setdefault((f["verdict"], tuple(f.get("at_fault") or f["rules"])), []).append((r, f))
     findings = []
-    for (verdict, symbol, rules), found in groups.items():
+    for (verdict, at_fault), found in groups.items():
         row, first = min(found, key=lambda rf: (len(rf[1]["attempts"]), len(rf[1]["cards"]), rf[0].position))
         combos = tuple(dict.fromkeys(r.key for r, _ in sorted(found, key=lambda rf: rf[0].position)))
-        findings.append(SweepFinding(verdict, symbol, rules, combos, sum(f["scenarios"] for _, f in found), row.key,
+        matched = [a for rules in dict.fromkeys([at_fault, *(tuple(f["rules"]) for _, f in found)])
+                   for a in known.get((verdict, frozenset(rules)), ())]
+        findings.append(SweepFinding(verdict, first["symbol"], tuple(first["rules"]), combos,
+                                     sum(f["scenarios"] for _, f in found), row.key,
                                      {k: first[k] for k in ("question", "attempts", "turns", "cards", "case")},
-                                     tuple(known.get((verdict, frozenset(rules)), ()))))
-    findings.sort(key=lambda f: (bool(f.accepted), f.verdict, f.symbol, [statement_order(r) for r in f.rules]))
+                                     tuple(dict.fromkeys(matched)), at_fault))
+    findings.sort(key=lambda f: (bool(f.accepted), f.verdict, [statement_order(r) for r in f.at_fault]))
     return SweepReport(str(database), run, counts, tuple(findings), tuple(rows))
 
 
 def _cause_text(f: SweepFinding) -> str:
     what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
-    return f"{what}; rules involved: {', '.join(f.rules) or 'none'}"
+    return f"{what}; statements at fault: {', '.join(f.at_fault) or 'none'}; rules involved: {', '.join(f.rules) or 'none'}"
 
 
 def render_sweep(report: SweepReport) -> str:
@@ -144,7 +145,7 @@ def sweep_json(report: SweepReport) -> dict[str, Any]:
         "run": report.run,
         "summary": {**report.counts, "combinations": len(report.rows), "findings": len(report.findings),
                     "new_findings": len(report.new)},
-        "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
+        "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "at_fault": list(f.at_fault), "rules": list(f.rules),
                       "accepted": list(f.accepted),
                       "combinations": list(f.combinations), "scenarios": f.scenarios,
                       "witness": {"combination": f.witness_combination, **f.witness}} for f in report.findings],
@@ -182,7 +183,7 @@ def sweep_sarif(report: SweepReport) -> dict[str, Any]:
             "message": {"text": f"{_cause_text(f)}; in {plural(len(f.combinations), 'combination')}, first "
                                 f"{f.witness_combination}; witness: {f.witness['question']}"},
             "locations": where,
-            "partialFingerprints": {"regcheckSweepFinding/v1": _fingerprint(f.verdict, f.symbol, *f.rules)},
+            "partialFingerprints": {"regcheckSweepFinding/v1": _fingerprint(f.verdict, *f.at_fault)},
             "properties": {"combinations": list(f.combinations), "witness": f.witness["case"]},
         })
     for r in report.rows:

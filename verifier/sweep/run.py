@@ -152,7 +152,8 @@ def _refusal(root: str, held: WorkerIdentity, expected: WorkerIdentity) -> str:
 
 
 def _finding_json(f: Any) -> dict[str, Any]:
-    return {"verdict": f.verdict, "symbol": f.symbol, "rules": list(f.rules), "question": f.question,
+    return {"verdict": f.verdict, "symbol": f.symbol, "at_fault": list(f.at_fault), "rules": list(f.rules),
+            "question": f.question,
             "attempts": list(f.attempts), "turns": f.turns, "cards": list(f.cards), "scenarios": f.scenarios,
             "case": f.case}
 
