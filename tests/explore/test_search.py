@@ -315,3 +315,22 @@ def assert_no_finding_asks_of_an_attempt_that_is_not_legal(result: ExploreResult
         named = {a.id for a in sc.attempts if f"({a.id}," in f.question or f"({a.id})" in f.question}
         if f.symbol != "legal":
             assert not named & never_legal(sc, rule_base, ("return_step",)), (f.question, f.attempts)
+
+
+@pytest.mark.slow
+def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(repo_root: Path, rule_base: RuleBase,
+                                                                     tmp_path: Path) -> None:
+    """Two set-asides of one Hero and an early return over three turns: each finding its own cause, its
+    witness checked alone showing that cause, and none asking about an attempt that cannot be legal."""
+    scope = load_scope(repo_root / "benchmarks/scopes/two-set-asides-and-an-early-return.yaml", rule_base)
+    assert count_plans(scope) == 1045
+    result = explore_scope(scope, rule_base, ExploreOptions())
+    assert result.complete, result.incomplete
+    assert result.findings and len({(f.verdict, f.at_fault) for f in result.findings}) == len(result.findings)
+    for i, f in enumerate(result.findings):
+        case = tmp_path / f"finding-{i}.yaml"
+        case.write_text(f.case, "utf-8")
+        sc = load_case(case, rule_base)
+        answered = check_scenario(sc, rule_base, resolve=True).results[0]
+        assert (answered.verdict.value, statements_at_fault(rule_base, answered)) == (f.verdict, f.at_fault)
+    assert_no_finding_asks_of_an_attempt_that_is_not_legal(result, rule_base, tmp_path)
