@@ -12,8 +12,8 @@ Bad input raises an `InputError` (file, line, message); every error is a `Regche
 from __future__ import annotations
 
 __all__ = [
-    "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
-    "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
+    "Repository", "open_repository", "load", "answer", "scenario_warnings", "check", "explain", "ruling", "explore",
+    "gate", "sweep", "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
     "CaseReport", "report_cases", "mutate", "distinguish",
 ]
 
@@ -34,6 +34,7 @@ from .resultcache import result_cache
 from .rulesdoc import RulesDocument
 from .ruling import load_ruling, ruling_verdict
 from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
+from .scenario.defaultcheck import warning_lines
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
@@ -56,6 +57,12 @@ def answer(repo: Repository, scenario: Scenario, timeout_ms: int = DEFAULT_TIMEO
            memory_mb: int | None = None) -> CaseResult:
     """Every question's verdict for a scenario already read (a contradiction with its ways out)."""
     return check_scenario(scenario, repo.rules, repo.document, timeout_ms, memory_mb, resolve=True)
+
+
+def scenario_warnings(scenario: Scenario) -> tuple[tuple[str, int, int, str], ...]:
+    """The defaults of a scenario that may not be what it means (a card left to the first player that another
+    uses, a blocker with no player): (file, line, column, message) each, in order."""
+    return warning_lines(scenario)
 
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
@@ -150,7 +157,8 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
     for r in rulings:
         with_ruling = r.rule_base(repo.rules)
         task = RulingTask(repo.rules, with_ruling, lambda: doc, timeout_ms, memory_mb)
-        own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
+        own = (replace(check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb),
+                       warnings=warning_lines(r.scenario)) if r.scenario else None)
         impact: list[RulingCheck] = []
         total = (len(case_files) + len(scenarios)) if r.rules else 0
         for done, outcome in enumerate(run_cases(task, case_files, jobs, memory_mb) if r.rules else (), 1):
@@ -165,7 +173,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
                 progress(r.id, done, total)
             impact.append(sc if isinstance(sc, RulingCheck)
                           else replace(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb),
-                                       scenario=True))
+                                       scenario=True, warnings=warning_lines(sc)))
         results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
     return results, errors
 

@@ -285,6 +285,8 @@ class RulingCheck:
     reason: str = ""
     scenario: bool = False  # one of a scope's scenarios, not a case file
     interpretations: tuple[str, ...] = ()  # the interpretations the case opts into
+    # defaults of the scenario that may not be what it means: (file, line, column, message) each
+    warnings: tuple[tuple[str, int, int, str], ...] = ()
 
     @property
     def counted(self) -> bool:

@@ -28,6 +28,7 @@ from .common import (
     memory_option,
     repository_root,
     root_option,
+    show_warnings,
     timeout_option,
 )
 
@@ -68,6 +69,7 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
         sys.exit(EXIT_INPUT)
     for message in errors:
         click.echo(f"error: {message}", err=True)
+    show_warnings(w for r in results for c in ((r.own,) if r.own else ()) + r.impact for w in c.warnings)
     bad_input = bool(errors)
     if fmt == "json":
         click.echo(json.dumps({"rulings": [ruling_json(r) for r in results]}, indent=2))
