@@ -106,8 +106,10 @@ memory_option = click.option("--memory", type=click.IntRange(16, 1_000_000), def
                              help="Megabytes of memory the solver may use.")
 
 
-scheduler_option = click.option("--scheduler", default=None, metavar="ADDRESS",
-                                help="Run on the Dask cluster of this scheduler (tcp://HOST:PORT).")
+def scheduler_option(what: str = "") -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The --scheduler option of the commands that run on a Dask cluster: `what` they run there (default: all)."""
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help=f"Run {what + ' ' if what else ''}on the Dask cluster of this scheduler (tcp://HOST:PORT).")
 
 
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,

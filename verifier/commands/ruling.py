@@ -48,7 +48,7 @@ from .common import (
 @click.option("--sweep", "sweep_database", metavar="DATABASE", type=click.Path(dir_okay=False), default=None,
               help="Also check a ruling's rules on every combination of cards of this sweep's results database "
                    "(written by `regcheck sweep`), and list the combinations whose answers they change.")
-@scheduler_option
+@scheduler_option("the check over --sweep")
 def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: str | None, timeout: float,
            memory: int | None, jobs: int | None, scope: str | None, sweep_database: str | None,
            scheduler: str | None) -> None:

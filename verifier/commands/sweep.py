@@ -75,7 +75,7 @@ def sweep() -> None:
 @memory_option
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Local worker processes (default: one per processor).")
-@scheduler_option
+@scheduler_option()
 @click.option("--max-scenarios", type=click.IntRange(1, 10_000_000), default=api.DEFAULT_MAX_SCENARIOS,
               show_default=True, help="Check at most this many scenarios of one combination.")
 @click.option("--retry-failed", is_flag=True, help="Search failed and unknown combinations again.")
