@@ -180,6 +180,44 @@ def test_progress_of_ruling(cli: Cli, repo_root: Path, cases: dict[str, Path], t
     assert "\r\x1b[Kruling RUL-UPKEEP-1: cases: 2/2" in result.stderr
 
 
+def _with_terminal_stderr(args: list[str | Path], stdout: Path, cwd: Path) -> tuple[int, str]:
+    """Run regcheck (progress shown at once) as a separate process, its standard error a terminal (a pseudo-terminal
+    read here) and its standard output the file `stdout`: the exit code and what the terminal showed."""
+    import pty
+
+    program = "import verifier.terminal as t; t.PROGRESS_DELAY = 0.0; from verifier.cli import run; run()"
+    leader, follower = pty.openpty()
+    with stdout.open("w", encoding="utf-8") as out:
+        process = subprocess.Popen([sys.executable, "-c", program, *map(str, args)], cwd=cwd, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=follower)
+    os.close(follower)
+    shown = b""
+    with contextlib.suppress(OSError):  # the terminal is closed once the process has ended
+        while chunk := os.read(leader, 4096):
+            shown += chunk
+    os.close(leader)
+    return process.wait(timeout=600), shown.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_progress_of_ruling_whatever_the_output(fmt: str, repo_root: Path, cases: dict[str, Path], tmp_path: Path) -> None:
+    """With standard output a file (in either format), the progress still goes to standard error when it is a
+    terminal, and none of it to the file."""
+    stdout = tmp_path / "out.txt"
+    code, terminal = _with_terminal_stderr(
+        ["ruling", "--root", repo_root, "--jobs", "1", "--format", fmt, "--cases", cases["good"], "--cases",
+         cases["wrong"], repo_root / "rulings" / "upkeep-of-the-set-aside-does-not-count.yaml"], stdout, tmp_path)
+    assert code == 0, terminal
+    assert "\r\x1b[Kruling RUL-UPKEEP-1: cases: 1/2" in terminal and "\r\x1b[Kruling RUL-UPKEEP-1: cases: 2/2" in terminal
+    assert terminal.endswith("\r\x1b[K")  # the line is cleared when done
+    written = stdout.read_text(encoding="utf-8")
+    assert "\x1b" not in written and "\r" not in written and "RUL-UPKEEP-1: cases" not in written
+    if fmt == "json":
+        assert json.loads(written)["rulings"][0]["verdict"] == "entailed"
+    else:
+        assert "  verdict: entailed" in written
+
+
 def test_progress_of_gate(cli: Cli, repo_copy: Path, cases: dict[str, Path], terminal_stderr: None) -> None:
     (repo_copy / "cases").mkdir()
     (repo_copy / "cases" / "good.yaml").write_text(cases["good"].read_text())

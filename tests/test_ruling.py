@@ -10,6 +10,7 @@ import pytest
 from click.testing import Result
 
 from tests.explore.explore_scopes import PROVISIONS_CARDS
+from tests.scenario.test_defaultcheck import battle
 from verifier.errors import RulingError
 from verifier.language.encoding import RuleBase
 from verifier.rulesdoc import RulesDocument
@@ -132,6 +133,41 @@ def test_a_case_opting_into_an_interpretation_is_reported_apart(cli: Cli, assert
 
 
 # -- the command line ----------------------------------------------------------------------------------
+
+
+def test_the_warnings_of_check_are_shown_once_a_case_in_text_and_json(cli: Cli, assert_no_crash: Check, repo_root: Path,
+                                                                     write_case: Callable[..., Path]) -> None:
+    """A case whose default may not be what it means (goliath, with no owner, is alice's but bob blocks with it) is
+    warned about as `check` warns: once, however many rulings are checked on it; so is a ruling's own scenario."""
+    case = write_case(battle("", "\n    player: alice", "\n    player: bob"), "warned.yaml")
+    upkeep = (repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml").read_text(encoding="utf-8")
+    rules = upkeep[upkeep.index("rules:"):].replace("RUL-UPKEEP-1", "RUL-UPKEEP-2")
+    own = write_case("ruling: RUL-UPKEEP-2\n" + rules + battle("", "\n    player: alice", "\n    player: bob")
+                     + "claims:\n  q: yes\n", "own.yaml")
+    checked = cli("check", "--root", repo_root, case)
+    assert_no_crash(checked)
+    case_warning = f"warning: {case}:16:5: goliath has no owner, so it is alice's"
+    assert case_warning in checked.stderr
+    own_warning = f"warning: {own}:"
+    for fmt in ("text", "json"):
+        result = cli("ruling", "--root", repo_root, "--format", fmt, "--cases", case,
+                     repo_root / "rulings/upkeep-of-the-set-aside-does-not-count.yaml", own)
+        assert_no_crash(result)
+        assert result.exit_code == 0, result.output
+        warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+        assert [w for w in warnings if w.startswith(case_warning)] == \
+            [w for w in checked.stderr.splitlines() if w.startswith("warning: ")], result.stderr
+        [own_warned] = [w for w in warnings if w.startswith(own_warning)]
+        assert ": goliath has no owner, so it is alice's" in own_warned
+        assert len(warnings) == 2 and "warning: " not in result.stdout
+        if fmt == "json":
+            assert [r["ruling"] for r in json.loads(result.stdout)["rulings"]] == ["RUL-UPKEEP-1", "RUL-UPKEEP-2"]
+    for fmt in ("text", "json"):
+        explained = cli("explain", "--root", repo_root, "--format", fmt, case)
+        assert_no_crash(explained)
+        assert [w for w in explained.stderr.splitlines() if w.startswith("warning: ")] == \
+            [w for w in checked.stderr.splitlines() if w.startswith("warning: ")]
+
 
 
 def test_cli_ruling_verdicts_and_exit_codes(cli: Cli, assert_no_crash: Check, repo_root: Path) -> None:

@@ -12,8 +12,8 @@ Bad input raises an `InputError` (file, line, message); every error is a `Regche
 from __future__ import annotations
 
 __all__ = [
-    "Repository", "open_repository", "load", "answer", "check", "explain", "ruling", "explore", "gate", "sweep",
-    "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
+    "Repository", "open_repository", "load", "answer", "scenario_warnings", "check", "explain", "ruling", "explore",
+    "gate", "sweep", "sweep_report", "ExploreReport", "ScopeReport", "ExploreOptions", "ScopeText", "DEFAULT_MAX_SCENARIOS",
     "CaseReport", "report_cases", "mutate", "distinguish",
 ]
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import CaseRefused, RegcheckError, UsageError
+from .errors import RegcheckError, UsageError
 from .explanation import explain_case
 from .explore import ExploreOptions, ScopeText, load_scope
 from .explore.baseline import ExploreReport, ScopeReport, explore
@@ -32,13 +32,14 @@ from .language.encoding import RuleBase
 from .repository import Repository, open_repository, shown_path
 from .resultcache import result_cache
 from .rulesdoc import RulesDocument
-from .ruling import load_ruling, ruling_verdict
+from .ruling import load_ruling, ruling_check, ruling_verdict, scope_scenarios
 from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
+from .scenario.defaultcheck import warning_lines
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import DEFAULT_TIMEOUT_MS, check_ruling, check_scenario
 from .timeline import Timeline, timeline_of, timeline_scenario
-from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, RulingVerdict, Verdict
+from .verdicts import CaseResult, Explanation, RulingCheck, RulingResult, SweepImpact, Verdict
 
 if TYPE_CHECKING:  # the gate and the sweep are read only by the commands that use them
     from .gate import GateOptions, GateReport
@@ -56,6 +57,12 @@ def answer(repo: Repository, scenario: Scenario, timeout_ms: int = DEFAULT_TIMEO
            memory_mb: int | None = None) -> CaseResult:
     """Every question's verdict for a scenario already read (a contradiction with its ways out)."""
     return check_scenario(scenario, repo.rules, repo.document, timeout_ms, memory_mb, resolve=True)
+
+
+def scenario_warnings(scenario: Scenario) -> tuple[tuple[str, int, int, str], ...]:
+    """The defaults of a scenario that may not be what it means (a card left to the first player that another
+    uses, a blocker with no player): (file, line, column, message) each, in order."""
+    return warning_lines(scenario)
 
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
@@ -123,50 +130,66 @@ def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFA
 
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),
            timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None, jobs: int | None = None,
-           scope: Path | None = None, progress: Callable[[str, int, int], None] | None = None
-           ) -> tuple[list[RulingResult], list[str]]:
+           scope: Path | None = None, progress: Callable[[str, int, int], None] | None = None,
+           sweep: Path | None = None, scheduler: str | None = None) -> tuple[list[RulingResult], list[str]]:
     """Proposed rulings checked against the rule base: on their own scenario, on `case_files` (for a
-    ruling that proposes rules), and on every scenario of `scope` when one is given. Also returns the
-    messages of case files that could not be read; `progress` is told how far each ruling's check got."""
+    ruling that proposes rules), on every scenario of `scope` when one is given, and on every combination of
+    cards of the sweep's results database `sweep` when one is given (see `sweep.impact`; on the Dask cluster of
+    `scheduler` when one is given, else on `jobs` local processes). Also returns the messages of case files that
+    could not be read; `progress` is told how far each check got (what is checked, done, total)."""
     doc = repo.document()
     rulings = [load_ruling(f, repo.rules, doc) for f in files]
-    if any(r.rules for r in rulings) and not case_files and scope is None:
+    general = [r for r in rulings if r.rules]
+    if general and not case_files and scope is None and sweep is None:
         raise UsageError("no case files (*.yaml) to check the ruling's rules on; name them with --cases")
-    scenarios: list[Scenario | RulingCheck] = []  # a check already: a scenario regcheck refuses to answer
-    if scope is not None and any(r.rules for r in rulings):  # a scope measures a general rule's impact
-        from .explore.scenarios import plans, scenario_of
-        from .explore.search import describe
+    if scheduler is not None and sweep is None:
+        raise UsageError("--scheduler runs the check over a sweep (--sweep DATABASE) on a Dask cluster; name the sweep")
+    if sweep is not None and not general:
+        raise UsageError("--sweep checks a ruling's general rules over a sweep's combinations of cards, and none of "
+                         "these rulings proposes rules")
+    if sweep is not None:
+        from .sweep.impact import read_sweep
 
-        scoped = load_scope(scope, repo.rules, shown_path(repo, scope))
-        for p in plans(scoped):
-            where = f"{scoped.path} [{', '.join(describe(scoped, p)) or 'no attempts'}]"
-            try:
-                scenarios.append(scenario_of(scoped, p, repo.rules, templates=())._replace(path=where))
-            except CaseRefused as exc:  # this timeline only: the ruling is unknown on it, checked on the others
-                scenarios.append(RulingCheck(where, RulingVerdict.UNKNOWN,
-                                             reason=f"regcheck does not answer this scenario: {exc}", scenario=True))
-    results: list[RulingResult] = []
+        combinations = read_sweep(sweep, repo.root)  # refused before any check
+    scenarios: list[Scenario | RulingCheck] = []  # a check already: a scenario regcheck refuses to answer
+    if scope is not None and general:  # a scope measures a general rule's impact
+        scenarios = scope_scenarios(load_scope(scope, repo.rules, shown_path(repo, scope)), repo.rules)
+    checked = "cases and scenarios" if case_files and scenarios else "scenarios" if scenarios else "cases"
+    partial: list[tuple[RulingCheck | None, tuple[RulingCheck, ...]]] = []
     errors: list[str] = []
     for r in rulings:
         with_ruling = r.rule_base(repo.rules)
         task = RulingTask(repo.rules, with_ruling, lambda: doc, timeout_ms, memory_mb)
-        own = check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb) if r.scenario else None
+        own = (replace(check_ruling(r.scenario, repo.rules, with_ruling, doc, True, timeout_ms, memory_mb),
+                       warnings=warning_lines(r.scenario)) if r.scenario else None)
         impact: list[RulingCheck] = []
         total = (len(case_files) + len(scenarios)) if r.rules else 0
         for done, outcome in enumerate(run_cases(task, case_files, jobs, memory_mb) if r.rules else (), 1):
             if progress is not None:
-                progress(r.id, done, total)
+                progress(f"{r.id}: {checked}", done, total)
             if isinstance(outcome, str):
                 errors.append(outcome)
             else:
                 impact.append(outcome)
         for done, sc in enumerate(scenarios if r.rules else (), len(case_files) + 1):
+            check = ruling_check(sc, repo.rules, with_ruling, doc, timeout_ms, memory_mb)
+            impact.append(check if isinstance(sc, RulingCheck) else replace(check, warnings=warning_lines(sc)))
             if progress is not None:
-                progress(r.id, done, total)
-            impact.append(sc if isinstance(sc, RulingCheck)
-                          else replace(check_ruling(sc, repo.rules, with_ruling, doc, False, timeout_ms, memory_mb),
-                                       scenario=True))
-        results.append(RulingResult(r.path, r.id, r.title, ruling_verdict(own, tuple(impact)), own, tuple(impact)))
+                progress(f"{r.id}: {checked}", done, total)
+        partial.append((own, tuple(impact)))
+    swept: dict[int, SweepImpact] = {}  # by the ruling's place in `rulings`
+    if sweep is not None:
+        from .sweep.impact import rulings_over_sweep
+
+        what = f"{', '.join(r.id for r in general)}: sweep combinations"
+        swept = dict(zip((i for i, r in enumerate(rulings) if r.rules), rulings_over_sweep(
+            repo.root, sweep, combinations, general, timeout_ms, memory_mb, jobs, scheduler,
+            (lambda done, total: progress(what, done, total)) if progress is not None else None)))
+    results = []
+    for i, (r, (own, checks)) in enumerate(zip(rulings, partial)):
+        over = swept.get(i)
+        verdict = ruling_verdict(own, checks + (over.checks if over else ()))
+        results.append(RulingResult(r.path, r.id, r.title, verdict, own, checks, over))
     return results, errors
 
 

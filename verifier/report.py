@@ -33,6 +33,7 @@ from .verdicts import (
     RulingCheck,
     RulingResult,
     RulingVerdict,
+    SweepImpact,
     Verdict,
     Witness,
 )
@@ -446,12 +447,15 @@ _RULING_MEANING = {
 }
 
 
-def _ruling_check(check: RulingCheck, label: str) -> list[str]:
+def _ruling_check(check: RulingCheck, label: str, every_change: bool = True) -> list[str]:
     lines = [f"  {label}: {check.verdict.value}"]
     if check.rules_conflict_already:
         lines.append("    the rules conflict in this scenario even without the ruling"
                      + (":" if check.core else " (not counted in the ruling's verdict)"))
-    lines += [f"    {c.question}: {c.before} -> {c.after}" for c in check.changes]
+    if every_change or check.verdict is not RulingVerdict.CONTRADICTS:
+        lines += [f"    {c.question}: {c.before} -> {c.after}" for c in check.changes]
+    else:
+        lines.append(f"    the ruling makes the scenario a contradiction ({plural(len(check.changes), 'question')})")
     if check.verdict is RulingVerdict.NARROWS and not check.changes:
         lines.append("    it rules out outcomes the rules allow, but no question's verdict changes")
     if check.core:
@@ -461,8 +465,51 @@ def _ruling_check(check: RulingCheck, label: str) -> list[str]:
     return lines
 
 
+def _verdict_counts(checks: tuple[RulingCheck, ...] | list[RulingCheck]) -> str:
+    counts = Counter(c.verdict.value for c in checks if c.counted)
+    return ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
+
+
+def _in_combination(check: RulingCheck, combination: str) -> str:
+    """A scenario of a combination by its attempts (`[turn 1 Preparation: use_card_1]`)."""
+    prefix = f"sweep: {combination} "
+    return check.case[len(prefix):] if check.case.startswith(prefix) else check.case
+
+
+def _sweep_impact(s: SweepImpact) -> list[str]:
+    checks = s.checks
+    already = sum(1 for c in checks if c.rules_conflict_already)
+    lines = [f"  impact on the sweep {s.database}: {plural(len(s.combinations), 'combination')}, "
+             f"{plural(len(checks), 'scenario')}: {_verdict_counts(checks)}"
+             + (f"; {already} where the rules conflict without the ruling (not counted)" if already else "")]
+    changed = s.changed
+    lines.append(f"  combinations whose answers change: {len(changed)} "
+                 f"({plural(sum(len(c.changed) for c in changed), 'scenario')})")
+    if changed:
+        lines.append("    (card_1, card_2, ... are the combination's cards in order; hero is alice's Hero, evil bob's "
+                     "Evil Character)")
+    for combination in changed:
+        lines.append(f"    {combination.combination}: {len(combination.changed)} of "
+                     f"{plural(len(combination.checks), 'scenario')}")
+        first, *others = combination.changed
+        lines += ["    " + line for line in _ruling_check(first, _in_combination(first, combination.combination), False)]
+        for c in others:
+            lines.append(f"      {_in_combination(c, combination.combination)}: {c.verdict.value}, "
+                         f"{plural(len(c.changes), 'question')} {'change' if len(c.changes) != 1 else 'changes'}")
+    unknown = s.unknown
+    if unknown:
+        lines.append(f"  combinations not checked in full: {len(unknown)}")
+    for combination in unknown:
+        lines.append(f"    {combination.combination}: {len(combination.unknown)} of "
+                     f"{plural(len(combination.checks), 'scenario')} unknown")
+        lines += ["    " + line for c in combination.unknown
+                  for line in _ruling_check(c, _in_combination(c, combination.combination), False)]
+    return lines
+
+
 def render_ruling(r: RulingResult) -> str:
-    """A ruling's verdict, its own scenario's check, and the cases it would change."""
+    """A ruling's verdict, its own scenario's check, the cases it would change, and, over a sweep, the
+    combinations of cards whose answers it would change."""
     lines = [f"{r.path}: {r.ruling} {r.title}", f"  verdict: {r.verdict.value} ({_RULING_MEANING[r.verdict]})"]
     if r.own is not None:
         lines += _ruling_check(r.own, "on its own scenario")
@@ -472,11 +519,9 @@ def render_ruling(r: RulingResult) -> str:
             continue
         what = "scenario" if scenarios else "case"
         counted = [c for c in impact if c.counted]
-        counts = Counter(c.verdict.value for c in counted)
-        summary = ", ".join(f"{v} {n}" for v, n in sorted(counts.items())) or "none counted"
         already = sum(1 for c in impact if c.rules_conflict_already)
         interpreted = [c for c in impact if c.interpretations and not c.rules_conflict_already]
-        lines.append(f"  impact on {plural(len(impact), what)}: {summary}"
+        lines.append(f"  impact on {plural(len(impact), what)}: {_verdict_counts(impact)}"
                      + (f"; {already} where the rules conflict without the ruling (not counted)" if already else "")
                      + (f"; {len(interpreted)} opting into interpretations (not counted, below)" if interpreted else ""))
         lines.append(f"  {what}s whose verdicts change: {sum(1 for c in counted if c.changes)}")
@@ -485,6 +530,8 @@ def render_ruling(r: RulingResult) -> str:
                 lines += _ruling_check(c, c.case)
         for c in interpreted:
             lines += _ruling_check(c, f"{c.case} (with {', '.join(c.interpretations)}; not counted)")
+    if r.sweep is not None:
+        lines += _sweep_impact(r.sweep)
     return escape_lines("\n".join(lines))
 
 
@@ -496,10 +543,22 @@ def _ruling_check_json(c: RulingCheck) -> dict[str, Any]:
             "scenario": c.scenario, "interpretations": list(c.interpretations), "counted": c.counted}
 
 
+def _sweep_json(s: SweepImpact) -> dict[str, Any]:
+    checks = s.checks
+    return {"database": s.database, "combinations": len(s.combinations), "scenarios": len(checks),
+            "verdicts": dict(sorted(Counter(c.verdict.value for c in checks if c.counted).items())),
+            "rules_conflict_already": sum(1 for c in checks if c.rules_conflict_already),
+            "changed": [{"combination": c.combination, "scenarios": len(c.checks),
+                         "changed": [_ruling_check_json(x) for x in c.changed]} for c in s.changed],
+            "unknown": [{"combination": c.combination, "scenarios": len(c.checks),
+                         "unknown": [_ruling_check_json(x) for x in c.unknown]} for c in s.unknown]}
+
+
 def ruling_json(r: RulingResult) -> dict[str, Any]:
     return {"path": r.path, "ruling": r.ruling, "title": r.title, "verdict": r.verdict.value,
             "own_scenario": _ruling_check_json(r.own) if r.own else None,
-            "impact": [_ruling_check_json(c) for c in r.impact]}
+            "impact": [_ruling_check_json(c) for c in r.impact],
+            "sweep": _sweep_json(r.sweep) if r.sweep is not None else None}
 
 
 def results_json(cases: list[CaseResult]) -> dict[str, Any]:

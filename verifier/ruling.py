@@ -8,21 +8,28 @@ impact.
 
 from __future__ import annotations
 
-__all__ = ["Ruling", "load_ruling", "RULING_KEYS", "RULING_ONLY_KEYS", "RULE_KEYS", "RULING_ID", "ruling_verdict"]
+__all__ = ["Ruling", "load_ruling", "RULING_KEYS", "RULING_ONLY_KEYS", "RULE_KEYS", "RULING_ID", "ruling_verdict",
+           "scope_scenarios", "ruling_check"]
 
+import itertools
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .errors import EncodingError, Location, RulingError
+from .errors import CaseRefused, EncodingError, Location, RulingError
 from .language.encoding import Rule, RuleBase, read_rule
 from .language.types import TypeScope
 from .rulesdoc import RulesDocument
 from .scenario.loader import load_case
 from .scenario.model import Scenario
-from .solver.engine import RULING_SECTION
+from .solver.engine import RULING_SECTION, check_ruling
 from .verdicts import RulingCheck, RulingVerdict
 from .yamlsource import YMap, YScalar, YSeq, did_you_mean, editor_lines, load_yaml
+
+if TYPE_CHECKING:
+    from .explore.model import Scope
 
 RULING_KEYS = ("ruling", "rules", "claims")
 RULING_ID = re.compile(r"^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$")
@@ -97,3 +104,39 @@ def ruling_verdict(own: RulingCheck | None, impact: tuple[RulingCheck, ...]) -> 
         if v in verdicts:
             return v
     return RulingVerdict.ENTAILED
+
+
+def scope_scenarios(scope: Scope, rules: RuleBase, templates: tuple[str, ...] | None = (),
+                    limit: int | None = None) -> list[Scenario | RulingCheck]:
+    """The scenarios of a scope, in order, each named by the scope and its attempts (`PATH [turn 1 Preparation:
+    x]`), asking the scope's questions and those of `templates` (None: the scope's own templates). One regcheck
+    does not answer is an unknown check already: a ruling is checked on the others. With `limit`, at most that
+    many are given, and an unknown check says so when the scope holds more."""
+    from .explore.scenarios import plans, scenario_of
+    from .explore.search import describe
+
+    out: list[Scenario | RulingCheck] = []
+    every = plans(scope) if limit is None else itertools.islice(plans(scope), limit + 1)
+    for i, p in enumerate(every):
+        if i == limit:
+            out.append(RulingCheck(scope.path, RulingVerdict.UNKNOWN, scenario=True,
+                                   reason=f"the scope holds more than {limit:,} scenarios; only the first {limit:,} "
+                                          "(the fewest attempts first) were checked"))
+            break
+        where = f"{scope.path} [{', '.join(describe(scope, p)) or 'no attempts'}]"
+        try:
+            out.append(scenario_of(scope, p, rules, templates=templates)._replace(path=where))
+        except CaseRefused as exc:  # this timeline only: the ruling is unknown on it, checked on the others
+            out.append(RulingCheck(where, RulingVerdict.UNKNOWN, reason=f"regcheck does not answer this scenario: {exc}",
+                                   scenario=True))
+    return out
+
+
+def ruling_check(scenario: Scenario | RulingCheck, rules: RuleBase, with_ruling: RuleBase,
+                 doc: RulesDocument | Callable[[], RulesDocument], timeout_ms: int, memory_mb: int | None) -> RulingCheck:
+    """A ruling (its rules in `with_ruling`) checked on one scenario of a scope or a sweep as on a case: the
+    scenario answered with and without its rules (`check_ruling`). A check already (a scenario regcheck does not
+    answer) is given back."""
+    if isinstance(scenario, RulingCheck):
+        return scenario
+    return replace(check_ruling(scenario, rules, with_ruling, doc, False, timeout_ms, memory_mb), scenario=True)

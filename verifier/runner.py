@@ -23,7 +23,7 @@ from .files import display_path, irregular
 from .language.encoding import RuleBase
 from .resultcache import ResultCache, grounding_key
 from .rulesdoc import RulesDocument
-from .scenario.defaultcheck import default_warnings
+from .scenario.defaultcheck import warning_lines
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import check_ruling, check_scenario
@@ -101,8 +101,7 @@ class CaseTask:
                     return (*kept, "")
             why = cache.changes(text, shown, options, reach)
         result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
-        warnings = tuple((w.location.path, w.location.line, w.location.column, w.message)
-                         for w in default_warnings(scenario))
+        warnings = warning_lines(scenario)
         if warnings:
             result = replace(result, warnings=warnings)
         defaults = _defaults_text(scenario) if self.show_defaults else ""
@@ -138,7 +137,7 @@ class RulingTask:
             scenario = load_case(path, self.rules)
             check = check_ruling(scenario, self.rules, self.with_ruling, self.doc, False, self.timeout_ms,
                                  self.memory_mb)
-            return replace(check, interpretations=scenario.interpretations)
+            return replace(check, interpretations=scenario.interpretations, warnings=warning_lines(scenario))
         except RegcheckError as err:
             return str(err)
 

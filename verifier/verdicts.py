@@ -4,7 +4,8 @@ from __future__ import annotations
 
 __all__ = ["Verdict", "CoreItem", "Witness", "Answer", "Resolution", "QuestionResult", "CaseResult", "Derivation", "Explanation",
            "Fold", "RankedRule", "RankedFact", "Ranking", "INERTIA_RANK",
-           "RulingVerdict", "VerdictChange", "RulingCheck", "RulingResult", "Screening", "GroupScreening"]
+           "RulingVerdict", "VerdictChange", "RulingCheck", "CombinationImpact", "SweepImpact", "RulingResult", "Screening",
+           "GroupScreening"]
 
 from dataclasses import dataclass
 from enum import StrEnum
@@ -285,6 +286,8 @@ class RulingCheck:
     reason: str = ""
     scenario: bool = False  # one of a scope's scenarios, not a case file
     interpretations: tuple[str, ...] = ()  # the interpretations the case opts into
+    # defaults of the scenario that may not be what it means: (file, line, column, message) each
+    warnings: tuple[tuple[str, int, int, str], ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -294,8 +297,51 @@ class RulingCheck:
 
 
 @dataclass(frozen=True)
+class CombinationImpact:
+    """A ruling checked on each scenario of one combination of cards of a sweep, in order."""
+
+    combination: str  # its cards, joined by ' + ', as the sweep's results database names it
+    checks: tuple[RulingCheck, ...]
+
+    @property
+    def changed(self) -> tuple[RulingCheck, ...]:
+        """The scenarios whose answers the ruling changes: a question's verdict or value, or the whole scenario,
+        which becomes a contradiction (where the rules do not conflict without the ruling)."""
+        return tuple(c for c in self.checks if c.counted and (c.changes or c.verdict is RulingVerdict.CONTRADICTS))
+
+    @property
+    def unknown(self) -> tuple[RulingCheck, ...]:
+        """The scenarios the ruling could not be checked on: not answered by regcheck, or a check that gave up."""
+        return tuple(c for c in self.checks if c.verdict is RulingVerdict.UNKNOWN)
+
+
+@dataclass(frozen=True)
+class SweepImpact:
+    """A ruling's general rules checked on every combination of cards of a sweep's results database."""
+
+    database: str
+    combinations: tuple[CombinationImpact, ...]  # in the database's order
+
+    @property
+    def checks(self) -> tuple[RulingCheck, ...]:
+        """Every scenario's check, combination after combination."""
+        return tuple(c for combination in self.combinations for c in combination.checks)
+
+    @property
+    def changed(self) -> tuple[CombinationImpact, ...]:
+        """The combinations with a scenario whose answers the ruling changes."""
+        return tuple(c for c in self.combinations if c.changed)
+
+    @property
+    def unknown(self) -> tuple[CombinationImpact, ...]:
+        """The combinations with a scenario the ruling could not be checked on."""
+        return tuple(c for c in self.combinations if c.unknown)
+
+
+@dataclass(frozen=True)
 class RulingResult:
-    """A ruling file's verdict: on its own scenario (if it has one) and on the cases it was checked against."""
+    """A ruling file's verdict: on its own scenario (if it has one), on the cases and scenarios it was checked
+    against, and over a sweep's combinations of cards when asked."""
 
     path: str
     ruling: str
@@ -303,3 +349,4 @@ class RulingResult:
     verdict: RulingVerdict
     own: RulingCheck | None
     impact: tuple[RulingCheck, ...]
+    sweep: SweepImpact | None = None

@@ -33,6 +33,7 @@ from .common import (
     repository_root,
     root_option,
     selection_of,
+    show_warnings,
     timeout_option,
 )
 
@@ -166,8 +167,7 @@ def _warn(result: CaseResult, strict: bool, progress: Progress) -> CaseInputErro
     if strict:
         file, line, column, message = result.warnings[0]
         return CaseInputError(file, line, column, f"{message} (--strict)")
-    for file, line, column, message in result.warnings:
-        click.echo(escape_text(f"warning: {file}:{line}:{column}: {message}"), err=True)
+    show_warnings(result.warnings)
     return None
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 __all__ = ["EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "collect_cases", "collect_scopes", "exit_with",
            "fail_input", "find_root", "format_option", "jobs_option", "leave_at_once", "memory_option",
-           "progress_printer", "repository_root", "root_option", "selection_of", "timeout_option"]
+           "progress_printer", "repository_root", "root_option", "scheduler_option", "selection_of", "show_warnings",
+           "timeout_option"]
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
@@ -67,6 +68,12 @@ def fail_input(err: InputError | RegcheckError) -> None:
     click.echo(f"error: {err}", err=True)
 
 
+def show_warnings(warnings: Iterable[tuple[str, int, int, str]]) -> None:
+    """A scenario's warnings (defaults that may not be what it means) on standard error, each once, in order."""
+    for file, line, column, message in dict.fromkeys(warnings):
+        click.echo(escape_text(f"warning: {file}:{line}:{column}: {message}"), err=True)
+
+
 _leave_at_once = False  # set by `leave_at_once`
 
 
@@ -97,6 +104,12 @@ timeout_option = click.option("--timeout", type=click.FloatRange(0.01, 3600), de
 
 memory_option = click.option("--memory", type=click.IntRange(16, 1_000_000), default=None,
                              help="Megabytes of memory the solver may use.")
+
+
+def scheduler_option(what: str = "") -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The --scheduler option of the commands that run on a Dask cluster: `what` they run there (default: all)."""
+    return click.option("--scheduler", default=None, metavar="ADDRESS",
+                        help=f"Run {what + ' ' if what else ''}on the Dask cluster of this scheduler (tcp://HOST:PORT).")
 
 
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,

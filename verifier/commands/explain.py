@@ -23,6 +23,7 @@ from .common import (
     memory_option,
     repository_root,
     root_option,
+    show_warnings,
     timeout_option,
 )
 
@@ -49,6 +50,7 @@ def explain(case: str, question: str | None, brief: bool, fmt: str, root: str | 
     except RegcheckError as err:
         fail_input(err)
         sys.exit(EXIT_INPUT)
+    show_warnings(api.scenario_warnings(scenario))
     if fmt == "json":
         click.echo(json.dumps(explanations_json(scenario.path, explanations), indent=2))
     else:

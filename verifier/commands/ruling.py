@@ -28,6 +28,8 @@ from .common import (
     memory_option,
     repository_root,
     root_option,
+    scheduler_option,
+    show_warnings,
     timeout_option,
 )
 
@@ -43,14 +45,20 @@ from .common import (
 @jobs_option
 @click.option("--scope", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Also check a ruling's rules on every scenario of this scope file.")
+@click.option("--sweep", "sweep_database", metavar="DATABASE", type=click.Path(dir_okay=False), default=None,
+              help="Also check a ruling's rules on every combination of cards of this sweep's results database "
+                   "(written by `regcheck sweep`), and list the combinations whose answers they change.")
+@scheduler_option("the check over --sweep")
 def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: str | None, timeout: float,
-           memory: int | None, jobs: int | None, scope: str | None) -> None:
+           memory: int | None, jobs: int | None, scope: str | None, sweep_database: str | None,
+           scheduler: str | None) -> None:
     """Check proposed rulings (FILES) against the rule base.
 
     A ruling is `entailed` (the rules already imply it), `contradicts` them (with the minimal
     conflicting set), or `narrows` what they allow (with the questions whose verdict changes).
     A ruling that proposes general rules is also checked on every case (and, with --scope, on every
-    scenario of a scope), to show its impact.
+    scenario of a scope; with --sweep, on every combination of real cards of a sweep, locally with --jobs
+    or on a Dask cluster with --scheduler), to show its impact.
     Exits 1 when a ruling contradicts the rules or a check was left unknown.
     """
     repository = repository_root(root)
@@ -60,7 +68,8 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
     try:
         results, errors = api.ruling(api.open_repository(repository), [Path(f) for f in files], case_files,
                                      int(timeout * 1000), memory, jobs, Path(scope) if scope else None,
-                                     lambda what, done, total: progress(done, total, f"ruling {what}: cases"))
+                                     lambda what, done, total: progress(done, total, f"ruling {what}"),
+                                     Path(sweep_database) if sweep_database else None, scheduler)
         progress.done()
     except RegcheckError as err:
         progress.done()
@@ -68,6 +77,7 @@ def ruling(files: tuple[str, ...], case_paths: tuple[str, ...], fmt: str, root: 
         sys.exit(EXIT_INPUT)
     for message in errors:
         click.echo(f"error: {message}", err=True)
+    show_warnings(w for r in results for c in ((r.own,) if r.own else ()) + r.impact for w in c.warnings)
     bad_input = bool(errors)
     if fmt == "json":
         click.echo(json.dumps({"rulings": [ruling_json(r) for r in results]}, indent=2))

@@ -23,6 +23,7 @@ from .common import (
     memory_option,
     repository_root,
     root_option,
+    scheduler_option,
     timeout_option,
 )
 
@@ -74,7 +75,7 @@ def sweep() -> None:
 @memory_option
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Local worker processes (default: one per processor).")
-@click.option("--scheduler", default=None, help="Run on the Dask cluster of this scheduler (tcp://HOST:PORT).")
+@scheduler_option()
 @click.option("--max-scenarios", type=click.IntRange(1, 10_000_000), default=api.DEFAULT_MAX_SCENARIOS,
               show_default=True, help="Check at most this many scenarios of one combination.")
 @click.option("--retry-failed", is_flag=True, help="Search failed and unknown combinations again.")

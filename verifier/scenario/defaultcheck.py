@@ -3,12 +3,12 @@ player uses, and a blocker entering battle without saying which player blocks.
 
 A default is never wrong in itself (the loader documents each one); these are the defaults that most
 often stand where the writer meant something else. `regcheck check` prints them, and refuses the case
-with `--strict`.
+with `--strict`; `regcheck explain` and `regcheck ruling` print them for the scenarios they check.
 """
 
 from __future__ import annotations
 
-__all__ = ["DefaultWarning", "default_warnings"]
+__all__ = ["DefaultWarning", "default_warnings", "warning_lines"]
 
 from typing import NamedTuple
 
@@ -62,3 +62,9 @@ def default_warnings(scenario: Scenario) -> tuple[DefaultWarning, ...]:
             out.append(DefaultWarning(a.loc, f"{a.card} has no owner, so it is {card.permanent_controller}'s, but "
                                              f"{a.player} uses it in {a.id}: give {a.card} 'owner: {a.player}'"))
     return tuple(sorted(out, key=lambda w: (w.location.line, w.location.column, w.message)))
+
+
+def warning_lines(scenario: Scenario) -> tuple[tuple[str, int, int, str], ...]:
+    """The case's warnings as plain values: (file, line, column, message) each, in order."""
+    return tuple((w.location.path, w.location.line, w.location.column, w.message)
+                 for w in default_warnings(scenario))

@@ -17,7 +17,7 @@ run again continues from the database.
 from __future__ import annotations
 
 __all__ = ["SweepOptions", "SweepProgress", "SweepSummary", "WorkerIdentity", "run_sweep", "run_combination",
-           "rules_fingerprint", "worker_identity", "WORKER_ROOT"]
+           "rules_fingerprint", "worker_identity", "worker_repository", "run_local", "run_on_cluster", "WORKER_ROOT"]
 
 import hashlib
 import itertools
@@ -117,9 +117,14 @@ def worker_identity(root: Path) -> WorkerIdentity:
 _held: dict[str, tuple[Any, WorkerIdentity]] = {}  # by root: the repository this process read, and its identity
 
 
-def _repository(root: str, expected: WorkerIdentity | None = None) -> Any:
+def worker_repository(root: str, expected: WorkerIdentity | None = None, own_root: bool = False) -> Any:
     """The repository at `root` as this process read it; read again when it differs from the sweep's `expected`
-    identity (a worker that outlives a sweep, and files changed since). Raises ClusterError when it still does."""
+    identity (a worker that outlives a sweep, and files changed since). Raises ClusterError when it still does.
+    With `own_root`, the repository at this process's `REGCHECK_SWEEP_ROOT` when that is set."""
+    if own_root and os.environ.get(WORKER_ROOT):
+        root = str(Path(os.environ[WORKER_ROOT]).resolve())
+    if expected is not None:
+        expected = WorkerIdentity(*expected)  # as a cluster's worker may receive it: a plain tuple
     held = _held.get(root)
     if held is None or (expected is not None and held[1] != expected):
         from ..repository import open_repository
@@ -167,9 +172,7 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
     from ..explore.scope import ScopeText
     from ..explore.search import ExploreOptions
 
-    if own_root and os.environ.get(WORKER_ROOT):
-        root = str(Path(os.environ[WORKER_ROOT]).resolve())
-    repository = _repository(root, None if expected is None else WorkerIdentity(*expected))
+    repository = worker_repository(root, expected, own_root)
     started, cpu = time.perf_counter(), time.process_time()
     worker = _worker()
 
@@ -189,13 +192,16 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
             "findings": [_finding_json(f) for f in result.findings], "error": "; ".join(result.incomplete), **timing()}
 
 
-Job = tuple[int, str, str]  # position, name, scope text
+Job = tuple[int, tuple[Any, ...]]  # a combination's position, and the arguments of the work done on it
+Work = Callable[..., Any]  # the work done on one combination, in a worker: a function of the module (workers import it)
 
 
-def _local(jobs: Iterator[Job], args: tuple[Any, ...], workers: int) -> Iterator[tuple[int, dict[str, Any]]]:
+def run_local(work: Work, jobs: Iterator[Job], workers: int) -> Iterator[tuple[int, Any]]:
+    """`work` done on each job, on `workers` local processes forked from this one (which inherit what it has read),
+    each result with its job's position as it arrives."""
     if workers <= 1:
-        for position, name, text in jobs:
-            yield position, run_combination(args[0], name, text, *args[1:])
+        for position, args in jobs:
+            yield position, work(*args)
         return
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -204,24 +210,33 @@ def _local(jobs: Iterator[Job], args: tuple[Any, ...], workers: int) -> Iterator
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                              initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
-        running: dict[Future[dict[str, Any]], int] = {}
-        for position, name, text in itertools.islice(jobs, 2 * workers):
-            running[pool.submit(run_combination, args[0], name, text, *args[1:])] = position
+        running: dict[Future[Any], int] = {}
+        for position, args in itertools.islice(jobs, 2 * workers):
+            running[pool.submit(work, *args)] = position
         while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 yield running.pop(future), future.result()
-                for position, name, text in itertools.islice(jobs, 1):
-                    running[pool.submit(run_combination, args[0], name, text, *args[1:])] = position
+                for position, args in itertools.islice(jobs, 1):
+                    running[pool.submit(work, *args)] = position
 
 
-def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterator[tuple[int, dict[str, Any]]]:
+KEPT = "the results written so far are kept"
+
+
+def run_on_cluster(address: str, work: Work, jobs: Iterator[Job], failed: Callable[[str], Any],
+                   kept: str | None = KEPT) -> Iterator[tuple[int, Any]]:
+    """`work` done on each job on the Dask cluster of the scheduler at `address` (called with `own_root=True`: a
+    worker reads the repository at its own `REGCHECK_SWEEP_ROOT`), each result with its job's position as it
+    arrives; a job the cluster could not run gets `failed(why)`. A lost scheduler, or a worker of another regcheck
+    or rule base, ends it with a ClusterError, whose message says what is `kept` of the results (None: a run that
+    keeps none, to run again)."""
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
         raise UsageError("--scheduler needs Dask distributed: pip install 'regcheck[sweep]'") from None
-    lost = (f"lost the Dask scheduler at {address}: the results written so far are kept; run the same command "
-            "again to continue")
+    lost = (f"lost the Dask scheduler at {address}: {kept}; run the same command again to continue" if kept
+            else f"lost the Dask scheduler at {address}: run the same command again once it is back")
     # the client's own log lines of a lost scheduler would only repeat, less clearly, the error this ends with
     client_log = logging.getLogger("distributed.client")
     level = client_log.level
@@ -236,7 +251,7 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
         position_of: dict[Any, int] = {}
 
         def submit(job: Job) -> Any:
-            future = client.submit(run_combination, args[0], job[1], job[2], *args[1:], own_root=True, pure=False)
+            future = client.submit(work, *job[1], own_root=True, pure=False)
             position_of[future] = job[0]
             return future
 
@@ -246,15 +261,14 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
             try:
                 result = future.result()
             except ClusterError as err:  # a worker of another regcheck or rule base
-                raise ClusterError(f"{err}; the results written so far are kept: run the same command again once "
-                                   "every worker does") from None
+                raise ClusterError(f"{err}; {kept + ': ' if kept else ''}run the same command again once every worker "
+                                   "does") from None
             except CancelledError:  # the client cancels every task when it loses the scheduler
                 raise ClusterError(lost) from None
             except Exception as err:  # the cluster lost the task (a worker died past its retries)
                 if client.status not in ("running", "connecting"):
                     raise ClusterError(lost) from None
-                result = {"status": "failed", "scenarios": None, "findings": [], "seconds": 0.0, "cpu_seconds": 0.0, "worker": "",
-                          "error": f"the cluster could not run it: {type(err).__name__}: {err}"}
+                result = failed(f"the cluster could not run it: {type(err).__name__}: {err}")
             yield position, result
             for job in itertools.islice(jobs, 1):
                 queue.add(submit(job))
@@ -263,6 +277,11 @@ def _cluster(address: str, jobs: Iterator[Job], args: tuple[Any, ...]) -> Iterat
     finally:
         client.close()
         client_log.setLevel(level)
+
+
+def _failed(why: str) -> dict[str, Any]:
+    return {"status": "failed", "scenarios": None, "findings": [], "seconds": 0.0, "cpu_seconds": 0.0, "worker": "",
+            "error": why}
 
 
 def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
@@ -277,7 +296,7 @@ def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
                            [c._asdict() for c in pool.skipped])
     by_name = {c.name: c for c in pool.cards}
     expected = worker_identity(root.resolve())
-    _repository(str(root.resolve()), expected)  # read before the workers are forked, which inherit it
+    worker_repository(str(root.resolve()), expected)  # read before the workers are forked, which inherit it
     started = time.perf_counter()
     with open_store(database, identity, [(combination_key(c), tuple(x.name for x in c)) for c in combos]) as store:
         if options.retry_failed:
@@ -289,15 +308,15 @@ def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
         def jobs() -> Iterator[Job]:
             for position, _, names in pending:
                 cards: list[SweepCard] = [by_name[n] for n in names]
-                yield position, combination_name(cards), scope_text(cards, options.template)
+                yield position, (str(root.resolve()), combination_name(cards), scope_text(cards, options.template),
+                                 options.timeout_ms, options.memory_mb, options.max_scenarios, expected)
 
-        args = (str(root.resolve()), options.timeout_ms, options.memory_mb, options.max_scenarios, expected)
         if options.scheduler:
-            results = _cluster(options.scheduler, jobs(), args)
+            results = run_on_cluster(options.scheduler, run_combination, jobs(), _failed)
             where = f"Dask cluster at {options.scheduler}"
         else:
             workers = max(1, min(options.jobs or os.cpu_count() or 1, len(pending) or 1))
-            results = _local(jobs(), args, workers)
+            results = run_local(run_combination, jobs(), workers)
             where = f"{workers} local worker process{'es' if workers > 1 else ''}"
         counts = store.counts()
         with_findings = store.db.execute(
