@@ -641,7 +641,7 @@ def _explore_finding(f: ExploreFinding, accepted_note: str | None) -> list[str]:
     what = f"{f.verdict} of {f.symbol}" if f.symbol else f"{f.verdict} of the whole scenario"
     lines = [f"  {'accepted' if accepted_note is not None else 'NEW'} {what}  "
              f"({f.scenarios} scenario{' of the scope shows' if f.scenarios == 1 else 's of the scope show'} it)",
-             *([f"    statements at fault: {', '.join(f.at_fault)}"] if f.at_fault else []),
+             *([f"    statements at fault (from its {f.at_fault_from}): {', '.join(f.at_fault)}"] if f.at_fault else []),
              f"    rules involved: {', '.join(f.rules) or 'none'}",
              f"    smallest witness: {f.turns} turn{'s' if f.turns != 1 else ''}, cards {', '.join(f.cards)}"
              + ("; no outcome at all satisfies the rules" if not f.symbol else f"; question {f.question}")]
@@ -692,7 +692,7 @@ def explore_json(report: ExploreReport) -> dict[str, Any]:
             "answered_in_full": r.answered_in_full, "seconds": r.seconds, "complete": r.complete,
             "incomplete": list(r.incomplete), "unused_statements": list(r.unused),
             "findings": [{"verdict": f.verdict, "symbol": f.symbol or None, "rules": list(f.rules),
-                          "at_fault": list(f.at_fault),
+                          "at_fault": list(f.at_fault), "at_fault_from": f.at_fault_from,
                           "accepted": id(f) in notes, "note": notes.get(id(f)), "scenarios": f.scenarios,
                           "witness": {"turns": f.turns, "cards": list(f.cards), "attempts": list(f.attempts),
                                       "question": f.question, "case": f.case}}

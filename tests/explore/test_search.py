@@ -228,16 +228,19 @@ def test_an_attempt_referring_to_a_timeline_entry_stands_only_from_its_phase_on(
 
 
 
-def causes_by_hand(scope_path: Path, rule_base: RuleBase) -> set[tuple[str, tuple[str, ...]]]:
-    """The causes of the findings of every scenario of the scope, each scenario answered in full alone."""
+def causes_by_hand(scope_path: Path, rule_base: RuleBase) -> set[tuple[str, str, tuple[str, ...]]]:
+    """The causes of the findings of every scenario of the scope, each scenario answered in full alone:
+    each set of statements at fault from open outcomes, and of the other sets of a verdict and kind, those
+    that hold no smaller one."""
     scope = load_scope(scope_path, rule_base)
     found = set()
     for plan in plans(scope):
         sc = scenario_of(scope, plan, rule_base)
         for r in check_scenario(sc, rule_base, resolve=True).results:
             if r.verdict.value in ("ambiguous", "contradiction"):
-                found.add((r.verdict.value, statements_at_fault(rule_base, r)))
-    return found
+                found.add((r.verdict.value, *statements_at_fault(rule_base, r)))
+    return {k for k in found if k[1] == "open outcomes"
+            or not any(o[:2] == k[:2] and set(o[2]) < set(k[2]) for o in found)}
 
 
 def one_turn_set_aside_scope(repo_root: Path, tmp_path: Path) -> Path:
@@ -256,8 +259,8 @@ def test_each_cause_is_one_finding(scope_name: str, repo_root: Path, rule_base: 
     result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
     assert result.complete, result.incomplete
     causes = causes_by_hand(path, rule_base)
-    assert causes and len(result.findings) == len(causes)
-    assert {(f.verdict, f.at_fault) for f in result.findings} == causes
+    assert len(result.findings) == len(causes)
+    assert {(f.verdict, f.at_fault_from, f.at_fault) for f in result.findings} == causes
 
 
 def test_a_negated_set_aside_is_one_finding_whatever_else_the_scenario_holds(repo_root: Path, rule_base: RuleBase,
@@ -327,10 +330,14 @@ def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(repo_root: 
     result = explore_scope(scope, rule_base, ExploreOptions())
     assert result.complete, result.incomplete
     assert result.findings and len({(f.verdict, f.at_fault) for f in result.findings}) == len(result.findings)
+    smallest = [f for f in result.findings if f.at_fault_from != "open outcomes"]
+    assert not any(o.verdict == f.verdict and o.at_fault_from == f.at_fault_from and set(o.at_fault) < set(f.at_fault)
+                   for f in smallest for o in smallest)
     for i, f in enumerate(result.findings):
         case = tmp_path / f"finding-{i}.yaml"
         case.write_text(f.case, "utf-8")
         sc = load_case(case, rule_base)
         answered = check_scenario(sc, rule_base, resolve=True).results[0]
-        assert (answered.verdict.value, statements_at_fault(rule_base, answered)) == (f.verdict, f.at_fault)
+        cause = statements_at_fault(rule_base, answered)
+        assert answered.verdict.value == f.verdict and cause[0] == f.at_fault_from and set(f.at_fault) <= set(cause[1])
     assert_no_finding_asks_of_an_attempt_that_is_not_legal(result, rule_base, tmp_path)

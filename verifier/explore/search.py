@@ -14,7 +14,11 @@ A templated question about an attempt (other than whether it is legal) is asked 
 attempt can be legal (see `scenario_of`).
 
 A finding is one cause: its verdict and its statements at fault (`statements_at_fault`), whatever
-question and scenario show it; it counts the scenarios that show it. Its witness is the first scenario
+question and scenario show it; it counts the scenarios that show it. Statements at fault found from an
+ambiguity's open outcomes name its cause exactly. Those drawn from the rules involved (where no open
+outcome tells the witnesses apart) or from a contradiction's correction sets grow with whatever else a
+scenario holds: such a set goes with the smallest set of the same verdict and kind in the scope that it
+contains (`cause_of`). Its witness is the first scenario
 that shows it (scenarios come with the fewest attempts first), shrunk further by leaving out attempts
 no other needs, then cards, then turns, while the finding stays.
 """
@@ -25,7 +29,7 @@ __all__ = ["ExploreOptions", "ExploreFinding", "ExploreResult", "explore_scope",
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -50,8 +54,10 @@ from .scenarios import (
 )
 from .scope import Scope
 
-# (verdict, statements at fault): one cause of findings (see `statements_at_fault`)
-Key = tuple[str, tuple[str, ...]]
+# (verdict, what the statements at fault come from, the statements): one cause (see `statements_at_fault`)
+Key = tuple[str, str, tuple[str, ...]]
+OPEN_OUTCOMES, RULES_INVOLVED, CORRECTION_SETS, CONFLICTING_SET = (
+    "open outcomes", "rules involved", "correction sets", "conflicting set")
 DEFAULT_MAX_SCENARIOS = 20_000
 COUNT_CAP = 1_000_000  # a scope past this many scenarios is said to hold "more than" it
 
@@ -83,6 +89,7 @@ class ExploreFinding:
     scenarios: int  # how many scenarios of the scope show it
     case: str  # the witness as a case file
     at_fault: tuple[str, ...] = ()  # the statements at fault, its cause (see `statements_at_fault`)
+    at_fault_from: str = ""  # what they come from: OPEN_OUTCOMES, RULES_INVOLVED, CORRECTION_SETS, CONFLICTING_SET
 
 
 @dataclass(frozen=True)
@@ -133,21 +140,38 @@ class Shown(NamedTuple):
     rules: tuple[str, ...]
 
 
-def statements_at_fault(rules: RuleBase, r: QuestionResult) -> tuple[str, ...]:
-    """The statements at fault for a finding, in statement order. For an ambiguity, those the engine names
-    (`QuestionResult.at_fault`), or where it names none, those the rules involved cite. For a
-    contradiction, the statements of its smallest correction sets (any one of them left out, the scenario
-    is consistent), or where the core principles leave no correction, those its conflicting set cites."""
+def statements_at_fault(rules: RuleBase, r: QuestionResult) -> tuple[str, tuple[str, ...]]:
+    """The statements at fault for a finding, in statement order, with what they come from. For an
+    ambiguity, those the engine names from its open outcomes (`QuestionResult.at_fault`), or where it names
+    none, those the rules involved cite. For a contradiction, the statements of its smallest correction
+    sets (any one of them left out, the scenario is consistent), or where the core principles leave no
+    correction, those its conflicting set cites."""
     if r.verdict is Verdict.CONTRADICTION:
         sets = [c.statements for c in r.resolutions if c.kind == "correction" and c.statements]
         if sets:
             size = min(len(c) for c in sets)
-            found = {sid for c in sets if len(c) == size for sid in c}
-        else:
-            found = {sid for item in r.core if item.kind == "rule" for sid in rules.rule(item.label.split("[", 1)[0]).cites}
-    else:
-        found = set(r.at_fault) or {sid for rid in r.rules_involved for sid in rules.rule(rid).cites}
-    return tuple(sorted(found, key=statement_order))
+            return CORRECTION_SETS, _in_order({sid for c in sets if len(c) == size for sid in c})
+        return CONFLICTING_SET, _in_order({sid for item in r.core if item.kind == "rule"
+                                           for sid in rules.rule(item.label.split("[", 1)[0]).cites})
+    if r.at_fault:
+        return OPEN_OUTCOMES, _in_order(r.at_fault)
+    return RULES_INVOLVED, _in_order({sid for rid in r.rules_involved for sid in rules.rule(rid).cites})
+
+
+def _in_order(statements: Collection[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(statements), key=statement_order))
+
+
+def cause_of(key: Key, keys: Collection[Key]) -> Key:
+    """The cause a finding's key belongs to among `keys` (those of a scope, or of a sweep): itself when its
+    statements come from open outcomes; otherwise the first, in statement order, of the smallest keys of
+    the same verdict and kind whose statements its own contain."""
+    if key[1] == OPEN_OUTCOMES:
+        return key
+    mine = set(key[2])
+    within = [k for k in keys if k[:2] == key[:2] and set(k[2]) <= mine]
+    smallest = [k for k in within if not any(set(o[2]) < set(k[2]) for o in within)]
+    return min(smallest, key=lambda k: [statement_order(sid) for sid in k[2]])
 
 
 def finding_keys(sc: Scenario, result: CaseResult, rules: RuleBase) -> tuple[Shown, ...]:
@@ -156,14 +180,12 @@ def finding_keys(sc: Scenario, result: CaseResult, rules: RuleBase) -> tuple[Sho
     out: dict[Key, Shown] = {}
     for r in result.results:
         if r.verdict is Verdict.CONTRADICTION:
-            involved = tuple(sorted({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"},
-                                    key=statement_order))
-            key = (r.verdict.value, statements_at_fault(rules, r))
+            involved = _in_order({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"})
+            key = (r.verdict.value, *statements_at_fault(rules, r))
             out.setdefault(key, Shown(key, r.question, "", involved))
         elif r.verdict is Verdict.AMBIGUOUS:
-            key = (r.verdict.value, statements_at_fault(rules, r))
-            out.setdefault(key, Shown(key, r.question, question_symbol(sc, r.question),
-                                      tuple(sorted(r.rules_involved, key=statement_order))))
+            key = (r.verdict.value, *statements_at_fault(rules, r))
+            out.setdefault(key, Shown(key, r.question, question_symbol(sc, r.question), _in_order(r.rules_involved)))
     return tuple(out.values())
 
 
@@ -271,7 +293,12 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
             incomplete.append(f"{', '.join(describe(scope, plan)) or 'no attempts'}: {outcome.unknown}")
         for shown in outcome.keys:
             groups.setdefault(shown.key, []).append((plan, shown))
-    findings = tuple(_finding(scope, rules, options, key, shown) for key, shown in groups.items())
+    causes: dict[Key, list[tuple[Plan, Shown]]] = {}
+    for key, found in groups.items():
+        causes.setdefault(cause_of(key, groups), []).extend(found)
+    order_of = {plan: i for i, plan in enumerate(every)}.__getitem__
+    findings = tuple(_finding(scope, rules, options, key, sorted(found, key=lambda s: order_of(s[0])))
+                     for key, found in causes.items())
     findings = tuple(sorted(findings, key=lambda f: (f.verdict, [statement_order(r) for r in f.at_fault])))
     unused = () if options.brute_force else _unused(rules, used)
     checked = len(every) - sum(len(p) for p in refused.values())
@@ -290,7 +317,7 @@ def _unused(rules: RuleBase, used: set[str]) -> tuple[str, ...]:
 
 def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
              shown: list[tuple[Plan, Shown]]) -> ExploreFinding:
-    verdict, at_fault = key
+    verdict, at_fault_from, at_fault = key
     plan, first = shown[0]  # the smallest scenario that shows it
     limits = (options.timeout_ms, options.memory_mb)
     sc = scenario_of(scope, plan, rules, limits=limits)
@@ -307,7 +334,7 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
     title = f"{scope.title}: {verdict} " + (f"of {symbol}" if symbol else "of the whole scenario")
     text = case_text(scope, plan, title, note, {question: q.text}, {question: {"verdict": verdict}}, turns, cards)
     return ExploreFinding(scope.path, verdict, symbol, involved, q.text, describe(scope, plan), turns, cards,
-                          len({p for p, _ in shown}), text, at_fault)
+                          len({p for p, _ in shown}), text, at_fault, at_fault_from)
 
 
 def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, first: Shown,
@@ -325,7 +352,7 @@ def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, pl
         except InputError:
             return None  # a card the timeline needs, or a turn it reaches
         result = check_scenario(smaller, rules, None, *limits, resolve=key[0] == Verdict.CONTRADICTION.value)
-        return next((s for s in finding_keys(smaller, result, rules) if s.key == key), None)
+        return next((s for s in finding_keys(smaller, result, rules) if cause_of(s.key, (s.key, key)) == key), None)
 
     needs = {i: c.after for i, c in enumerate(scope.candidates)}
     for placed in reversed(plan.placements):

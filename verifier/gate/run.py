@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import CaseError, InputError, Location, RegcheckError
 from ..explore import ExploreOptions, ExploreResult, explore_scope, load_scope
+from ..explore.baseline import finding_of
 from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
@@ -101,10 +102,10 @@ def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[
             problems.append(Problem("unknown", f"the search of the scope was cut short: {why}", Place(name, 1),
                                     case=name))
         for f in result.findings:
-            finding = Finding(name, f.symbol or None, f.verdict, f.rules)
+            finding = finding_of(f)
             witness = "; ".join(f.attempts) or "no attempts"
-            note = (f"{f.verdict} of {f.symbol or 'the whole scenario'} in the scope ({f.scenarios} scenarios); "
-                    f"smallest witness: {witness}")
+            note = (f"{f.verdict} in the scope ({f.scenarios} scenarios), statements at fault: "
+                    f"{', '.join(f.at_fault) or 'none'}; smallest witness: {witness}")
             found.setdefault(finding.fingerprint, (finding, note))
     return found, problems, unreadable
 

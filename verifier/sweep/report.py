@@ -3,7 +3,7 @@ combinations of cards that show it and its smallest witness case; the combinatio
 left unknown or are still pending; the cards left out. As text, JSON, SARIF 2.1.0 or JUnit XML.
 
 Findings are grouped as `explore` groups them within one scope: by verdict and statements at fault,
-one finding per cause across combinations and questions. Within a group, the witness shown is the
+one finding per cause across combinations and questions (see `cause_of`). Within a group, the witness shown is the
 smallest (fewest attempts, then fewest cards). A finding one of whose combinations shows the verdict
 and the rules involved (or statements at fault) of a finding in the accepted-findings file (one gap in
 the rules text, already recorded and awaiting a ruling) is listed apart as accepted and does not fail
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import __version__
 from ..escaping import escape_text
+from ..explore.search import RULES_INVOLVED, Key, cause_of
 from ..rulesdoc import statement_order
 from ..terminal import plural
 from .store import STATUSES, Row, read_store
@@ -29,7 +30,6 @@ from .store import STATUSES, Row, read_store
 if TYPE_CHECKING:
     from ..gate.model import AcceptedFinding
 
-Key = tuple[str, tuple[str, ...]]  # verdict, statements at fault
 
 
 class SweepFinding(NamedTuple):
@@ -44,6 +44,7 @@ class SweepFinding(NamedTuple):
     witness: dict[str, Any]  # question, attempts, turns, cards, case
     accepted: tuple[str, ...] = ()  # the accepted findings it is ("CASE: QUESTION"); none when it is new
     at_fault: tuple[str, ...] = ()  # the statements at fault: its cause
+    at_fault_from: str = ""  # what they come from (see `ExploreFinding`)
 
 
 class SweepReport(NamedTuple):
@@ -77,13 +78,17 @@ def sweep_report(database: Path, accepted: Sequence[AcceptedFinding] = ()) -> Sw
     counts = dict.fromkeys(STATUSES, 0)
     for r in rows:
         counts[r.status] += 1
-    groups: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
+    shown: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
     for r in rows:
         for f in r.findings:
             # a store written before findings had statements at fault: grouped by their rules involved
-            groups.setdefault((f["verdict"], tuple(f.get("at_fault") or f["rules"])), []).append((r, f))
+            key = (f["verdict"], f.get("at_fault_from", RULES_INVOLVED), tuple(f.get("at_fault") or f["rules"]))
+            shown.setdefault(key, []).append((r, f))
+    groups: dict[Key, list[tuple[Row, dict[str, Any]]]] = {}
+    for key, found in shown.items():
+        groups.setdefault(cause_of(key, shown), []).extend(found)
     findings = []
-    for (verdict, at_fault), found in groups.items():
+    for (verdict, at_fault_from, at_fault), found in groups.items():
         row, first = min(found, key=lambda rf: (len(rf[1]["attempts"]), len(rf[1]["cards"]), rf[0].position))
         combos = tuple(dict.fromkeys(r.key for r, _ in sorted(found, key=lambda rf: rf[0].position)))
         matched = [a for rules in dict.fromkeys([at_fault, *(tuple(f["rules"]) for _, f in found)])
@@ -91,7 +96,7 @@ def sweep_report(database: Path, accepted: Sequence[AcceptedFinding] = ()) -> Sw
         findings.append(SweepFinding(verdict, first["symbol"], tuple(first["rules"]), combos,
                                      sum(f["scenarios"] for _, f in found), row.key,
                                      {k: first[k] for k in ("question", "attempts", "turns", "cards", "case")},
-                                     tuple(dict.fromkeys(matched)), at_fault))
+                                     tuple(dict.fromkeys(matched)), at_fault, at_fault_from))
     findings.sort(key=lambda f: (bool(f.accepted), f.verdict, [statement_order(r) for r in f.at_fault]))
     return SweepReport(str(database), run, counts, tuple(findings), tuple(rows))
 

@@ -157,7 +157,8 @@ def _refusal(root: str, held: WorkerIdentity, expected: WorkerIdentity) -> str:
 
 
 def _finding_json(f: Any) -> dict[str, Any]:
-    return {"verdict": f.verdict, "symbol": f.symbol, "at_fault": list(f.at_fault), "rules": list(f.rules),
+    return {"verdict": f.verdict, "symbol": f.symbol, "at_fault": list(f.at_fault),
+            "at_fault_from": f.at_fault_from, "rules": list(f.rules),
             "question": f.question,
             "attempts": list(f.attempts), "turns": f.turns, "cards": list(f.cards), "scenarios": f.scenarios,
             "case": f.case}
