@@ -274,7 +274,7 @@ def sweep(repo: Repository, database: Path, options: SweepOptions, categories: S
 
 
 def sweep_report(repo: Repository, database: Path) -> SweepReport:
-    """A sweep's results database read for a report: its findings grouped by the statements involved, those
+    """A sweep's results database read for a report: its findings grouped by their statements at fault, those
     with the verdict and rules of a finding in the repository's accepted-findings file told apart."""
     from .gate.findings import FINDINGS_FILE, read_baseline
     from .sweep import sweep_report as read_report

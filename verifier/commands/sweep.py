@@ -133,7 +133,7 @@ def _duration(seconds: float) -> str:
               show_default=True, help="For people, for programs, or for CI (SARIF 2.1.0, JUnit XML).")
 @root_option
 def sweep_report(database: str, fmt: str, root: str | None) -> None:
-    """Print a sweep's findings, grouped by the statements involved, each with its cards and witness case;
+    """Print a sweep's findings, grouped by their statements at fault, each with its cards and witness case;
     those with the verdict and rules of a finding in accepted-findings.yaml are listed apart.
 
     Exits 1 when there is a new finding or a combination failed, is unknown or still pending.

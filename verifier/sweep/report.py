@@ -1,4 +1,4 @@
-"""The report of a sweep's results database: findings grouped by the statements involved, each with the
+"""The report of a sweep's results database: findings grouped by their statements at fault, each with the
 combinations of cards that show it and its smallest witness case; the combinations that failed, were
 left unknown or are still pending; the cards left out. As text, JSON, SARIF 2.1.0 or JUnit XML.
 
@@ -118,7 +118,7 @@ def render_sweep(report: SweepReport) -> str:
              f"at most {template['max_attempts']})",
              f"  cards combined: {len(run['cards'])}; left out: {len(run['skipped'])}"]
     new, accepted = len(report.new), len(report.findings) - len(report.new)
-    lines.append(f"{new} new finding{'s' if new != 1 else ''}, {accepted} accepted, by the statements involved:")
+    lines.append(f"{new} new finding{'s' if new != 1 else ''}, {accepted} accepted, by their statements at fault:")
     for i, f in enumerate(report.findings):
         if f.accepted and (i == 0 or not report.findings[i - 1].accepted):
             lines.append("accepted (the same verdict and rules as a finding of accepted-findings.yaml):")
