@@ -24,14 +24,13 @@ from .model import AcceptedFinding, Finding, Place
 
 FINDINGS_FILE = "accepted-findings.yaml"
 HEADER = """\
-# Findings of regcheck that are known and await a ruling: ambiguities (one question) and
-# contradictions (a whole case), in the bundled cases and in the scenarios of the scopes under
-# scopes/ (there, one finding per cause: no question, and `rules` lists the statements at fault).
-# `regcheck gate` reports them but does not fail on them; it fails on a finding not listed here, and
-# on a listed one it no longer finds. A fingerprint is a hash of the case's (or scope's) path, the
-# question, the verdict and the rules involved (for a scope, the statements at fault). Refresh this
-# file with `regcheck gate --accept-findings` (notes of findings still found are kept), then edit the
-# notes.
+# Findings of regcheck that are known and await a ruling: ambiguities (one question) and contradictions
+# (a whole case), in the bundled cases and in the scenarios of the scopes under scopes/ (there, one
+# finding per cause: no question, and `rules` lists its statements at fault). `regcheck gate` reports
+# them but does not fail on them; it fails on a finding not listed here, and on a listed one it no longer
+# finds. A fingerprint is a hash of the case's (or scope's) path, the question, the verdict and the rules
+# involved (a scope's: the statements at fault). Refresh this file with `regcheck gate --accept-findings`
+# (notes of findings still found are kept), then edit the notes.
 """
 FINGERPRINT = re.compile(r"^[0-9a-f]{16}$")
 
