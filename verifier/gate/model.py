@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CHECKS", "Place", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "GateReport"]
+__all__ = ["CHECKS", "Place", "Places", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "GateReport"]
 
 import hashlib
 from dataclasses import dataclass
@@ -40,16 +40,36 @@ class Place:
     @classmethod
     def of(cls, location: Location | str, root: Path) -> Place:
         """The place of a location as regcheck shows it (relative to the current folder), made relative to `root`."""
-        if isinstance(location, str):
-            path, _, rest = location.partition(":")
-            line = int(rest.split(":", 1)[0]) if rest.split(":", 1)[0].isdigit() else 1
-        else:
-            path, line = location.path, location.line
-        try:
-            relative = Path(path).resolve().relative_to(root.resolve()).as_posix()
-        except (ValueError, OSError):
-            relative = Path(path).as_posix()
-        return cls(relative, line)
+        path, line = _path_and_line(location)
+        return cls(_relative_to(path, root), line)
+
+
+class Places:
+    """`Place.of` for many locations under one root, each file's path resolved once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._paths: dict[str, str] = {}
+
+    def __call__(self, location: Location | str) -> Place:
+        path, line = _path_and_line(location)
+        if path not in self._paths:
+            self._paths[path] = _relative_to(path, self.root)
+        return Place(self._paths[path], line)
+
+
+def _path_and_line(location: Location | str) -> tuple[str, int]:
+    if isinstance(location, str):
+        path, _, rest = location.partition(":")
+        return path, int(rest.split(":", 1)[0]) if rest.split(":", 1)[0].isdigit() else 1
+    return location.path, location.line
+
+
+def _relative_to(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return Path(path).as_posix()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = ["GateOptions", "run_gate", "renew_lock", "question_places", "check_folder", "check_report"]
 
+import contextlib
 import functools
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +25,7 @@ from ..yamlsource import YMap, load_yaml
 from .cardlock import check_cards, write_cards_lock
 from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
-from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
+from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Places, Problem, QuestionOutcome
 from .revision import answers, compare_answers, extract_revision
 from .survivors import SURVIVORS_FILE, AcceptedSurvivor, read_survivors
 from .traceability import check_traceability
@@ -135,6 +136,26 @@ def question_places(path: Path, root: Path) -> dict[str, Place]:
     return {str(key.value): Place(case, key.loc.line) for key, _ in questions.entries}
 
 
+def _question_places(path: Path, case: str, root: Path, cache: ResultCache | None) -> dict[str, Place]:
+    """`question_places` of a case file in the repository (named `case` there), kept in the result cache by its
+    text."""
+    text = None
+    if cache is not None and not irregular(path):
+        with contextlib.suppress(OSError):
+            text = path.read_bytes()
+    if cache is None or text is None:
+        return question_places(path, root)
+    content = case.encode() + b"\0" + text
+    lines = cache.recall("question lines", content, tuple[tuple[str, int], ...], code_only=True)
+    if lines is not None:
+        return {q: Place(case, line) for q, line in lines}
+    found = question_places(path, root)
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == text:  # kept only under the text it was read from
+            cache.keep("question lines", content, tuple((q, p.line) for q, p in found.items()), code_only=True)
+    return found
+
+
 def check_folder(options: GateOptions, cache: ResultCache | None = None,
                  checked: list[tuple[str, str]] | None = None) -> CaseChecker:
     """The usual way to check case files: `regcheck check`'s, with the gate's limits; with `cache`, a case the
@@ -142,9 +163,14 @@ def check_folder(options: GateOptions, cache: ResultCache | None = None,
 
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
         # the gate fails or passes on the verdicts alone: a contradiction's ways out are not worked out
-        task = _Answering(CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False,
-                                   cache=cache))
-        for path, outcome in zip(files, run_cases(task, files, options.jobs, options.memory_mb), strict=True):
+        case_task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False, cache=cache)
+        task = _Answering(case_task)
+        # the cases this very state of the repository answered before are read here, without worker processes
+        kept = {path: kept for path in files if (kept := case_task.kept(path)) is not None}
+        todo = [path for path in files if path not in kept]
+        checked_now = iter(run_cases(task, todo, options.jobs, options.memory_mb))
+        for path in files:
+            outcome = (kept[path][0], "") if path in kept else next(checked_now)
             if isinstance(outcome, tuple):
                 if outcome[1] and checked is not None:
                     checked.append((display_path(path), outcome[1]))
@@ -192,24 +218,27 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     return len(after), changed
 
 
-def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root: Path) -> tuple[tuple[Place, str], ...]:
+def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root: Path,
+                    places: Places | None = None) -> tuple[tuple[Place, str], ...]:
     """The lines behind a verdict: each core item (rule instance or case fact), or each rule involved,
-    with the rules-document statements the rules cite."""
+    with the rules-document statements the rules cite. `places` finds them under `root` (one for many verdicts
+    resolves each file once)."""
+    place = places or Places(root)
     statements = doc.by_id()
     out: dict[Place, str] = {}
 
     def cite(sids: Iterable[str]) -> None:
         for sid in sids:
             if sid in statements:
-                out.setdefault(Place.of(statements[sid].loc, root), f"statement {sid}")
+                out.setdefault(place(statements[sid].loc), f"statement {sid}")
 
     by_id = {rule.id: rule for rule in rules.rules}
     for item in r.core:
-        out.setdefault(Place.of(item.location, root), f"{item.kind} {item.label}")
+        out.setdefault(place(item.location), f"{item.kind} {item.label}")
         cite(sid for sid, _ in item.statements)
     for rule_id in r.rules_involved:
         if rule_id in by_id:
-            out.setdefault(Place.of(by_id[rule_id].loc, root), f"rule {rule_id}")
+            out.setdefault(place(by_id[rule_id].loc), f"rule {rule_id}")
             cite(by_id[rule_id].cites)
     return tuple(out.items())
 
@@ -285,7 +314,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     for f in files:
         case = _relative(f, root)
         places[(case, None)] = Place(case, 1)
-        places.update({(case, q): p for q, p in question_places(f, root).items()})
+        places.update({(case, q): p for q, p in _question_places(f, case, root, cache).items()})
 
     found: dict[str, tuple[Finding, str]] = {}
     for case, result in results.items():
@@ -310,6 +339,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     accepted = {a.finding.fingerprint: a for a in baseline}
 
     outcomes: list[QuestionOutcome] = []
+    found_in = Places(root)
     for case, result in results.items():
         if isinstance(result, str):
             continue
@@ -319,7 +349,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
             place = places.get((case, r.question), places[(case, None)])
             outcome = QuestionOutcome(case, r.question, place, r, of_question,
                                       accepted.get(of_question.fingerprint) if of_question else None,
-                                      evidence_places(r, rules, doc, root))
+                                      evidence_places(r, rules, doc, root, found_in))
             outcomes.append(outcome)
             problems += _question_problems(outcome)
     unreadable = {case for case, result in results.items() if isinstance(result, str)} | unreadable_scopes
