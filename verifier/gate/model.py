@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["CHECKS", "Place", "Places", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "GateReport"]
+__all__ = ["CHECKS", "Place", "Places", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "BaseChecks",
+           "GateReport"]
 
 import hashlib
 from dataclasses import dataclass
@@ -146,6 +147,19 @@ class Change:
 
 
 @dataclass(frozen=True)
+class BaseChecks:
+    """With --base: what differs in the encodings since the base, and the cases and scopes checked there again,
+    each with why. Every other case and scope keeps its answers of now: its text is the same, and its grounding
+    holds no instance of a rule the changes reach (at the base or now), so its constraints are the same at both."""
+
+    changed: tuple[tuple[str, str], ...]  # each rule or definition that differs, and how: changed, added, removed
+    cases: int  # the cases at the base
+    scopes: int  # the scopes compared
+    cases_checked: tuple[tuple[str, str], ...]  # each case checked at the base, and why, by name
+    scopes_checked: tuple[tuple[str, str], ...]  # each scope searched at the base, and why, by name
+
+
+@dataclass(frozen=True)
 class GateReport:
     """Everything the gate found in one run."""
 
@@ -166,7 +180,7 @@ class GateReport:
     survivors: tuple[tuple[str, str, Place], ...] = ()  # accepted survivors: rule, reason, where listed
     survivors_file: str = ""
     rechecked: tuple[tuple[str, str], ...] | None = None  # with the result cache: each case checked, and why
-    base_checked: tuple[int, int] | None = None  # with --base: the cases checked there, and those kept from now
+    base_checks: BaseChecks | None = None  # with --base: what was checked there again, and why
 
     @property
     def passed(self) -> bool:
