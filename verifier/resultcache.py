@@ -96,8 +96,7 @@ def decode(kind: Any, data: Any) -> Any:
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         if not isinstance(data, dict):
             raise TypeError(f"expected a mapping for {kind.__name__}")
-        hints = typing.get_type_hints(kind)
-        return kind(**{f.name: decode(hints[f.name], data[f.name]) for f in dataclasses.fields(kind)})
+        return kind(**{name: decode(hint, data[name]) for name, hint in _fields(kind)})
     if isinstance(kind, type) and issubclass(kind, Enum):
         return kind(data)
     if kind is bool:
@@ -117,6 +116,13 @@ def decode(kind: Any, data: Any) -> Any:
             raise TypeError("expected a number")
         return float(data)
     raise TypeError(f"cannot read a {kind}")
+
+
+@cache
+def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields, each with its type (read once per class: reading the hints costs more than decoding)."""
+    hints = typing.get_type_hints(kind)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(kind))
 
 
 class Reach(NamedTuple):
@@ -234,20 +240,22 @@ class ResultCache:
         for key in keys:
             self._write(self._path(key), {"key": key, "result": encode(result), "defaults": defaults})
 
-    def recall(self, what: str, content: bytes, kind: Any) -> Any:
+    def recall(self, what: str, content: bytes, kind: Any, code_only: bool = False) -> Any:
         """The value of type `kind` kept for `what` (a scope's search, the deletion of every rule) over `content`,
-        with this code and these encodings, or None. The rules document and the lock are not part of the key: what
-        `content` needs of them (the statements' IDs) it holds itself."""
-        key = _digest(self.encodings, what, "", content)
+        with this code and these encodings (with `code_only`, this code whatever the encodings), or None. The
+        rules document and the lock are not part of the key: what `content` needs of them (the statements' IDs)
+        it holds itself."""
+        key = _digest(self.code if code_only else self.encodings, what, "", content)
         data = self._read(self._path(key))
         try:
             return None if data is None or data.get("key") != key else decode(kind, data["value"])
         except (ValueError, TypeError, KeyError, AttributeError):
             return None
 
-    def keep(self, what: str, content: bytes, value: Any) -> None:
-        """Keep `value` for `what` over `content`, with this code and these encodings."""
-        key = _digest(self.encodings, what, "", content)
+    def keep(self, what: str, content: bytes, value: Any, code_only: bool = False) -> None:
+        """Keep `value` for `what` over `content`, with this code and these encodings (or, with `code_only`, this
+        code alone)."""
+        key = _digest(self.code if code_only else self.encodings, what, "", content)
         self._write(self._path(key), {"key": key, "value": encode(value)})
 
     def changes(self, case_text: bytes, shown: str, options: str, reach: Reach | None) -> str:

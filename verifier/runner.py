@@ -77,11 +77,8 @@ class CaseTask:
         state of the repository, or for a grounding that holds exactly what it holds now), else what changed
         since it was last checked (see `ResultCache.changes`)."""
         cache, shown = self.cache, display if display is not None else display_path(path)
-        options = f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}"
-        text = None
-        if cache is not None and irregular(path) is None:
-            with contextlib.suppress(OSError):
-                text = path.read_bytes()
+        options = self._options()
+        text = self._text(path)
         keys: list[str] = []
         if cache is not None and text is not None:
             keys.append(cache.key(text, shown, options))
@@ -110,6 +107,27 @@ class CaseTask:
                 if path.read_bytes() == text:  # kept only under the text that was checked
                     cache.put(keys, result, defaults)
         return result, defaults, why or "checked"
+
+
+    def kept(self, path: Path, display: str | None = None) -> tuple[CaseResult, str] | None:
+        """The result and defaults the result cache holds for the case file in this very state of the repository,
+        or None (then `answer` checks it, or finds it by its grounding): cheap, as nothing is read but the file
+        and the entry."""
+        text = self._text(path)
+        if self.cache is None or text is None:
+            return None
+        return self.cache.get(self.cache.key(text, display if display is not None else display_path(path),
+                                             self._options()))
+
+    def _options(self) -> str:
+        return f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}"
+
+    def _text(self, path: Path) -> bytes | None:
+        if self.cache is None or irregular(path) is not None:
+            return None
+        with contextlib.suppress(OSError):
+            return path.read_bytes()
+        return None
 
 
 def input_error_of(path: Path, err: RegcheckError) -> CaseInputError:

@@ -9,7 +9,7 @@ import pytest
 
 import verifier.mutation
 from verifier.files import display_path
-from verifier.gate import GateOptions, run_gate
+from verifier.gate import GateOptions, GateReport, gate_junit, gate_sarif, run_gate
 from verifier.gate.render import gate_json, render_gate
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS
 
@@ -48,3 +48,29 @@ def test_after_an_edit_the_report_says_what_was_checked_again(gate_repo: Path) -
     assert report.rechecked == ((shown, "the case changed"),)
     assert "cases checked again: 1 (1: the case changed); 2 answered from the result cache" in render_gate(report)
     assert gate_json(report)["checked_again"] == [{"case": shown, "why": "the case changed"}]
+
+
+def test_a_warm_run_reports_what_a_cold_run_reports(survivors_repo: Path) -> None:
+    """Every part of the gate (cases, scopes, deletions, cards) answered from the cache gives the very report a
+    run without the cache gives, in every format; only the line saying what was checked again differs."""
+    (survivors_repo / "scopes").mkdir()
+    (survivors_repo / "scopes" / "negated.yaml").write_text(NEGATED_IN_BATTLE_SCOPE)
+    cold = run_gate(survivors_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1))
+    run_gate(survivors_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True))  # fills the cache
+    warm = run_gate(survivors_repo, GateOptions(DEFAULT_TIMEOUT_MS, jobs=1, cache=True))
+    assert cold.rechecked is None and warm.rechecked == ()
+    assert warm.deletions == cold.deletions and warm.scopes == cold.scopes == 1
+
+    def text(report: GateReport) -> str:
+        return "\n".join(line for line in render_gate(report).splitlines() if not line.startswith("cases checked again"))
+
+    def json_of(report: GateReport) -> dict[str, object]:
+        data = gate_json(report)
+        del data["checked_again"], data["summary"]["cases_checked_again"]  # type: ignore[attr-defined]
+        return data
+
+    assert "cases checked again: 0; 3 answered from the result cache" in render_gate(warm)
+    assert text(warm) == text(cold)
+    assert json_of(warm) == json_of(cold)
+    assert gate_junit(warm) == gate_junit(cold)
+    assert gate_sarif(warm) == gate_sarif(cold)

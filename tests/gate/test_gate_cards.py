@@ -42,3 +42,21 @@ def test_a_missing_lock_fails(gate_repo: Path) -> None:
 def test_a_stale_override_fails(gate_repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cardlock, "override_problems", lambda: ["card-overrides.yaml:9: the text of X changed"])
     assert [p.message for p in check_cards(gate_repo)] == ["card-overrides.yaml:9: the text of X changed"]
+
+
+def test_counting_the_coverage_afresh_shows_how_far_it_got(repo_root: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier.scenario import cards
+
+    few = cards.texts_of_card_list()[:3]
+    monkeypatch.setenv("REGCHECK_CACHE_DIR", str(tmp_path / "cache"))  # no coverage kept: it is counted
+    monkeypatch.setattr(cards, "texts_of_card_list", lambda: few)
+    told: list[tuple[int, int]] = []
+    cards.coverage.cache_clear()
+    cards._survey.cache_clear()
+    try:
+        check_cards(repo_root, lambda done, total: told.append((done, total)))  # reads cards.lock only
+    finally:  # the counts of three texts are not left for the other tests
+        cards.coverage.cache_clear()
+        cards._survey.cache_clear()
+    assert told == [(1, 3), (2, 3), (3, 3)]

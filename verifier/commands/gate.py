@@ -32,7 +32,8 @@ from .common import (
 @click.command()
 @root_option
 @click.option("--base", metavar="GITREV", default=None,
-              help="Also check every case at this git revision and list each answer that changed since.")
+              help="Also list each answer (and scope finding) that changed since this git revision; only the "
+                   "cases and scopes whose grounding holds an instance of a changed rule are checked there again.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "junit", "sarif"]), default="text",
               show_default=True, help="The report on standard output.")
 @click.option("--junit-file", type=click.Path(dir_okay=False, writable=True), default=None,

@@ -16,11 +16,12 @@ from __future__ import annotations
 __all__ = ["CARDS_LOCK_FILE", "card_counts", "read_cards_lock", "write_cards_lock", "check_cards"]
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError, Location
 from ..files import display_path, write_file
-from ..scenario.cards import COVERAGE_LINES, coverage, override_problems
+from ..scenario.cards import COVERAGE_LINES, coverage, override_problems, survey_progress
 from .model import Place, Problem
 
 CARDS_LOCK_FILE = "cards.lock"
@@ -67,15 +68,17 @@ def write_cards_lock(root: Path) -> list[str]:
             if c not in before or before[c] != after[c]]
 
 
-def check_cards(root: Path) -> list[Problem]:
-    """Every count below the lock, and every reviewed override that no longer matches its card."""
+def check_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+    """Every count below the lock, and every reviewed override that no longer matches its card; `progress` is told
+    how many texts of the card list were read, of how many, when the coverage is counted afresh."""
     problems = [Problem("cards", p, None) for p in override_problems()]
     path = root / CARDS_LOCK_FILE
     if not path.is_file():
         return problems + [Problem("cards", f"there is no {CARDS_LOCK_FILE} at the repository root; write it with "
                                             "`regcheck gate --renew-lock`", None)]
     locked = read_cards_lock(path)
-    now = card_counts()
+    with survey_progress(progress or (lambda done, total: None)):
+        now = card_counts()
     for category in COVERAGE_LINES:
         if category not in locked:
             problems.append(Problem("cards", f"{CARDS_LOCK_FILE} has no count for {category}: renew it with "

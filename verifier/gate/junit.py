@@ -82,6 +82,12 @@ def gate_junit(report: GateReport, name: str = "regcheck gate", rules_suite: boo
             ET.SubElement(case, "system-out").text = "\n".join(out)
     if report.base is not None:
         suite = _suite(root, f"changes since {report.base}")
+        checks = report.base_checks
+        if checks is not None:  # what was checked again at the base: the others kept their answers of now
+            properties = ET.SubElement(suite, "properties")
+            for name, value in (("base_cases", checks.cases), ("base_cases_checked", len(checks.cases_checked)),
+                                ("base_scopes", checks.scopes), ("base_scopes_checked", len(checks.scopes_checked))):
+                ET.SubElement(properties, "property", name=name, value=str(value))
         ET.SubElement(suite, "system-out").text = "\n".join(change_text(c) for c in report.changes) or "none"
     totals = [_count(s) for s in root.findall("testsuite")]
     root.set("tests", str(sum(t[0] for t in totals)))

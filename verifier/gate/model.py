@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["CHECKS", "Place", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "GateReport"]
+__all__ = ["CHECKS", "Place", "Places", "Problem", "Finding", "AcceptedFinding", "QuestionOutcome", "Change", "BaseChecks",
+           "GateReport"]
 
 import hashlib
 from dataclasses import dataclass
@@ -40,16 +41,36 @@ class Place:
     @classmethod
     def of(cls, location: Location | str, root: Path) -> Place:
         """The place of a location as regcheck shows it (relative to the current folder), made relative to `root`."""
-        if isinstance(location, str):
-            path, _, rest = location.partition(":")
-            line = int(rest.split(":", 1)[0]) if rest.split(":", 1)[0].isdigit() else 1
-        else:
-            path, line = location.path, location.line
-        try:
-            relative = Path(path).resolve().relative_to(root.resolve()).as_posix()
-        except (ValueError, OSError):
-            relative = Path(path).as_posix()
-        return cls(relative, line)
+        path, line = _path_and_line(location)
+        return cls(_relative_to(path, root), line)
+
+
+class Places:
+    """`Place.of` for many locations under one root, each file's path resolved once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._paths: dict[str, str] = {}
+
+    def __call__(self, location: Location | str) -> Place:
+        path, line = _path_and_line(location)
+        if path not in self._paths:
+            self._paths[path] = _relative_to(path, self.root)
+        return Place(self._paths[path], line)
+
+
+def _path_and_line(location: Location | str) -> tuple[str, int]:
+    if isinstance(location, str):
+        path, _, rest = location.partition(":")
+        return path, int(rest.split(":", 1)[0]) if rest.split(":", 1)[0].isdigit() else 1
+    return location.path, location.line
+
+
+def _relative_to(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return Path(path).as_posix()
 
 
 @dataclass(frozen=True)
@@ -126,6 +147,19 @@ class Change:
 
 
 @dataclass(frozen=True)
+class BaseChecks:
+    """With --base: what differs in the encodings since the base, and the cases and scopes checked there again,
+    each with why. Every other case and scope keeps its answers of now: its text is the same, and its grounding
+    holds no instance of a rule the changes reach (at the base or now), so its constraints are the same at both."""
+
+    changed: tuple[tuple[str, str], ...]  # each rule or definition that differs, and how: changed, added, removed
+    cases: int  # the cases at the base
+    scopes: int  # the scopes compared
+    cases_checked: tuple[tuple[str, str], ...]  # each case checked at the base, and why, by name
+    scopes_checked: tuple[tuple[str, str], ...]  # each scope searched at the base, and why, by name
+
+
+@dataclass(frozen=True)
 class GateReport:
     """Everything the gate found in one run."""
 
@@ -146,7 +180,7 @@ class GateReport:
     survivors: tuple[tuple[str, str, Place], ...] = ()  # accepted survivors: rule, reason, where listed
     survivors_file: str = ""
     rechecked: tuple[tuple[str, str], ...] | None = None  # with the result cache: each case checked, and why
-    base_checked: tuple[int, int] | None = None  # with --base: the cases checked there, and those kept from now
+    base_checks: BaseChecks | None = None  # with --base: what was checked there again, and why
 
     @property
     def passed(self) -> bool:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["render_gate", "gate_json", "change_text"]
+__all__ = ["render_gate", "gate_json", "change_text", "base_check_lines"]
 
 from typing import Any
 
 from ..escaping import escape_lines
 from ..report import render_question
 from ..terminal import plural
-from .model import CHECKS, Change, GateReport, Problem, QuestionOutcome
+from .model import CHECKS, BaseChecks, Change, GateReport, Problem, QuestionOutcome
 
 
 def change_text(c: Change) -> str:
@@ -19,6 +19,50 @@ def change_text(c: Change) -> str:
     if c.question is None and c.after is None and c.before == "case present":
         return f"{c.case}: case removed"
     return f"{c.name}: {c.before or '(not asked)'} -> {c.after or '(not asked)'}"
+
+
+MAX_CHANGED_SHOWN = 10  # rules and definitions named in the line of what changed in the encodings
+
+
+def _their(reason: str) -> str:
+    """A case's reason said of several: 'its text changed' -> 'their text changed'."""
+    parts = []
+    for part in reason.split("; "):
+        for one, many in (("its ", "their "), ("it is ", "they are "), ("it cannot ", "they cannot "),
+                          ("the solver gave up on it ", "the solver gave up on them ")):
+            if part.startswith(one):
+                part = many + part[len(one):]
+                break
+        parts.append(part)
+    return "; ".join(parts)
+
+
+def base_check_lines(base: str, checks: BaseChecks) -> list[str]:
+    """What was checked again at the base, grouped by why (`re-checked 12 of 335 cases and 1 of 5 scopes at
+    main: their grounding holds an instance of SA-6b (changed)`), and what changed in the encodings."""
+    counted = [f"{len(checks.cases_checked)} of {plural(checks.cases, 'case')}"]
+    if checks.scopes:
+        counted.append(f"{len(checks.scopes_checked)} of {plural(checks.scopes, 'scope')}")
+    head = f"re-checked {' and '.join(counted)} at {base}"
+    groups: dict[str, list[int]] = {}
+    for index, items in enumerate((checks.cases_checked, checks.scopes_checked)):
+        for _, why in items:
+            groups.setdefault(why, [0, 0])[index] += 1
+    ordered = sorted(groups.items(), key=lambda kv: (-sum(kv[1]), kv[0]))
+    if len(ordered) == 1:
+        [(why, (cases, scopes))] = ordered
+        lines = [f"{head}: {_their(why) if cases + scopes > 1 else why}"]
+    else:
+        lines = [head + (":" if ordered else "")]
+        for why, (cases, scopes) in ordered:
+            who = " and ".join(([plural(cases, "case")] if cases else []) + ([plural(scopes, "scope")] if scopes else []))
+            lines.append(f"  {who}: {_their(why) if cases + scopes > 1 else why}")
+    lines[-1] += "; the others keep their answers (the same text, and no instance of a changed rule in their grounding)"
+    shown = [f"{name} ({how})" for name, how in checks.changed]
+    if len(shown) > MAX_CHANGED_SHOWN:
+        shown = shown[:MAX_CHANGED_SHOWN] + [f"and {len(shown) - MAX_CHANGED_SHOWN} more"]
+    lines.append(f"rules and definitions changed since {base}: {', '.join(shown) or 'none'}")
+    return lines
 
 
 def _problem_lines(p: Problem, outcomes: dict[tuple[str, str], QuestionOutcome]) -> list[str]:
@@ -64,10 +108,8 @@ def render_gate(report: GateReport) -> str:
             f = a.finding
             lines.append(f"  {f.verdict} {f.name} [{f.fingerprint}]")
             lines.append(f"      {a.note}")
-    if report.base is not None and report.base_checked is not None:
-        checked, kept = report.base_checked
-        lines.append(f"cases at {report.base}: {checked} checked, {kept} kept (the same text, and a grounding "
-                     "that holds no changed rule instance)")
+    if report.base is not None and report.base_checks is not None:
+        lines += base_check_lines(report.base, report.base_checks)
     if report.base is not None:
         lines.append(f"changes of verdict or value since {report.base} ({len(report.changes)}):")
         lines += [f"  {change_text(c)}" for c in report.changes] or ["  none"]
@@ -88,6 +130,7 @@ def render_gate(report: GateReport) -> str:
 
 def gate_json(report: GateReport) -> dict[str, Any]:
     """The report as plain JSON values, in a stable order."""
+    checks = report.base_checks
     return {
         "passed": report.passed,
         "summary": {
@@ -99,10 +142,17 @@ def gate_json(report: GateReport) -> dict[str, Any]:
             "deletions_not_noticed": report.deletions[1] if report.deletions is not None else None,
             "accepted_survivors": len(report.survivors),
             "cases_checked_again": len(report.rechecked) if report.rechecked is not None else None,
-            "base_cases_checked": report.base_checked[0] if report.base_checked is not None else None,
-            "base_cases_kept": report.base_checked[1] if report.base_checked is not None else None,
+            "base_cases": checks.cases if checks is not None else None,
+            "base_cases_checked": len(checks.cases_checked) if checks is not None else None,
+            "base_scopes": checks.scopes if checks is not None else None,
+            "base_scopes_checked": len(checks.scopes_checked) if checks is not None else None,
         },
         "checked_again": [{"case": case, "why": why} for case, why in report.rechecked or ()],
+        "checked_at_base": ([{"case": case, "why": why} for case, why in checks.cases_checked]
+                            + [{"scope": scope, "why": why} for scope, why in checks.scopes_checked]
+                            if checks is not None else None),
+        "changed_since_base": ([{"name": name, "how": how} for name, how in checks.changed]
+                               if checks is not None else None),
         "problems": [
             {"check": p.check, "message": p.message, "place": str(p.place) if p.place else None,
              "case": p.case, "question": p.question,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = ["GateOptions", "run_gate", "renew_lock", "question_places", "check_folder", "check_report"]
 
+import contextlib
 import functools
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -25,7 +26,19 @@ from ..yamlsource import YMap, load_yaml
 from .cardlock import check_cards, write_cards_lock
 from .findings import FINDINGS_FILE, default_note, findings_of, read_baseline, write_baseline
 from .lock import LOCK_FILE, check_lock, locked_statements, read_lock, write_lock
-from .model import CHECKS, AcceptedFinding, Change, Finding, GateReport, Place, Problem, QuestionOutcome
+from .model import (
+    CHECKS,
+    AcceptedFinding,
+    BaseChecks,
+    Change,
+    Finding,
+    GateReport,
+    Place,
+    Places,
+    Problem,
+    QuestionOutcome,
+)
+from .reach import EncodingChanges, Grounds, case_grounds, encoding_changes, scope_grounds, why_reached
 from .revision import answers, compare_answers, extract_revision
 from .survivors import SURVIVORS_FILE, AcceptedSurvivor, read_survivors
 from .traceability import check_traceability
@@ -72,25 +85,34 @@ def scope_files(root: Path) -> list[Path]:
                                                   and not f.is_dir())]
 
 
+@dataclass(frozen=True)
+class _Searched:
+    """What the search of some scopes found: each finding (keyed by fingerprint, with a first note), the problems
+    of scopes that could not be read or searched in full, and the names of the scopes that could not be read and
+    of those whose search was cut short."""
+
+    found: dict[str, tuple[Finding, str]]
+    problems: list[Problem]
+    unreadable: set[str]
+    cut_short: set[str]
+
+
 def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[Path],
-             progress: Progress | None = None, cache: ResultCache | None = None, statements: str = ""
-             ) -> tuple[dict[str, tuple[Finding, str]], list[Problem], set[str]]:
-    """Each scope's findings (keyed by fingerprint, with a first note), the problems of scopes that could
-    not be read or searched in full, and the scopes that could not be read. With `cache`, a scope searched in
-    full before, in this state of the repository, is not searched again."""
-    found: dict[str, tuple[Finding, str]] = {}
-    problems: list[Problem] = []
-    unreadable: set[str] = set()
+             progress: Progress | None = None, cache: ResultCache | None = None, statements: str = "",
+             at: str = "") -> _Searched:
+    """Each scope's search over `rules` (shown in `progress` as `scope NAME` and `at`). With `cache`, a scope
+    searched in full before, with this code and these encodings, is not searched again."""
+    searched = _Searched({}, [], set(), set())
     for path in files:
         name = _relative(path, root) if _inside(path, root) else display_path(path)
         try:
             scope = load_scope(path, rules, name)
         except InputError as err:
-            unreadable.add(name)
+            searched.unreadable.add(name)
             place = Place.of(err.location, root) if err.location else Place(name, 1)
-            problems.append(Problem("input", err.message, place, case=name))
+            searched.problems.append(Problem("input", err.message, place, case=name))
             continue
-        step = (lambda done, total, name=name: progress(f"scope {name}", done, total)) if progress else None
+        step = (lambda done, total, name=name: progress(f"scope {name}{at}", done, total)) if progress else None
         content = f"{name}\0{options.timeout_ms}:{options.memory_mb}\0{statements}\0".encode() + path.read_bytes()
         result = cache.recall("scope", content, ExploreResult) if cache is not None else None
         if result is None:
@@ -98,16 +120,20 @@ def _explore(root: Path, rules: RuleBase, options: GateOptions, files: Iterable[
                                    step)
             if cache is not None and result.complete:
                 cache.keep("scope", content, result)
+        elif step is not None:
+            step(result.checked, result.checked)
+        if result.incomplete:
+            searched.cut_short.add(name)
         for why in result.incomplete:
-            problems.append(Problem("unknown", f"the search of the scope was cut short: {why}", Place(name, 1),
-                                    case=name))
+            searched.problems.append(Problem("unknown", f"the search of the scope was cut short: {why}",
+                                             Place(name, 1), case=name))
         for f in result.findings:
             finding = finding_of(f)
             witness = "; ".join(f.attempts) or "no attempts"
             note = (f"{f.verdict} in the scope ({f.scenarios} scenarios), statements at fault: "
                     f"{', '.join(f.at_fault) or 'none'}; smallest witness: {witness}")
-            found.setdefault(finding.fingerprint, (finding, note))
-    return found, problems, unreadable
+            searched.found.setdefault(finding.fingerprint, (finding, note))
+    return searched
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -136,16 +162,44 @@ def question_places(path: Path, root: Path) -> dict[str, Place]:
     return {str(key.value): Place(case, key.loc.line) for key, _ in questions.entries}
 
 
+def _question_places(path: Path, case: str, root: Path, cache: ResultCache | None) -> dict[str, Place]:
+    """`question_places` of a case file in the repository (named `case` there), kept in the result cache by its
+    text."""
+    text = None
+    if cache is not None and not irregular(path):
+        with contextlib.suppress(OSError):
+            text = path.read_bytes()
+    if cache is None or text is None:
+        return question_places(path, root)
+    content = case.encode() + b"\0" + text
+    lines = cache.recall("question lines", content, tuple[tuple[str, int], ...], code_only=True)
+    if lines is not None:
+        return {q: Place(case, line) for q, line in lines}
+    found = question_places(path, root)
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == text:  # kept only under the text it was read from
+            cache.keep("question lines", content, tuple((q, p.line) for q, p in found.items()), code_only=True)
+    return found
+
+
 def check_folder(options: GateOptions, cache: ResultCache | None = None,
-                 checked: list[tuple[str, str]] | None = None) -> CaseChecker:
+                 checked: list[tuple[str, str]] | None = None, shown: Callable[[Path], str] | None = None
+                 ) -> CaseChecker:
     """The usual way to check case files: `regcheck check`'s, with the gate's limits; with `cache`, a case the
-    result cache holds is not checked again, and `checked` gains each case that was, with why."""
+    result cache holds is not checked again, and `checked` gains each case that was, with why. `shown` names each
+    case file in its result and in the cache's keys (default: its path as regcheck shows it)."""
 
     def checker(rules: RuleBase, doc: Callable[[], RulesDocument], files: list[Path]) -> Iterator[CaseResult | str]:
         # the gate fails or passes on the verdicts alone: a contradiction's ways out are not worked out
-        task = _Answering(CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False,
-                                   cache=cache))
-        for path, outcome in zip(files, run_cases(task, files, options.jobs, options.memory_mb), strict=True):
+        case_task = CaseTask(rules, doc, options.timeout_ms, options.memory_mb, False, resolve=False, cache=cache)
+        task = _Answering(case_task, shown)
+        # the cases this very state of the repository answered before are read here, without worker processes
+        kept = {path: kept for path in files
+                if (kept := case_task.kept(path, shown(path) if shown else None)) is not None}
+        todo = [path for path in files if path not in kept]
+        checked_now = iter(run_cases(task, todo, options.jobs, options.memory_mb))
+        for path in files:
+            outcome = (kept[path][0], "") if path in kept else next(checked_now)
             if isinstance(outcome, tuple):
                 if outcome[1] and checked is not None:
                     checked.append((display_path(path), outcome[1]))
@@ -161,10 +215,11 @@ class _Answering:
     """A case file's result and why it was checked (empty: answered from the cache), or its input error."""
 
     task: CaseTask
+    shown: Callable[[Path], str] | None = None
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         try:
-            result, _, why = self.task.answer(path)
+            result, _, why = self.task.answer(path, self.shown(path) if self.shown else None)
         except RegcheckError as err:
             return input_error_of(path, err)
         return result, why
@@ -193,24 +248,27 @@ def renew_lock(root: Path) -> tuple[int, list[str]]:
     return len(after), changed
 
 
-def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root: Path) -> tuple[tuple[Place, str], ...]:
+def evidence_places(r: QuestionResult, rules: RuleBase, doc: RulesDocument, root: Path,
+                    places: Places | None = None) -> tuple[tuple[Place, str], ...]:
     """The lines behind a verdict: each core item (rule instance or case fact), or each rule involved,
-    with the rules-document statements the rules cite."""
+    with the rules-document statements the rules cite. `places` finds them under `root` (one for many verdicts
+    resolves each file once)."""
+    place = places or Places(root)
     statements = doc.by_id()
     out: dict[Place, str] = {}
 
     def cite(sids: Iterable[str]) -> None:
         for sid in sids:
             if sid in statements:
-                out.setdefault(Place.of(statements[sid].loc, root), f"statement {sid}")
+                out.setdefault(place(statements[sid].loc), f"statement {sid}")
 
     by_id = {rule.id: rule for rule in rules.rules}
     for item in r.core:
-        out.setdefault(Place.of(item.location, root), f"{item.kind} {item.label}")
+        out.setdefault(place(item.location), f"{item.kind} {item.label}")
         cite(sid for sid, _ in item.statements)
     for rule_id in r.rules_involved:
         if rule_id in by_id:
-            out.setdefault(Place.of(by_id[rule_id].loc, root), f"rule {rule_id}")
+            out.setdefault(place(by_id[rule_id].loc), f"rule {rule_id}")
             cite(by_id[rule_id].cites)
     return tuple(out.items())
 
@@ -267,11 +325,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     counts, problems = check_traceability(root, doc, rules)
     locked, lock_problems = check_lock(root, doc, rules)
     problems += lock_problems
-    if progress is not None:
-        progress("cards", 0, 1)
-    problems += check_cards(root)
-    if progress is not None:
-        progress("cards", 1, 1)
+    problems += check_cards(root, (lambda done, total: progress("card texts", done, total)) if progress else None)
     baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
     survivors = read_survivors(root / SURVIVORS_FILE, root, rules)
@@ -286,7 +340,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     for f in files:
         case = _relative(f, root)
         places[(case, None)] = Place(case, 1)
-        places.update({(case, q): p for q, p in question_places(f, root).items()})
+        places.update({(case, q): p for q, p in _question_places(f, case, root, cache).items()})
 
     found: dict[str, tuple[Finding, str]] = {}
     for case, result in results.items():
@@ -297,9 +351,9 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
             found.setdefault(finding.fingerprint, (finding, default_note(result)))
     scopes = scope_files(root)
     statement_ids = ",".join(sorted(s.id for s in doc.statements))
-    from_scopes, scope_problems, unreadable_scopes = _explore(root, rules, options, scopes, progress, cache,
-                                                              statement_ids)
-    problems += scope_problems
+    searched = _explore(root, rules, options, scopes, progress, cache, statement_ids)
+    from_scopes, unreadable_scopes = searched.found, searched.unreadable
+    problems += searched.problems
     for fingerprint, entry in from_scopes.items():
         found.setdefault(fingerprint, entry)
 
@@ -311,6 +365,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     accepted = {a.finding.fingerprint: a for a in baseline}
 
     outcomes: list[QuestionOutcome] = []
+    found_in = Places(root)
     for case, result in results.items():
         if isinstance(result, str):
             continue
@@ -320,7 +375,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
             place = places.get((case, r.question), places[(case, None)])
             outcome = QuestionOutcome(case, r.question, place, r, of_question,
                                       accepted.get(of_question.fingerprint) if of_question else None,
-                                      evidence_places(r, rules, doc, root))
+                                      evidence_places(r, rules, doc, root, found_in))
             outcomes.append(outcome)
             problems += _question_problems(outcome)
     unreadable = {case for case, result in results.items() if isinstance(result, str)} | unreadable_scopes
@@ -343,21 +398,19 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         problems += found_problems
 
     changes: tuple[Change, ...] = ()
-    base_checked: tuple[int, int] | None = None
+    base_checks: BaseChecks | None = None
     if options.base is not None:
-        kept_base: list[int] = []
-        changes = tuple(_changes_since(root, options.base, check, results, places, progress,
-                                       (rules, doc, kept_base) if checker is None else None))
-        base_checked = (kept_base[0], kept_base[1]) if kept_base else None
         compared = list(options.scopes) or scopes
-        changes += tuple(_scope_changes_since(root, options, compared,
-                                              _explore(root, rules, options, compared, None, cache, statement_ids)[0]
-                                              if options.scopes else from_scopes, progress, cache is not None))
+        now_searched = (_explore(root, rules, options, compared, progress, cache, statement_ids) if options.scopes
+                        else searched)
+        since, base_checks = _since_base(root, options, rules, checker, results, places, compared, now_searched,
+                                         progress)
+        changes = tuple(since)
     problems.sort(key=_problem_order)
     return GateReport(counts["encoded"] + counts["waived"] + counts["missing"], counts["encoded"], counts["waived"],
                       locked, len(files), tuple(outcomes), tuple(problems), tuple(baseline), options.base, changes,
                       LOCK_FILE, FINDINGS_FILE, len(scopes), deletions,
-                      tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE, rechecked, base_checked)
+                      tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE, rechecked, base_checks)
 
 
 def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[AcceptedSurvivor],
@@ -419,81 +472,187 @@ def _problem_order(p: Problem) -> tuple[object, ...]:
     return (list(CHECKS).index(p.check), p.place or Place("", 0), p.question or "", p.message)
 
 
-def _changes_since(root: Path, revision: str, check: CaseChecker, now: dict[str, CaseResult | str],
-                   places: dict[tuple[str, str | None], Place], progress: Progress | None = None,
-                   current: tuple[RuleBase, RulesDocument, list[int]] | None = None) -> list[Change]:
-    """The answers that changed since `revision`. With `current` (the rule base and rules document the answers
-    `now` were found with, and a list that gains how many base cases were checked and how many kept), a case
-    whose text is the same at the base and whose grounding there holds exactly what it holds now keeps its
-    answer of now, unchecked."""
+@dataclass(frozen=True)
+class _GroundsTask:
+    """A case file's grounds over one rule base (see `reach`), kept in the result cache by the case's name and
+    text; the message of its error when it cannot be read or grounded."""
+
+    rules: RuleBase
+    cache: ResultCache | None
+    names: dict[Path, str]
+
+    def content(self, path: Path) -> bytes | None:
+        """What the case's grounds are kept by: its name and text (None when there is no cache)."""
+        if self.cache is None or irregular(path):
+            return None
+        with contextlib.suppress(OSError):
+            return self.names[path].encode() + b"\0" + path.read_bytes()
+        return None
+
+    def kept(self, path: Path) -> Grounds | None:
+        """The case's grounds, when the result cache holds them."""
+        content = self.content(path)
+        return self.cache.recall("grounds", content, Grounds) if content is not None and self.cache else None
+
+    def __call__(self, path: Path) -> Grounds | str:
+        content = self.content(path)
+        if content is not None and self.cache is not None:
+            kept = self.cache.recall("grounds", content, Grounds)
+            if kept is not None:
+                return kept
+        try:
+            grounds = case_grounds(load_case(path, self.rules, self.names[path]), self.rules)
+        except RegcheckError as err:
+            return str(err)
+        if content is not None and self.cache is not None:
+            self.cache.keep("grounds", content, grounds)
+        return grounds
+
+
+def _case_grounds(files: list[Path], names: dict[Path, str], rules: RuleBase, cache: ResultCache | None,
+                  options: GateOptions, progress: Progress | None, what: str) -> dict[str, Grounds | str]:
+    """The grounds of each case file over `rules` (by its name), in worker processes."""
+    task = _GroundsTask(rules, cache, names)
+    kept = {path: grounds for path in files if (grounds := task.kept(path)) is not None}
+    todo = [path for path in files if path not in kept]
+    worked_out = iter(run_cases(task, todo, options.jobs))
+    out: dict[str, Grounds | str] = {}
+    for done, path in enumerate(files, 1):
+        out[names[path]] = kept[path] if path in kept else next(worked_out)
+        if progress is not None:
+            progress(what, done, len(files))
+    return out
+
+
+def _scope_grounds(path: Path, name: str, rules: RuleBase, cache: ResultCache | None) -> Grounds | str:
+    """A scope file's grounds over `rules` (see `reach`), kept in the result cache by its name and text; the
+    message of its error when it cannot be read."""
+    limit = ExploreOptions().max_scenarios
+    content = None
+    if cache is not None and not irregular(path):
+        with contextlib.suppress(OSError):
+            content = f"{name}\0{limit}\0".encode() + path.read_bytes()
+            kept = cache.recall("scope grounds", content, Grounds)
+            if kept is not None:
+                return kept
+    try:
+        grounds = scope_grounds(load_scope(path, rules, name), rules, limit)
+    except RegcheckError as err:
+        return str(err)
+    if content is not None and cache is not None:
+        cache.keep("scope grounds", content, grounds)
+    return grounds
+
+
+def _reason(base: Grounds | str, now: Grounds | str, changes: EncodingChanges, revision: str) -> str:
+    if isinstance(now, str):
+        return f"it cannot be read or grounded now: {now}"
+    if isinstance(base, str):
+        return f"it cannot be read or grounded at {revision}: {base}"
+    return why_reached(base, now, changes)
+
+
+def _since_base(root: Path, options: GateOptions, rules: RuleBase, check: CaseChecker | None,
+                now: dict[str, CaseResult | str], places: dict[tuple[str, str | None], Place],
+                scopes: list[Path], searched: _Searched, progress: Progress | None) -> tuple[list[Change], BaseChecks]:
+    """The answers and the scopes' findings that changed since `options.base`, and what was checked there again.
+
+    A case or scope whose grounding holds no instance of a rule the encodings' changes reach and whose questions
+    use no changed definition (at the base or now; see `reach`), and whose text is the same at both, keeps its
+    answers of now: only the others are checked at the base. With `check` (a case checker of the caller's own),
+    every case at the base is checked with it. The scope files are read as they are now."""
+    revision = options.base
+    assert revision is not None
     with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
         base = extract_revision(root, revision, Path(folder))
         try:
-            rules = load_rule_base(base / "encodings")
-            doc = load_rules_document(base / "rules")
+            base_rules = load_rule_base(base / "encodings")
+            base_doc = load_rules_document(base / "rules")
         except InputError as err:
             raise InputError(f"--base {revision}: {err}") from None
+        changes = encoding_changes(base_rules, rules)
+        cache_now = result_cache(root) if options.cache else None
+        cache_base = result_cache(base, root) if options.cache else None
+
         files = case_files(base)
-        kept: dict[str, CaseResult | str] = {}
-        if current is not None:
-            for done, f in enumerate(files, 1):
-                if progress is not None:
-                    progress(f"groundings at {revision}", done, len(files))
-                name = _relative(f, base)
-                if _same_grounding(f, root / name, now.get(name), rules, doc, current[0], current[1]):
-                    kept[name] = now[name]
-        todo = [f for f in files if _relative(f, base) not in kept]
-        before = {**kept, **_results(base, todo, _counted(check(rules, functools.cache(lambda: doc), todo),
-                                                           len(todo), progress, f"cases at {revision}"))}
-        if current is not None:
-            current[2][:] = [len(todo), len(kept)]
-    return compare_answers(answers({name: before[name] for name in sorted(before)}), answers(now), places)
+        names = {f: _relative(f, base) for f in files}
+        why: dict[str, str] = {}
+        if check is not None:
+            why = {names[f]: "every case is checked with the gate's own case checker" for f in files}
+        else:
+            same: list[Path] = []
+            for f in files:
+                name = names[f]
+                answered = now.get(name)
+                if answered is None:
+                    why[name] = "it is not in the working tree"
+                elif isinstance(answered, str):
+                    why[name] = "it cannot be read now"
+                elif any(r.verdict is Verdict.UNKNOWN for r in answered.results):
+                    why[name] = "the solver gave up on it now"
+                elif _text(f) is None or _text(f) != _text(root / name):
+                    why[name] = "its text changed"
+                else:
+                    same.append(f)
+            now_names = {root / names[f]: names[f] for f in same}
+            grounds_base = _case_grounds(same, names, base_rules, cache_base, options, progress,
+                                         f"groundings at {revision}")
+            grounds_now = _case_grounds(list(now_names), now_names, rules, cache_now, options, progress,
+                                        "groundings now")
+            for f in same:
+                reason = _reason(grounds_base[names[f]], grounds_now[names[f]], changes, revision)
+                if reason:
+                    why[names[f]] = reason
+        todo = [f for f in files if names[f] in why]
+        base_check = check or check_folder(options, cache_base, shown=lambda path: f"{revision}:{_relative(path, base)}")
+        checked = _results(base, todo, _counted(base_check(base_rules, functools.cache(lambda: base_doc), todo),
+                                                len(todo), progress, f"cases at {revision}"))
+        before = {name: checked[name] if name in checked else now[name] for name in sorted(names.values())}
 
-
-def _same_grounding(base_file: Path, file: Path, answered: CaseResult | str | None, base_rules: RuleBase,
-                    base_doc: RulesDocument, rules: RuleBase, doc: RulesDocument) -> bool:
-    """Whether the case file has the same text at the base and now, was answered now, and grounds to the same
-    problem over both rule bases (so the base would answer it as it is answered now)."""
-    from ..resultcache import grounding_key
-
-    if not isinstance(answered, CaseResult) or irregular(file) or irregular(base_file):
-        return False
-    try:
-        if file.read_bytes() != base_file.read_bytes():
-            return False
-        then = grounding_key(load_case(base_file, base_rules), base_rules, base_doc)
-        now = grounding_key(load_case(file, rules), rules, doc)
-    except (RegcheckError, OSError):
-        return False
-    return then is not None and now is not None and then.digest == now.digest
-
-
-def _scope_changes_since(root: Path, options: GateOptions, scopes: list[Path],
-                         now: dict[str, tuple[Finding, str]], progress: Progress | None = None,
-                         cached: bool = False) -> list[Change]:
-    """Findings over each scope that appear or disappear between the rule base at `options.base` and now.
-    The scope files are read as they are now. With `cached`, a scope searched in full before with the base's
-    encodings (the same as now's, when only the rules document changed) is not searched again."""
-    assert options.base is not None
-    with tempfile.TemporaryDirectory(prefix="regcheck-base-") as folder:
-        base = extract_revision(root, options.base, Path(folder))
-        try:
-            rules = load_rule_base(base / "encodings")
-            doc = load_rules_document(base / "rules")
-        except InputError as err:
-            raise InputError(f"--base {options.base}: {err}") from None
-        cache = result_cache(base, root) if cached else None
-        before, _, _ = _explore(root, rules, options, scopes, progress, cache,
-                                ",".join(sorted(s.id for s in doc.statements)))
+        scope_names = {path: _relative(path, root) if _inside(path, root) else display_path(path) for path in scopes}
+        scope_why: dict[Path, str] = {}
+        for done, path in enumerate(scopes, 1):
+            if progress is not None:
+                progress("scope groundings", done, len(scopes))
+            name = scope_names[path]
+            if name in searched.unreadable:
+                scope_why[path] = "it cannot be read now"
+            elif name in searched.cut_short:
+                scope_why[path] = "its search now was cut short"
+            else:
+                reason = _reason(_scope_grounds(path, name, base_rules, cache_base),
+                                 _scope_grounds(path, name, rules, cache_now), changes, revision)
+                if reason:
+                    scope_why[path] = reason
+        statements = ",".join(sorted(s.id for s in base_doc.statements))
+        again = _explore(root, base_rules, options, [p for p in scopes if p in scope_why], progress, cache_base,
+                         statements, f" at {revision}")
+    searched_again = {scope_names[path] for path in scope_why}
+    compared = {fp: entry for fp, entry in searched.found.items() if entry[0].case in scope_names.values()}
+    found_before = {**{fp: entry for fp, entry in compared.items() if entry[0].case not in searched_again},
+                    **again.found}
 
     def shown(f: Finding) -> str:
         return f"{f.verdict} ({', '.join(f.rules)})"
 
-    changes = [Change(f.case, f.question, "no finding", shown(f), Place(f.case, 1)) for fp, (f, _) in now.items()
-               if fp not in before]
-    changes += [Change(f.case, f.question, shown(f), "no finding", Place(f.case, 1)) for fp, (f, _) in before.items()
-                if fp not in now]
-    return sorted(changes, key=lambda c: (c.case, c.question or "", c.before or "", c.after or ""))
+    scope_changes = [Change(f.case, f.question, "no finding", shown(f), Place(f.case, 1))
+                     for fp, (f, _) in compared.items() if fp not in found_before]
+    scope_changes += [Change(f.case, f.question, shown(f), "no finding", Place(f.case, 1))
+                      for fp, (f, _) in found_before.items() if fp not in compared]
+    scope_changes.sort(key=lambda c: (c.case, c.question or "", c.before or "", c.after or ""))
+    report = BaseChecks(changes.changed, len(files), len(scopes), tuple(sorted(why.items())),
+                        tuple(sorted((scope_names[p], w) for p, w in scope_why.items())))
+    return compare_answers(answers(before), answers(now), places) + scope_changes, report
+
+
+def _text(path: Path) -> bytes | None:
+    """A regular file's bytes; None for one that is not regular or cannot be read."""
+    if irregular(path):
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def check_report(root: Path, rules: RuleBase, doc: RulesDocument, results: Iterable[CaseResult],

@@ -72,17 +72,23 @@ def gate_sarif(report: GateReport) -> dict[str, Any]:
         results.append(result)
     for c in report.changes:
         results.append(_result(rule_ids, "change", "note", f"since {report.base}: {change_text(c)}", c.place))
+    run: dict[str, Any] = {
+        "tool": {"driver": {
+            "name": "regcheck",
+            "version": __version__,
+            "rules": [{"id": f"regcheck/{r}", "name": r, "shortDescription": {"text": descriptions[r]}}
+                      for r in rule_ids],
+        }},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    checks = report.base_checks
+    if checks is not None:  # what was checked again at the base: the others kept their answers of now
+        run["properties"] = {"base": report.base, "baseCases": checks.cases,
+                             "baseCasesChecked": len(checks.cases_checked), "baseScopes": checks.scopes,
+                             "baseScopesChecked": len(checks.scopes_checked)}
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "regcheck",
-                "version": __version__,
-                "rules": [{"id": f"regcheck/{r}", "name": r, "shortDescription": {"text": descriptions[r]}}
-                          for r in rule_ids],
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [run],
     }

@@ -253,7 +253,7 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
     """Every mutant of the rules and definitions named in `targets` (all, when empty) of the given kinds,
     in the fixed order the module describes."""
     sections = _section_of(rules)
-    users = _users(rules)
+    users: dict[str, set[str]] | None = None  # worked out when a definition has a mutant of a kind asked for
     wanted = set(targets)
     order = {path: i for i, path in enumerate(sorted(sections))}
     out: list[Mutation] = []
@@ -283,12 +283,14 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
                 out.append(Mutation(mutant(kind, str(node.loc), what, (entry.id,)), (entry.id,),
                                     (entry._replace(body=body),), rules, why))
             continue
+        edits = [edit for edit in _edits(entry.body) if edit[0] in kinds]
+        if not edits:
+            continue
+        users = users if users is not None else _users(rules)
         renamed = {entry.name} | users[entry.name]
         affected = [r for r in rules.rules if _calls(r.body, renamed)]
         ids = tuple(r.id for r in affected)
-        for kind, node, what, body in _edits(entry.body):
-            if kind not in kinds:
-                continue
+        for kind, node, what, body in edits:
             made = mutant(kind, str(node.loc), what, ids)
             # Each mutant's changed definitions get names of their own: a case grounded once shares its
             # terms between mutants by name, so two mutants must never name different terms alike.

@@ -7,11 +7,13 @@ __all__ = [
     "read_card", "overrides",
     "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
     "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
-    "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS",
+    "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS", "survey_progress",
 ]
 
 import hashlib
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -357,7 +359,7 @@ def override_problems() -> list[str]:
             problems.append(f"{o.loc}: the text of {name} changed since its override was reviewed "
                             f"(now {text_hash(found.text)}): review the override again")
             continue
-        blocks = _grammar_reading(found.text).abilities
+        blocks = cached_read_text(found.text).abilities  # a few cards: their readings are kept in the cache
         if not 1 <= o.block <= len(blocks):
             problems.append(f"{o.loc}: {name} has no ability {o.block}")
             continue
@@ -623,13 +625,30 @@ def blockers() -> dict[str, list[dict[str, object]]]:
     return cached_blockers(lambda: _survey()[1])
 
 
+_SURVEY_PROGRESS: list[Callable[[int, int], None]] = []
+
+
+@contextmanager
+def survey_progress(told: Callable[[int, int], None]) -> Iterator[None]:
+    """Within it, reading every text of the card list (for the coverage, when its cache does not hold it) tells
+    `told` how many texts were read, of how many."""
+    _SURVEY_PROGRESS.append(told)
+    try:
+        yield
+    finally:
+        _SURVEY_PROGRESS.remove(told)
+
+
 @lru_cache(maxsize=1)
 def _survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
     """The coverage counts and the blockers, from one reading of every distinct text of the card list."""
     counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
     blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
-    for card in texts_of_card_list():
+    texts = texts_of_card_list()
+    for done, card in enumerate(texts, 1):
         reading = read_card(card)
+        for told in _SURVEY_PROGRESS:
+            told(done, len(texts))
         for category, status in statuses_of(reading).items():
             counts[category][status] += 1
         for category, reasons in blockers_of(reading).items():
