@@ -344,7 +344,8 @@ def test_rules_text(cli: Cli, assert_no_crash: Check, repo_root: Path, rules_doc
     assert result.exit_code in (0, 1)
     assert "\nset-aside\n" in result.stdout
     assert re.search(r"^  SA-1 +text +encoded  by (.*, )?SA-1(,|$)", result.stdout, re.M)
-    assert re.search(r"^  NEG-3-R1 +reading +encoded  by ", result.stdout, re.M)
+    assert re.search(r"^  INT-4-R1 +reading +encoded  by definition interruptible_later$", result.stdout, re.M)
+    assert re.search(r"^  NEG-3-R1 +reading +waived   Holds by construction", result.stdout, re.M)
     assert re.search(r"^  CORE-1 +principle +waived ", result.stdout, re.M)
     assert re.search(r"^  SA-\d+ +text +waived   \S", result.stdout, re.M)
     n = len(rules_doc.statements)

@@ -100,6 +100,22 @@ def test_a_changed_case_or_rule_is_checked_again_and_nothing_else(repo: Path, cl
     assert len(checks) == 4 + 3
 
 
+def test_answers_with_their_readings_are_kept_apart(repo: Path, cli: Callable[..., Result], checks: list[str]) -> None:
+    plain = run(cli)
+    asked = run(cli, "--readings")
+    assert len(checks) == 6, "a result kept without the readings is not taken for one with them"
+    assert all("rests_on" in r for r in json.loads(asked.output)["results"])
+    assert all("rests_on" not in r for r in json.loads(plain.output)["results"])
+    assert run(cli, "--readings").output == asked.output and run(cli).output == plain.output
+    assert len(checks) == 6
+    # the readings a case rests on may change with an encoding its grounding does not show: only an unchanged
+    # repository answers them from the cache
+    encoding = repo / "encodings" / "core.yaml"
+    encoding.write_text(encoding.read_text() + "\n# a comment\n")
+    assert run(cli).output == plain.output and len(checks) == 6
+    assert run(cli, "--readings").output == asked.output and len(checks) == 9
+
+
 def test_no_cache_and_the_cache_turned_off_write_nothing(repo: Path, cli: Callable[..., Result],
                                                          checks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     run(cli, "--no-cache")

@@ -67,22 +67,34 @@ def scenario_warnings(scenario: Scenario) -> tuple[tuple[str, int, int, str], ..
 
 def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
           memory_mb: int | None = None, jobs: int | None = None,
-          show_defaults: bool = False, use_cache: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
+          show_defaults: bool = False, use_cache: bool = False,
+          readings: bool = False) -> Iterator[tuple[CaseResult, str] | CaseInputError]:
     """Each case file's result (with its defaults as text when asked), or its input error, in order.
     A contradiction comes with its ways out: the interpretation rules and minimal correction sets
-    that make the case consistent, and every question's answer under each. With `use_cache`, a case file
+    that make the case consistent, and every question's answer under each. With `readings`, each
+    determined answer comes with the readings it rests on (`QuestionResult.rests_on`; a grounding of the
+    case more for each reading its rules or questions use). With `use_cache`, a case file
     whose result the repository's result cache holds for this very input is not checked again
     (see `resultcache`)."""
     cache = result_cache(repo.root) if use_cache else None
-    task = CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults, cache=cache)
+    task = CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults, cache=cache,
+                    readings=_with_rests_on() if readings else None)
     yield from run_cases(task, files, jobs, memory_mb)
+
+
+def _with_rests_on() -> Callable[[CaseResult, Scenario, RuleBase, int, int | None], CaseResult]:
+    from .mutation.readings import with_rests_on
+
+    return with_rests_on
 
 
 def explain(repo: Repository, case: Path, question: str | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
             memory_mb: int | None = None) -> tuple[Scenario, tuple[Explanation, ...]]:
-    """Why the rules answer a case's questions (or the one named) as they do."""
+    """Why the rules answer a case's questions (or the one named) as they do, each determined answer with
+    the readings it rests on."""
     scenario = load_case(case, repo.rules)
-    return scenario, explain_case(scenario, repo.rules, repo.document(), question, timeout_ms, memory_mb)
+    return scenario, explain_case(scenario, repo.rules, repo.document(), question, timeout_ms, memory_mb,
+                                  readings=_with_rests_on())
 
 
 @dataclass(frozen=True)
@@ -101,11 +113,13 @@ class _ReportTask:
     doc: Callable[[], RulesDocument]
     timeout_ms: int
     memory_mb: int | None
+    readings: bool = False
 
     def __call__(self, path: Path) -> CaseReport | CaseInputError:
         try:
             scenario = load_case(path, self.rules)
-            explanations = explain_case(scenario, self.rules, self.doc(), None, self.timeout_ms, self.memory_mb)
+            explanations = explain_case(scenario, self.rules, self.doc(), None, self.timeout_ms, self.memory_mb,
+                                        readings=_with_rests_on() if self.readings else None)
             result = CaseResult(scenario.path, scenario.title, scenario.note, tuple(e.result for e in explanations))
             timeline = self.timeline(scenario)
             ways = next((r.resolutions for r in result.results if r.verdict is Verdict.CONTRADICTION), ())
@@ -123,9 +137,12 @@ class _ReportTask:
 
 
 def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                 memory_mb: int | None = None, jobs: int | None = None) -> Iterator[CaseReport | CaseInputError]:
-    """Each case file's answers, explanations and timeline (or its input error), in order."""
-    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb), files, jobs, memory_mb)
+                 memory_mb: int | None = None, jobs: int | None = None,
+                 readings: bool = False) -> Iterator[CaseReport | CaseInputError]:
+    """Each case file's answers, explanations and timeline (or its input error), in order; with `readings`,
+    each determined answer with the readings it rests on."""
+    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb, readings), files, jobs,
+                         memory_mb)
 
 
 def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] = (),

@@ -21,27 +21,39 @@ __all__ = ["explain_case", "rank_derivation", "INERTIA_STATEMENTS"]
 
 import heapq
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
 
 from .errors import CaseError
 from .language.encoding import RuleBase
 from .rulesdoc import RulesDocument
 from .scenario.model import Scenario
 from .solver.engine import explain_scenario
-from .verdicts import INERTIA_RANK, CoreItem, Derivation, Explanation, Fold, RankedFact, RankedRule, Ranking, Verdict
+from .verdicts import INERTIA_RANK, CaseResult, CoreItem, Derivation, Explanation, Fold, RankedFact, RankedRule, Ranking, Verdict
 from .yamlsource import did_you_mean
 
 INERTIA_STATEMENTS = frozenset({"CORE-2", "CORE-3"})  # a card starts where it is placed and stays unless moved
 
 
+# Works out what the determined answers of a case's result rest on (`mutation.readings.with_rests_on`).
+Readings = Callable[[CaseResult, Scenario, RuleBase, int, int | None], CaseResult]
+
+
 def explain_case(scenario: Scenario, rules: RuleBase, doc: RulesDocument, question: str | None,
-                 timeout_ms: int, memory_mb: int | None) -> tuple[Explanation, ...]:
-    """Explain every question of `scenario`, or only the one named `question`."""
+                 timeout_ms: int, memory_mb: int | None, readings: Readings | None = None) -> tuple[Explanation, ...]:
+    """Explain every question of `scenario`, or only the one named `question`; with `readings`, each
+    determined answer with the readings it rests on."""
     names = tuple(q.name for q in scenario.questions)
     if question is not None and question not in names:
         raise CaseError(f"{scenario.path} has no question '{question}'{did_you_mean(question, names)}; "
                         f"its questions: {', '.join(names)}")
     wanted = names if question is None else (question,)
     result, derivations = explain_scenario(scenario, rules, doc, wanted, timeout_ms, memory_mb)
+    if readings is not None:
+        asked = scenario if question is None else scenario._replace(
+            questions=tuple(q for q in scenario.questions if q.name == question))
+        rested = {r.question: r for r in readings(result, asked, rules, timeout_ms, memory_mb).results}
+        result = replace(result, results=tuple(rested.get(r.question, r) for r in result.results))
     texts = {s.id: s.text for s in doc.statements}
     out = []
     for r in result.results:

@@ -132,6 +132,8 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
     if r.expected_answer is not None:
         status = "matches" if r.ok else "does NOT match"
         lines.append(f"    expected {r.expected_answer}: {status}")
+    if r.rests_on:
+        lines.append(rests_on_text(r.rests_on))
     if not evidence:
         return [escape_text(line) for line in lines + _resolved_answers(r)]
     if r.verdict is Verdict.CHOICE_DEPENDENT:
@@ -154,6 +156,11 @@ def render_question(r: QuestionResult, evidence: bool = True) -> list[str]:
         lines.append(f"    note: {r.reason}")
     lines += _resolved_answers(r)
     return [escape_text(line) for line in lines]
+
+
+def rests_on_text(readings: tuple[str, ...]) -> str:
+    """The readings a determined answer rests on, as one line: 'rests on reading TGT-18-R1'."""
+    return f"    rests on reading{'s' if len(readings) > 1 else ''} {', '.join(readings)}"
 
 
 def render_case(case: CaseResult) -> str:
@@ -183,6 +190,8 @@ def _question_json(r: QuestionResult) -> dict[str, Any]:
         "at_fault": list(r.at_fault),
         "reason": r.reason or None,
     }
+    if r.rests_on is not None:  # worked out only when asked for (check --readings, explain)
+        out["rests_on"] = list(r.rests_on)
     if r.verdict is Verdict.CONTRADICTION:
         out["resolutions"] = [_resolution_json(w, r.question) for w in r.resolutions]
         out["resolutions_note"] = r.resolutions_note or None
@@ -386,7 +395,8 @@ def render_explanations(case: str, title: str, explanations: tuple[Explanation, 
         r = e.result
         contradiction_again = r.verdict is Verdict.CONTRADICTION and i > 0
         if brief and e.ranking is not None:
-            lines += _fitted(render_question(r, evidence=False)[:1 if r.ok else 2])
+            lines += _fitted(render_question(r, evidence=False)[:1 if r.ok else 2]
+                             + ([rests_on_text(r.rests_on)] if r.rests_on else []))
             lines += _brief(e.ranking, shown)
             continue
         if brief:
@@ -629,6 +639,13 @@ def render_rules(statuses: list[RuleStatus]) -> str:
             lines.append(f"{head} waived   {s.reason}")
         else:
             lines.append(f"{head} MISSING  neither encoded nor waived")
+    readings = [s for s in statuses if s.basis == "reading"]
+    if readings:
+        lines.append("\nreadings (choices where the REG text is silent; `regcheck check --readings` shows the answers "
+                     "resting on one)")
+        for s in readings:
+            what = f"encoded by {', '.join(s.encodings)}" if s.status == "encoded" else s.status
+            lines.append(f"  {s.id:<{width}} {what}")
     counts = {k: sum(1 for s in statuses if s.status == k) for k in ("encoded", "waived", "missing")}
     bases = {k: sum(1 for s in statuses if s.basis == k) for k in ("text", "reading", "principle")}
     lines.append(f"\n{len(statuses)} statements: {counts['encoded']} encoded, {counts['waived']} waived, "

@@ -58,6 +58,8 @@ class CaseTask:
     show_defaults: bool
     resolve: bool = True  # a contradiction comes with its ways out (see `check_scenario`)
     cache: ResultCache | None = None  # results kept by content (see `resultcache`)
+    # When given, what each determined answer rests on is worked out with it (`mutation.readings.with_rests_on`)
+    readings: Callable[[CaseResult, Scenario, RuleBase, int, int | None], CaseResult] | None = None
 
     def __call__(self, path: Path) -> tuple[CaseResult, str] | CaseInputError:
         """The case's result (and its defaults, as text), or its input error."""
@@ -75,7 +77,9 @@ class CaseTask:
     def answer(self, path: Path, display: str | None = None) -> tuple[CaseResult, str, str]:
         """`check`, and why the case was checked: empty when the result cache held its answer (for this very
         state of the repository, or for a grounding that holds exactly what it holds now), else what changed
-        since it was last checked (see `ResultCache.changes`)."""
+        since it was last checked (see `ResultCache.changes`). With `readings`, a kept answer is taken only for
+        this very state of the repository: the readings a case rests on depend on definitions and rules its own
+        grounding need not hold."""
         cache, shown = self.cache, display if display is not None else display_path(path)
         options = self._options()
         text = self._text(path)
@@ -87,7 +91,7 @@ class CaseTask:
                 return (*kept, "")
         scenario = load_case(path, self.rules, display)
         why = ""
-        if cache is not None and text is not None:
+        if cache is not None and text is not None and self.readings is None:
             reach = grounding_key(scenario, self.rules, self.doc())
             if reach is not None:
                 keys.append(cache.reach_key(text, shown, options, reach))
@@ -98,6 +102,8 @@ class CaseTask:
                     return (*kept, "")
             why = cache.changes(text, shown, options, reach)
         result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
+        if self.readings is not None:
+            result = self.readings(result, scenario, self.rules, self.timeout_ms, self.memory_mb)
         warnings = warning_lines(scenario)
         if warnings:
             result = replace(result, warnings=warnings)
@@ -107,7 +113,6 @@ class CaseTask:
                 if path.read_bytes() == text:  # kept only under the text that was checked
                     cache.put(keys, result, defaults)
         return result, defaults, why or "checked"
-
 
     def kept(self, path: Path, display: str | None = None) -> tuple[CaseResult, str] | None:
         """The result and defaults the result cache holds for the case file in this very state of the repository,
@@ -120,7 +125,8 @@ class CaseTask:
                                              self._options()))
 
     def _options(self) -> str:
-        return f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}"
+        readings = ":readings" if self.readings is not None else ""
+        return f"{self.timeout_ms}:{self.memory_mb}:{self.resolve}:{self.show_defaults}{readings}"
 
     def _text(self, path: Path) -> bytes | None:
         if self.cache is None or irregular(path) is not None:

@@ -122,6 +122,9 @@ class QuestionResult:
     # For an ambiguity: the statements cited where the rules name an outcome that no rule gives and
     # that the two witnesses differ in (see language/openness.py), the REG's before the core principles.
     at_fault: tuple[str, ...] = ()
+    # For a determined answer: the readings (statement IDs) left out of which it is no longer determined
+    # with this value (see mutation/readings.py); None when that was not worked out.
+    rests_on: tuple[str, ...] | None = None
 
     @property
     def answer(self) -> str:

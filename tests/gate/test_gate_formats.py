@@ -144,15 +144,15 @@ def test_reports_are_the_same_run_after_run(gate: Gate, failing: Path, tmp_path:
 def test_a_statement_of_a_later_section_is_named_as_a_seed_statement_is(gate: Gate, gate_template: Path,
                                                                          tmp_path: Path) -> None:
     root = Path(shutil.copytree(gate_template, tmp_path / "repo"))
-    replace_in(root / "rules" / "negate.md", "keeps its effects when it is negated later",
-               "loses its effects when it is negated later")
+    replace_in(root / "rules" / "negate.md", "whose activation completed in an earlier phase cannot be",
+               "whose activation completed in an earlier phase can be")
     sarif = gate(root, "--format", "sarif")
     assert sarif.exit_code == 1, sarif.output
     lock = [r for r in json.loads(sarif.stdout)["runs"][0]["results"] if r["ruleId"] == "regcheck/lock"]
     assert len(lock) == 1
     assert lock[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "rules/negate.md"
-    assert _line(root, lock[0]["locations"][0]).startswith("- **NEG-3-R1** ")
-    assert {related["message"]["text"] for related in lock[0]["relatedLocations"]} >= {"definition negatable_by"}
+    assert _line(root, lock[0]["locations"][0]).startswith("- **INT-4-R1** ")
+    assert {related["message"]["text"] for related in lock[0]["relatedLocations"]} >= {"definition interruptible_later"}
     junit = ET.fromstring(gate(root, "--format", "junit").stdout)
     failure = next(c for c in junit.iter("testcase") if c.get("name", "").startswith("lock")).find("failure")
-    assert failure is not None and "NEG-3-R1" in failure.get("message", "")
+    assert failure is not None and "INT-4-R1" in failure.get("message", "")

@@ -142,3 +142,18 @@ def test_contradiction_page_draws_the_timeline_under_each_resolving_interpretati
     assert 'aria-labelledby="tl-title-sa-5-i1 tl-desc-sa-5-i1"' in page
     under = page[page.index('id="timeline-sa-5-i1"'):]
     assert 'class="cell"' in under.split("</section>", 1)[0]  # the picture has cells: the conflict is resolved
+
+
+def test_a_case_page_names_the_readings_an_answer_rests_on_when_asked(repo_root: Path) -> None:
+    case = [repo_root / "cases/cannot-be/cannot-be-interrupted-ability-cannot-be-negated-by-david.yaml"]
+    repo = api.open_repository(repo_root)
+    [plain] = api.report_cases(repo, case, jobs=1)
+    [asked] = api.report_cases(repo, case, jobs=1, readings=True)
+    assert isinstance(plain, api.CaseReport) and isinstance(asked, api.CaseReport)
+    assert 'class="rests-on"' not in _case(plain)
+    page = _case(asked)
+    negate = page[page.index('id="q-negate_legal"'):].split("</section>", 1)[0]
+    assert '<p class="rests-on">Rests on readings <a href="rules.html#CBN-1-R1">CBN-1-R1</a>, ' \
+           '<a href="rules.html#CBN-1-R2">CBN-1-R2</a></p>' in negate
+    discard = page[page.index('id="q-discard_legal"'):].split("</section>", 1)[0]
+    assert "rests-on" not in discard

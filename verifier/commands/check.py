@@ -62,12 +62,17 @@ from .common import (
 @click.option("--strict", is_flag=True,
               help="Refuse a case whose defaults may change its meaning (a card left to the first player that "
                    "another uses, a blocker with no player), instead of warning.")
+@click.option("--readings", is_flag=True,
+              help="Also show the readings each determined answer rests on: those of the rules document (statements "
+                   "whose basis is 'reading') left out of which the answer is no longer determined with its value "
+                   "(a grounding of the case more for each reading it uses).")
 @click.option("--no-cache", is_flag=True, envvar="REGCHECK_NO_CACHE",
               help="Check every case afresh, without reading or writing the result cache (.regcheck_cache/ at the "
                    "repository's root, or $REGCHECK_CACHE_DIR; REGCHECK_NO_CACHE=1 does the same).")
 def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, memory: int | None,
           show_defaults: bool, jobs: int | None, select: str | None, exitfirst: bool, quiet: int, verbose: int,
-          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool, no_cache: bool) -> None:
+          update_expect: bool, junit_file: str | None, sarif_file: str | None, strict: bool, readings: bool,
+          no_cache: bool) -> None:
     """Check the case files in PATHS (files or folders, searched recursively)."""
     from dataclasses import replace
 
@@ -97,7 +102,8 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
     paths_of: dict[str, Path] = {}
     progress = Progress("checking cases")
     stopped = False
-    checked = api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults, use_cache=not no_cache)
+    checked = api.check(repo, files, int(timeout * 1000), memory, jobs, show_defaults, use_cache=not no_cache,
+                        readings=readings)
     for done, outcome in enumerate(checked, 1):
         progress(done, len(files))
         if not isinstance(outcome, CaseInputError) and outcome[0].warnings:

@@ -58,8 +58,11 @@ def _locked_card_counts(repository: Path) -> dict[str, int]:
               help="Search the scope files at PATH (a file or a folder; repeatable) with explore and add the findings.")
 @click.option("--sweep", "sweep_db", type=click.Path(dir_okay=False), default=None,
               help="Add the findings of this sweep's results database (regcheck sweep).")
+@click.option("--readings", is_flag=True,
+              help="Show on each case page the readings each determined answer rests on (as check --readings).")
 def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: float, memory: int | None,
-           jobs: int | None, with_coverage: bool, scope_paths: tuple[str, ...], sweep_db: str | None) -> None:
+           jobs: int | None, with_coverage: bool, scope_paths: tuple[str, ...], sweep_db: str | None,
+           readings: bool) -> None:
     """Write a report of the case files in PATHS (default: the repository's cases/) as a static site: a summary,
     the rules document with each statement's status, a page per case with its verdicts, explanations and
     timeline picture, the contradictions, the accepted findings, the card coverage and, with --scope and
@@ -82,7 +85,7 @@ def report(html_dir: str, paths: tuple[str, ...], root: str | None, timeout: flo
         doc = repo.document()
         reports: list[api.CaseReport] = []
         errors: list[CaseInputError] = []
-        for done, outcome in enumerate(api.report_cases(repo, files, int(timeout * 1000), memory, jobs), 1):
+        for done, outcome in enumerate(api.report_cases(repo, files, int(timeout * 1000), memory, jobs, readings), 1):
             progress(done, len(files), "report: cases")
             if isinstance(outcome, CaseInputError):
                 progress.done()

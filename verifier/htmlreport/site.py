@@ -130,10 +130,11 @@ def _statement_link(sid: str) -> str:
 
 def _statement_ids(report: CaseReport, rule_cites: dict[str, tuple[str, ...]]) -> set[str]:
     """Every statement a case's answers rest on: cited by the rules involved, the conflicting sets and the
-    derivations."""
+    derivations, and the readings a determined answer rests on."""
     found: set[str] = set()
     for e in report.explanations:
         r = e.result
+        found.update(r.rests_on or ())
         for rid in r.rules_involved:
             found.update(rule_cites.get(rid, ()))
         for item in r.core + (e.derivation.steps if e.derivation else ()):
@@ -295,6 +296,9 @@ def _question(e: Explanation, show_core: bool) -> str:
              f"{_status(r.ok)}</h3>"]
     if r.expected_answer is not None:
         parts.append(f"<p>Expected: <span class=\"verdict\">{escape(r.expected_answer)}</span></p>")
+    if r.rests_on:
+        parts.append(f'<p class="rests-on">Rests on reading{"s" if len(r.rests_on) > 1 else ""} '
+                     + ", ".join(_statement_link(sid) for sid in r.rests_on) + "</p>")
     if r.verdict is Verdict.CHOICE_DEPENDENT:
         parts.append("<ul>" + "".join(
             f"<li>{escape(w.value)} when {escape(', '.join(f'{n} = {v}' for n, v in w.choices) or 'no choices')}</li>"

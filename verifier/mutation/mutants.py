@@ -20,7 +20,7 @@ order, each one's deletion first and then its edits in the order of their places
 
 from __future__ import annotations
 
-__all__ = ["KINDS", "Mutant", "Mutation", "mutations"]
+__all__ = ["KINDS", "Mutant", "Mutation", "mutations", "left_open"]
 
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
@@ -304,3 +304,26 @@ def mutations(rules: RuleBase, targets: tuple[str, ...] = (), kinds: tuple[str, 
             put_in = tuple(r._replace(body=_rename(r.body, renamed, to)) for r in affected)
             out.append(Mutation(made, ids, put_in, rules._replace(definitions=definitions), why, frozenset(renamed)))
     return out
+
+
+def left_open(rules: RuleBase, reading: str) -> tuple[Mutation, frozenset[str]] | None:
+    """The rule base with `reading` left out: the definitions citing it left open (renamed, with the
+    definitions and rules using them, as a definition's mutant is), and the names of those to ground as
+    open (see `RuleGrounder`); None when no definition cites it."""
+    cited = {n for n, d in rules.definitions.items() if reading in d.cites}
+    if not cited:
+        return None
+    users = _users(rules)
+    renamed = cited.union(*(users[n] for n in cited))
+    affected = [r for r in rules.rules if _calls(r.body, renamed)]
+    ids = tuple(r.id for r in affected)
+    to = f"{SUFFIX}:{reading} left open"
+    changed = {n + to: rules.definitions[n]._replace(name=n + to, body=_rename(rules.definitions[n].body, renamed, to))
+               for n in sorted(renamed)}
+    first = rules.definitions[min(cited)]
+    made = Mutant(f"{reading} left open", reading, "definition", "open", _section_of(rules)[first.loc.path],
+                  str(first.loc), f"the definitions citing {reading} left open", ids)
+    put_in = tuple(r._replace(body=_rename(r.body, renamed, to)) for r in affected)
+    mutation = Mutation(made, ids, put_in, rules._replace(definitions={**rules.definitions, **changed}), "",
+                        frozenset(renamed))
+    return mutation, frozenset(n + to for n in cited)

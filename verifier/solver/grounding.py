@@ -232,6 +232,7 @@ class _Grounder:
         self.structural: dict[str, bool] = {}
         self.opened: dict[str, tuple[Definition, list[str], Fn]] = {}  # a definition's parameter names and body
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
+        self.left_open: frozenset[str] = frozenset()  # definitions whose applications are left to the solver
         self.folder: _Folder | None = None  # reads the guards' conditions (see `_plan`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
@@ -269,6 +270,7 @@ class _Grounder:
         if not self.free_structure:
             if self.folder is None:
                 self.folder = _Folder(self.rb)
+                self.folder.left_open = self.left_open
             self.folder.begin(self)
         return self
 
@@ -724,6 +726,8 @@ class _Grounder:
         return Term(SYMBOLS[e.func].result, None, key)
 
     def define(self, d: Definition, args: list[Term]) -> Term:
+        if d.name in self.left_open:
+            return self._left_open(d, args)
         key: tuple[str, tuple[Py, ...]] | None = None
         for a in args:
             if a.smt is not None:
@@ -745,6 +749,21 @@ class _Grounder:
                 result = self.share(f"{d.name}({','.join(map(str, key[1]))})", result)
             self.def_cache[key] = result
         return result
+
+    def _left_open(self, d: Definition, args: list[Term]) -> Term:
+        """A definition left open applied to `args`: a constant of its own for that application, which the
+        solver may give any value of the definition's result (the same in both copies of the outcomes)."""
+        shown = tuple(a.smt if a.smt is not None else str(a.const) for a in args)
+        key = f"|s:{self.g.number('left open ' + d.name, shown)}|"
+        if key not in self.g.constants:
+            self.g.constants[key] = SymbolRef(key, d.name, shown, SymbolKind.STRUCTURE, d.result)
+            if d.result == "step":
+                self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
+            elif d.result == "turn":
+                self.g.background.append(f"(and (<= 1 {key}) (<= {key} {self.turns}))")
+            elif d.result in self.g.names:
+                self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[d.result])}))")
+        return Term(d.result, None, key)
 
     def _recurrence(self, d: Definition, args: list[Term], place: int,
                     key: tuple[str, tuple[Py, ...]] | None) -> Term:
@@ -1021,6 +1040,8 @@ class _Grounder:
 
     def _structural(self, d: Definition) -> bool:
         """Whether the definition reads only what a guard can be weighed on (see `_reads`) and its parameters."""
+        if d.name in self.left_open:
+            return False
         known = self.structural.get(d.name)
         if known is None:
             self.structural[d.name] = True  # a recurrence reads structure only if the rest of its body does
@@ -1241,13 +1262,16 @@ class RuleGrounder:
     named as grounding the whole scenario names them, so the bodies can be asserted beside its own. One
     grounder serves every scenario, so the rules' expressions are compiled once."""
 
-    def __init__(self, rules: RuleBase, free_structure: bool = False) -> None:
+    def __init__(self, rules: RuleBase, free_structure: bool = False, left_open: frozenset[str] = frozenset()) -> None:
         """With `free_structure`, structure symbols (the step of an attempt, the phase of a step, ...) are not
         read off the scenario but left to the solver, each application a constant within its result's range:
         the instances then hold for every structure over the scenario's players, cards, attempts, steps and
-        turns at once (no binding is left out for its structure, so there are many more)."""
+        turns at once (no binding is left out for its structure, so there are many more). The definitions
+        named in `left_open` are left to the solver too, each application a constant of its own (they must
+        have names the scenario's own grounding does not use: see `ground`)."""
         self._gr = _Grounder(rules)  # not the shared one of `rules`: a variant is met for a while only
         self._gr.free_structure = free_structure
+        self._gr.left_open = left_open
 
     def ground(self, scenario: Scenario, g: Grounding, chosen: list[Rule], seen: GroundingMemo | None = None
                ) -> list[tuple[RuleInstance, str]]:
