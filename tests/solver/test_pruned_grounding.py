@@ -121,7 +121,7 @@ def test_bundled_case_grounds_as_every_binding_would(path: Path, rule_base: Rule
     assert_same_grounding(load_case(path, rule_base), rule_base, monkeypatch)
 
 
-@pytest.mark.parametrize(("cards", "turns"), [(4, 1), (5, 5), (8, 3), (10, 6)])
+@pytest.mark.parametrize(("cards", "turns"), [(4, 1), (5, 5), (8, 3), pytest.param(10, 6, marks=pytest.mark.slow)])
 def test_generated_case_grounds_as_every_binding_would(cards: int, turns: int, rule_base: RuleBase, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "generated.yaml"

@@ -223,7 +223,7 @@ class _PlanTask:
             if first.verdict is Verdict.DETERMINED:
                 return _Outcome((), first.rules, "", False)
             if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
-                return self.full(plan, first.rules, not_legal)
+                return self.full(plan, first.rules, not_legal, first.verdict)
             used = first.rules
         # Some outcome may differ: the templated questions built and screened by symbol.
         sc = scenario_of(self.scope, plan, self.rules, not_legal=not_legal)
@@ -236,12 +236,21 @@ class _PlanTask:
         a conflict, or a screen that gave up)."""
         if screened.verdict is Verdict.DETERMINED:
             return _Outcome((), screened.rules, "", False)
-        return self.full(plan, screened.rules, not_legal)
+        return self.full(plan, screened.rules, not_legal, screened.verdict,
+                         frozenset(group for group, _ in screened.split))
 
-    def full(self, plan: Plan, used: tuple[str, ...] = (), not_legal: frozenset[str] | None = None) -> _Outcome:
-        """The plan's scenario answered in full, as the brute-force path answers it."""
+    def full(self, plan: Plan, used: tuple[str, ...] = (), not_legal: frozenset[str] | None = None,
+             screened: Verdict = Verdict.UNKNOWN, split: frozenset[str] = frozenset()) -> _Outcome:
+        """The plan's scenario answered in full, as the brute-force path answers it, with the questions the
+        screen (`screened`, `split`) leaves open: where it found a conflict, one question, which shows it
+        as every question does (the ways out are the scenario's, whatever is asked); where some groups can
+        split, their questions, the others being determined."""
         limits = (self.options.timeout_ms, self.options.memory_mb)
         sc = scenario_of(self.scope, plan, self.rules, not_legal=not_legal, limits=limits)
+        if screened is Verdict.CONTRADICTION:
+            sc = sc._replace(questions=sc.questions[:1])
+        elif screened is Verdict.AMBIGUOUS:
+            sc = sc._replace(questions=tuple(q for q in sc.questions if question_symbol(sc, q.name) in split))
         return self.outcome(sc, check_scenario(sc, self.rules, None, *limits, resolve=True), used)
 
     def outcome(self, sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
@@ -340,7 +349,7 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
 def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, first: Shown,
             sc: Scenario) -> tuple[Plan, int, tuple[str, ...], Shown]:
     """Fewer attempts, then fewer cards, then fewer turns, while the scenario still shows the finding."""
-    # a contradiction shows on every question: one symbol's questions are enough to see it
+    # a contradiction shows on every question: one is enough to see it
     templates = (first.symbol,) if first.symbol in scope.templates else scope.templates[:1]
     limits = (options.timeout_ms, options.memory_mb)
     cards = tuple(c.name for c in sc.cards)
@@ -351,6 +360,8 @@ def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, pl
             smaller = scenario_of(scope, p, rules, templates, turns=t, cards=kept, limits=limits)
         except InputError:
             return None  # a card the timeline needs, or a turn it reaches
+        if key[0] == Verdict.CONTRADICTION.value:
+            smaller = smaller._replace(questions=smaller.questions[:1])
         result = check_scenario(smaller, rules, None, *limits, resolve=key[0] == Verdict.CONTRADICTION.value)
         return next((s for s in finding_keys(smaller, result, rules) if cause_of(s.key, (s.key, key)) == key), None)
 
