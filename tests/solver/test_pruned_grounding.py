@@ -112,8 +112,8 @@ def assert_same_grounding(sc: Scenario, rules: RuleBase, monkeypatch: pytest.Mon
     return len(pruned)
 
 
-# every third bundled case in the default run, every one with -m slow (the exhaustive loop is the cost)
-@pytest.mark.parametrize("path", [pytest.param(p, marks=[] if i % 3 == 0 else [pytest.mark.slow])
+# every sixth bundled case in the default run, every one with -m slow (the exhaustive loop is the cost)
+@pytest.mark.parametrize("path", [pytest.param(p, marks=[] if i % 6 == 0 else [pytest.mark.slow])
                                   for i, p in enumerate(CASE_FILES)],
                          ids=[p.relative_to(CASES).as_posix() for p in CASE_FILES])
 def test_bundled_case_grounds_as_every_binding_would(path: Path, rule_base: RuleBase,
