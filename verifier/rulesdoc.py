@@ -15,9 +15,10 @@ Every statement has a basis, told by the start of its source:
 
 from __future__ import annotations
 
-__all__ = ["Statement", "RulesDocument", "load_rules_document", "statement_order", "BASES", "basis_of"]
+__all__ = ["Statement", "RulesDocument", "load_rules_document", "statement_order", "in_statement_order", "BASES", "basis_of"]
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,6 +46,11 @@ def basis_of(sid: str, source: str) -> str | None:
 def statement_order(sid: str) -> tuple[object, ...]:
     """A sort key for statement and rule IDs that puts SA-2 before SA-10 and SA-6 before SA-6b."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", sid))
+
+
+def in_statement_order(ids: Iterable[str]) -> tuple[str, ...]:
+    """The distinct statement or rule IDs, in `statement_order`."""
+    return tuple(sorted(set(ids), key=statement_order))
 
 
 class Statement(NamedTuple):

@@ -36,7 +36,7 @@ from typing import NamedTuple
 from ..errors import CaseRefused, InputError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call
-from ..rulesdoc import statement_order
+from ..rulesdoc import in_statement_order, statement_order
 from ..runner import run_cases
 from ..scenario.model import Scenario
 from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
@@ -150,16 +150,13 @@ def statements_at_fault(rules: RuleBase, r: QuestionResult) -> tuple[str, tuple[
         sets = [c.statements for c in r.resolutions if c.kind == "correction" and c.statements]
         if sets:
             size = min(len(c) for c in sets)
-            return CORRECTION_SETS, _in_order({sid for c in sets if len(c) == size for sid in c})
-        return CONFLICTING_SET, _in_order({sid for item in r.core if item.kind == "rule"
+            return CORRECTION_SETS, in_statement_order({sid for c in sets if len(c) == size for sid in c})
+        return CONFLICTING_SET, in_statement_order({sid for item in r.core if item.kind == "rule"
                                            for sid in rules.rule(item.label.split("[", 1)[0]).cites})
     if r.at_fault:
-        return OPEN_OUTCOMES, _in_order(r.at_fault)
-    return RULES_INVOLVED, _in_order({sid for rid in r.rules_involved for sid in rules.rule(rid).cites})
+        return OPEN_OUTCOMES, in_statement_order(r.at_fault)
+    return RULES_INVOLVED, in_statement_order({sid for rid in r.rules_involved for sid in rules.rule(rid).cites})
 
-
-def _in_order(statements: Collection[str]) -> tuple[str, ...]:
-    return tuple(sorted(set(statements), key=statement_order))
 
 
 def cause_of(key: Key, keys: Collection[Key]) -> Key:
@@ -180,12 +177,12 @@ def finding_keys(sc: Scenario, result: CaseResult, rules: RuleBase) -> tuple[Sho
     out: dict[Key, Shown] = {}
     for r in result.results:
         if r.verdict is Verdict.CONTRADICTION:
-            involved = _in_order({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"})
+            involved = in_statement_order({item.label.split("[", 1)[0] for item in r.core if item.kind == "rule"})
             key = (r.verdict.value, *statements_at_fault(rules, r))
             out.setdefault(key, Shown(key, r.question, "", involved))
         elif r.verdict is Verdict.AMBIGUOUS:
             key = (r.verdict.value, *statements_at_fault(rules, r))
-            out.setdefault(key, Shown(key, r.question, question_symbol(sc, r.question), _in_order(r.rules_involved)))
+            out.setdefault(key, Shown(key, r.question, question_symbol(sc, r.question), in_statement_order(r.rules_involved)))
     return tuple(out.values())
 
 

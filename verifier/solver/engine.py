@@ -29,7 +29,7 @@ from ..errors import Location, SolverError
 from ..language.encoding import RuleBase
 from ..language.openness import open_outcomes, statements_naming
 from ..reference import Key, Reference, plain_key
-from ..rulesdoc import RulesDocument, Statement, statement_order
+from ..rulesdoc import RulesDocument, Statement, in_statement_order, statement_order
 from ..scenario.model import Claim, Fact, Question, Scenario
 from ..verdicts import (
     Answer,
@@ -457,7 +457,7 @@ class _Case:
         found: list[frozenset[str]] = []
 
         def listed() -> list[tuple[str, ...]]:
-            return sorted((_in_order(f) for f in found), key=lambda f: (len(f), [statement_order(s) for s in f]))
+            return sorted((in_statement_order(f) for f in found), key=lambda f: (len(f), [statement_order(s) for s in f]))
 
         for _ in range(MAX_CORRECTION_CHECKS):
             candidate = _smallest_hitting_set(conflicts, found)
@@ -977,9 +977,6 @@ def _answers(result: CaseResult) -> tuple[Answer, ...]:
     return tuple(Answer(r.question, r.verdict, r.value, r.reason) for r in result.results)
 
 
-def _in_order(statements: Collection[str]) -> tuple[str, ...]:
-    return tuple(sorted(statements, key=statement_order))
-
 
 def _smallest_hitting_set(conflicts: list[frozenset[str]], found: list[frozenset[str]]) -> frozenset[str] | None:
     """The first smallest set of statements that meets every conflict and holds no set of `found`
@@ -987,7 +984,7 @@ def _smallest_hitting_set(conflicts: list[frozenset[str]], found: list[frozenset
     MAX_HITTING_SETS sets were tried without deciding."""
     # a statement that is a correction set on its own is in no other
     alone = {s for f in found if len(f) == 1 for s in f}
-    candidates = _in_order(set().union(*conflicts) - alone)
+    candidates = in_statement_order(set().union(*conflicts) - alone)
     tried = 0
     for size in range(1, len(candidates) + 1):
         for chosen in combinations(candidates, size):
