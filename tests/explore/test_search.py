@@ -341,3 +341,16 @@ def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(repo_root: 
         cause = statements_at_fault(rule_base, answered)
         assert answered.verdict.value == f.verdict and cause[0] == f.at_fault_from and set(f.at_fault) <= set(cause[1])
     assert_no_finding_asks_of_an_attempt_that_is_not_legal(result, rule_base, tmp_path)
+
+
+@pytest.mark.slow
+def test_a_scope_of_a_thousand_scenarios_has_a_finding_for_each_cause_its_scenarios_show_alone(
+        repo_root: Path, rule_base: RuleBase) -> None:
+    """The findings of the scope of two set-asides and an early return are exactly the causes its 1,045
+    scenarios show, each answered in full alone (one process: the longest of the slow tests)."""
+    path = repo_root / "benchmarks/scopes/two-set-asides-and-an-early-return.yaml"
+    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions())
+    assert result.complete, result.incomplete
+    causes = causes_by_hand(path, rule_base)
+    assert len(result.findings) == len(causes)
+    assert {(f.verdict, f.at_fault_from, f.at_fault) for f in result.findings} == causes
