@@ -7,8 +7,9 @@ outcomes are screened without building the questions (`screen_asked`). Otherwise
 first screened for whether any outcome can differ at all (`screen_scenario`), and only where one can
 are the questions built and screened by symbol (`screen_groups`). A scenario the screen finds a
 conflict or an open question in, or whose screen gave up, is answered in full (`check_scenario`, with
-a contradiction's ways out), which names the statements at fault behind each finding. The
-brute-force path answers every scenario in full; it is the reference the search is tested against.
+a contradiction's ways out; only the questions the screen leaves open), which names the statements at
+fault behind each finding. The brute-force path answers every scenario in full; it is the reference the
+search is tested against.
 
 A templated question about an attempt (other than whether it is legal) is asked only where the
 attempt can be legal (see `scenario_of`).
@@ -152,11 +153,10 @@ def statements_at_fault(rules: RuleBase, r: QuestionResult) -> tuple[str, tuple[
             size = min(len(c) for c in sets)
             return CORRECTION_SETS, in_statement_order({sid for c in sets if len(c) == size for sid in c})
         return CONFLICTING_SET, in_statement_order({sid for item in r.core if item.kind == "rule"
-                                           for sid in rules.rule(item.label.split("[", 1)[0]).cites})
+                                                    for sid in rules.rule(item.label.split("[", 1)[0]).cites})
     if r.at_fault:
         return OPEN_OUTCOMES, in_statement_order(r.at_fault)
     return RULES_INVOLVED, in_statement_order({sid for rid in r.rules_involved for sid in rules.rule(rid).cites})
-
 
 
 def cause_of(key: Key, keys: Collection[Key]) -> Key:
