@@ -320,14 +320,24 @@ def assert_no_finding_asks_of_an_attempt_that_is_not_legal(result: ExploreResult
             assert not named & never_legal(sc, rule_base, ("return_step",)), (f.question, f.attempts)
 
 
+THOUSAND = "benchmarks/scopes/two-set-asides-and-an-early-return.yaml"
+
+
+@pytest.fixture(scope="module")
+def thousand(repo_root: Path, rule_base: RuleBase) -> ExploreResult:
+    """The search over the 1,045 scenarios of two set-asides of one Hero and an early return over three
+    turns (about 17 minutes on two workers), once for the tests that look at it."""
+    scope = load_scope(repo_root / THOUSAND, rule_base)
+    assert count_plans(scope) == 1045
+    return explore_scope(scope, rule_base, ExploreOptions())
+
+
 @pytest.mark.slow
-def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(repo_root: Path, rule_base: RuleBase,
+def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(thousand: ExploreResult, rule_base: RuleBase,
                                                                      tmp_path: Path) -> None:
     """Two set-asides of one Hero and an early return over three turns: each finding its own cause, its
     witness checked alone showing that cause, and none asking about an attempt that cannot be legal."""
-    scope = load_scope(repo_root / "benchmarks/scopes/two-set-asides-and-an-early-return.yaml", rule_base)
-    assert count_plans(scope) == 1045
-    result = explore_scope(scope, rule_base, ExploreOptions())
+    result = thousand
     assert result.complete, result.incomplete
     assert result.findings and len({(f.verdict, f.at_fault) for f in result.findings}) == len(result.findings)
     smallest = [f for f in result.findings if f.at_fault_from != "open outcomes"]
@@ -345,12 +355,11 @@ def test_a_scope_of_a_thousand_scenarios_gives_one_finding_per_cause(repo_root: 
 
 @pytest.mark.slow
 def test_a_scope_of_a_thousand_scenarios_has_a_finding_for_each_cause_its_scenarios_show_alone(
-        repo_root: Path, rule_base: RuleBase) -> None:
+        thousand: ExploreResult, repo_root: Path, rule_base: RuleBase) -> None:
     """The findings of the scope of two set-asides and an early return are exactly the causes its 1,045
     scenarios show, each answered in full alone (one process: the longest of the slow tests)."""
-    path = repo_root / "benchmarks/scopes/two-set-asides-and-an-early-return.yaml"
-    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions())
+    result = thousand
     assert result.complete, result.incomplete
-    causes = causes_by_hand(path, rule_base)
+    causes = causes_by_hand(repo_root / THOUSAND, rule_base)
     assert len(result.findings) == len(causes)
     assert {(f.verdict, f.at_fault_from, f.at_fault) for f in result.findings} == causes

@@ -65,5 +65,3 @@ def test_after_an_edit_the_report_says_what_was_checked_again(gate_repo: Path) -
     assert report.rechecked == ((shown, "the case changed"),)
     assert "cases checked again: 1 (1: the case changed); 2 answered from the result cache" in render_gate(report)
     assert gate_json(report)["checked_again"] == [{"case": shown, "why": "the case changed"}]
-
-

@@ -39,7 +39,7 @@ from ..language.encoding import RuleBase
 from ..language.syntax import Call
 from ..rulesdoc import in_statement_order, statement_order
 from ..runner import run_cases
-from ..scenario.model import Scenario
+from ..scenario.model import Question, Scenario
 from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
 from ..verdicts import CaseResult, GroupScreening, QuestionResult, Verdict
 from .scenarios import (
@@ -126,10 +126,14 @@ class _Outcome:
     refused: str = ""  # why regcheck will not answer the scenario (see `CaseRefused`); "" when it does
 
 
-def question_symbol(sc: Scenario, name: str) -> str:
+def symbol_of(q: Question) -> str:
     """The symbol a question asks about (its outermost call), or its name when it is no call."""
-    q = next(q for q in sc.questions if q.name == name)
     return q.expr.func if isinstance(q.expr, Call) else q.name
+
+
+def question_symbol(sc: Scenario, name: str) -> str:
+    """The symbol the scenario's question `name` asks about (see `symbol_of`)."""
+    return symbol_of(next(q for q in sc.questions if q.name == name))
 
 
 class Shown(NamedTuple):
@@ -224,7 +228,7 @@ class _PlanTask:
             used = first.rules
         # Some outcome may differ: the templated questions built and screened by symbol.
         sc = scenario_of(self.scope, plan, self.rules, not_legal=not_legal)
-        groups = {q.name: q.expr.func if isinstance(q.expr, Call) else q.name for q in sc.questions}
+        groups = {q.name: symbol_of(q) for q in sc.questions}
         screened = screen_groups(sc, self.rules, groups, *limits)
         return self.settled(plan, replace(screened, rules=used), not_legal)
 
@@ -247,7 +251,7 @@ class _PlanTask:
         if screened is Verdict.CONTRADICTION:
             sc = sc._replace(questions=sc.questions[:1])
         elif screened is Verdict.AMBIGUOUS:
-            sc = sc._replace(questions=tuple(q for q in sc.questions if question_symbol(sc, q.name) in split))
+            sc = sc._replace(questions=tuple(q for q in sc.questions if symbol_of(q) in split))
         return self.outcome(sc, check_scenario(sc, self.rules, None, *limits, resolve=True), used)
 
     def outcome(self, sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
