@@ -29,11 +29,12 @@ from .explore.baseline import ExploreReport, ScopeReport, explore
 from .explore.search import DEFAULT_MAX_SCENARIOS
 from .files import display_path
 from .language.encoding import RuleBase
+from .processes import run_in_processes
 from .repository import Repository, open_repository, shown_path
 from .resultcache import result_cache
 from .rulesdoc import RulesDocument
 from .ruling import load_ruling, ruling_check, ruling_verdict, scope_scenarios
-from .runner import CaseInputError, CaseTask, RulingTask, input_error_of, run_cases
+from .runner import CaseInputError, CaseTask, RulingTask, input_error_of
 from .scenario.defaultcheck import warning_lines
 from .scenario.loader import load_case
 from .scenario.model import Scenario
@@ -79,7 +80,7 @@ def check(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFAULT_TIM
     cache = result_cache(repo.root) if use_cache else None
     task = CaseTask(repo.rules, repo.document, timeout_ms, memory_mb, show_defaults, cache=cache,
                     readings=_with_rests_on() if readings else None)
-    yield from run_cases(task, files, jobs, memory_mb)
+    yield from run_in_processes(task, files, jobs, memory_mb)
 
 
 def _with_rests_on() -> Callable[[CaseResult, Scenario, RuleBase, int, int | None], CaseResult]:
@@ -141,7 +142,7 @@ def report_cases(repo: Repository, files: Sequence[Path], timeout_ms: int = DEFA
                  readings: bool = False) -> Iterator[CaseReport | CaseInputError]:
     """Each case file's answers, explanations and timeline (or its input error), in order; with `readings`,
     each determined answer with the readings it rests on."""
-    yield from run_cases(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb, readings), files, jobs,
+    yield from run_in_processes(_ReportTask(repo.rules, repo.document, timeout_ms, memory_mb, readings), files, jobs,
                          memory_mb)
 
 
@@ -181,7 +182,7 @@ def ruling(repo: Repository, files: Sequence[Path], case_files: Sequence[Path] =
                        warnings=warning_lines(r.scenario)) if r.scenario else None)
         impact: list[RulingCheck] = []
         total = (len(case_files) + len(scenarios)) if r.rules else 0
-        for done, outcome in enumerate(run_cases(task, case_files, jobs, memory_mb) if r.rules else (), 1):
+        for done, outcome in enumerate(run_in_processes(task, case_files, jobs, memory_mb) if r.rules else (), 1):
             if progress is not None:
                 progress(f"{r.id}: {checked}", done, total)
             if isinstance(outcome, str):

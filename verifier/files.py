@@ -30,7 +30,7 @@ import os
 import secrets
 import signal
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -226,19 +226,46 @@ T = TypeVar("T")
 
 
 def cached(path: Path | None, decode: Callable[[Any], T], compute: Callable[[], T],
-           encode: Callable[[T], Any]) -> T:
+           encode: Callable[[T], Any], exclusive: bool = False) -> T:
     """`decode` of the JSON at `path` in the cache folder, else `compute()`, written there as `encode`
     gives it. A file that is missing, unreadable or of another shape (`decode` raises ValueError,
     TypeError, KeyError or IndexError) is computed afresh and rewritten; one that cannot be written
-    only makes the next run slower. With no `path` (the cache is off), `compute()`."""
+    only makes the next run slower. With no `path` (the cache is off), `compute()`. With `exclusive`
+    (an entry that takes long to compute), runs that miss it at once compute it once: each waits for the
+    one computing it (a lock file beside the entry), then reads what it wrote."""
     if path is None:
         return compute()
-    try:
-        return decode(json.loads(path.read_text("utf-8")))
-    except (OSError, ValueError, TypeError, KeyError, IndexError):
-        pass
-    value = compute()
-    with contextlib.suppress(WriteError, OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_file(path, json.dumps(encode(value), separators=(",", ":")))
+    found = _read_entry(path, decode)
+    if found is not None:
+        return found[0]
+    with _computing(path) if exclusive else contextlib.nullcontext():
+        found = _read_entry(path, decode) if exclusive else None
+        if found is not None:
+            return found[0]
+        value = compute()
+        with contextlib.suppress(WriteError, OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_file(path, json.dumps(encode(value), separators=(",", ":")))
     return value
+
+
+def _read_entry(path: Path, decode: Callable[[Any], T]) -> tuple[T] | None:
+    try:
+        return (decode(json.loads(path.read_text("utf-8"))),)
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def _computing(path: Path) -> Iterator[None]:
+    """Hold the lock of the cache entry at `path` (where the folder allows one: else go on without it)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115  # closed below, releasing the lock
+    except OSError:
+        yield
+        return
+    with lock:
+        with contextlib.suppress(OSError):
+            fcntl.lockf(lock, fcntl.LOCK_EX)  # a record lock: a process forked meanwhile does not hold it
+        yield

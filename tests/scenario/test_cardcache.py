@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import ast
 import json
+import multiprocessing
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
+from verifier import files
 from verifier.scenario import cardcache
 from verifier.scenario.cardcache import cached_read_text
 from verifier.scenario.cards import all_cards
@@ -58,20 +62,58 @@ def test_no_cache_when_it_is_turned_off(tmp_path: Path, monkeypatch: pytest.Monk
     assert not any(tmp_path.iterdir())
 
 
-def test_the_coverage_is_counted_once_and_read_back(cache: Path) -> None:
-    counted: list[int] = []
+SURVEY = ({"heal": {"modelled": 3, "override": 1, "unsupported": 2, "not-read": 0}},
+          {"heal": [{"reason": "capture is not modelled", "texts": 2, "cards": ["A", "B"]}]})
 
-    def count() -> dict[str, dict[str, int]]:
-        counted.append(1)
-        return {"heal": {"modelled": 3, "override": 1, "unsupported": 2, "not-read": 0}}
 
-    first = cardcache.cached_coverage(count)
-    assert cardcache.cached_coverage(count) == first and len(counted) == 1
-    [entry] = cache.glob("coverage-*.json")
-    for damage in ("not json", json.dumps({"heal": {"modelled": "three"}}), json.dumps([1])):
+def test_the_survey_is_made_once_and_read_back(cache: Path) -> None:
+    made: list[int] = []
+
+    def survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+        made.append(1)
+        return SURVEY
+
+    assert cardcache.cached_survey(survey) == SURVEY
+    assert cardcache.cached_survey(survey) == SURVEY and len(made) == 1
+    [entry] = cache.glob("survey-*.json")
+    for damage in ("not json", json.dumps([1]), json.dumps({"coverage": SURVEY[0]}),
+                   json.dumps({"coverage": {"heal": {"modelled": "three"}}, "blockers": SURVEY[1]}),
+                   json.dumps({"coverage": SURVEY[0], "blockers": {"heal": [{"reason": "r", "texts": "2", "cards": []}]}}),
+                   json.dumps({"coverage": SURVEY[0], "blockers": {"heal": [{"reason": "r", "texts": 2}]}})):
         entry.write_text(damage, "utf-8")
-        assert cardcache.cached_coverage(count) == first
-    assert len(counted) == 4 and json.loads(entry.read_text("utf-8")) == first
+        assert cardcache.cached_survey(survey) == SURVEY
+    assert len(made) == 7 and json.loads(entry.read_text("utf-8")) == {"coverage": SURVEY[0], "blockers": SURVEY[1]}
+
+
+def _waiting_on(lock: Path) -> bool:
+    """Whether a process waits for the lock of `lock` (Linux lists a blocked request with `->` in /proc/locks)."""
+    inode = f":{lock.stat().st_ino} "
+    return any(line.split()[1] == "->" and inode in line for line in Path("/proc/locks").read_text().splitlines()
+               if len(line.split()) > 1)
+
+
+@pytest.mark.skipif(not Path("/proc/locks").is_file(), reason="needs Linux's list of file locks")
+def test_a_run_that_misses_the_survey_while_another_makes_it_waits_and_reads_it(cache: Path) -> None:
+    entry = cache / f"survey-{cardcache._coverage_key()}.json"
+    surveyed_too = cache.parent / "surveyed-by-the-second-run"
+    context = multiprocessing.get_context("fork")
+    with files._computing(entry):  # the first run, surveying
+        second = context.Process(target=_survey_and_note, args=(surveyed_too,))
+        second.start()
+        while not _waiting_on(entry.with_name(entry.name + ".lock")):
+            assert second.is_alive() and not surveyed_too.exists(), "the second run did not wait for the first"
+            time.sleep(0.01)
+        entry.write_text(json.dumps({"coverage": SURVEY[0], "blockers": SURVEY[1]}), "utf-8")
+    second.join()
+    assert second.exitcode == 0 and not surveyed_too.exists()
+
+
+def _survey_and_note(note: Path) -> None:
+    def survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+        note.write_text("surveyed", "utf-8")
+        return SURVEY
+
+    os._exit(0 if cardcache.cached_survey(survey) == SURVEY else 1)
 
 
 def test_the_coverage_key_follows_the_card_modules_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,21 +170,3 @@ def test_the_reading_sources_are_the_grammar_and_every_card_module_it_imports() 
                 if module not in found:
                     todo.append(module)
     assert found == set(cardcache.READING_SOURCES)
-
-
-def test_the_blockers_are_found_once_and_read_back(cache: Path) -> None:
-    found: list[int] = []
-    blocked = {"heal": [{"reason": "capture is not modelled", "texts": 2, "cards": ["A", "B"]}]}
-
-    def find() -> dict[str, list[dict[str, object]]]:
-        found.append(1)
-        return blocked
-
-    assert cardcache.cached_blockers(find) == blocked
-    assert cardcache.cached_blockers(find) == blocked and len(found) == 1
-    [entry] = cache.glob("blockers-*.json")
-    for damage in ("not json", json.dumps({"heal": [{"reason": "r", "texts": "2", "cards": []}]}),
-                   json.dumps({"heal": [{"reason": "r", "texts": 2}]}), json.dumps([1])):
-        entry.write_text(damage, "utf-8")
-        assert cardcache.cached_blockers(find) == blocked
-    assert len(found) == 5 and json.loads(entry.read_text("utf-8")) == blocked

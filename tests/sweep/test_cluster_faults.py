@@ -135,7 +135,7 @@ def test_a_worker_of_another_regcheck_or_rule_base_is_refused_before_it_answers(
                 stop(workers)
             assert run.returncode == 2, (run.stdout, run.stderr)
             (line,) = run.stderr.splitlines()[-1:]
-            assert line.startswith("error: worker ") and "refused the sweep" in line and why in line, line
+            assert line.startswith("error: worker ") and "refused the sweep" in line and why in line, run.stderr
             assert "Traceback" not in run.stderr
             assert statuses(database) == {"pending": 6}, "a refusing worker answers nothing"
         # a worker with its own checkout of the same rules answers, and the sweep resumes (two of its combinations)

@@ -37,8 +37,8 @@ from typing import NamedTuple
 from ..errors import CaseRefused, InputError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call
+from ..processes import run_in_processes
 from ..rulesdoc import in_statement_order, statement_order
-from ..runner import run_cases
 from ..scenario.model import Question, Scenario
 from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
 from ..verdicts import CaseResult, GroupScreening, QuestionResult, Verdict
@@ -286,7 +286,7 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     task = _PlanTask(scope, rules, options)
     answered: list[tuple[Plan, _Outcome]] = []
     refused: dict[str, list[Plan]] = {}
-    for done, (plan, outcome) in enumerate(zip(every, run_cases(task, every, options.jobs, options.memory_mb)), 1):
+    for done, (plan, outcome) in enumerate(zip(every, run_in_processes(task, every, options.jobs, options.memory_mb)), 1):
         used.update(outcome.rules_used)
         if outcome.refused:
             refused.setdefault(outcome.refused, []).append(plan)

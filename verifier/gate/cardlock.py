@@ -34,9 +34,10 @@ HEADER = (
 LINE = re.compile(r"^([a-z-]+) (\d+)$")
 
 
-def card_counts() -> dict[str, int]:
-    """For each line of the coverage, the distinct printed texts modelled or read through an override."""
-    counts = coverage()
+def card_counts(jobs: int | None = None) -> dict[str, int]:
+    """For each line of the coverage, the distinct printed texts modelled or read through an override (counted
+    afresh by up to `jobs` processes when the cache does not hold them)."""
+    counts = coverage(jobs)
     return {c: counts[c]["modelled"] + counts[c]["override"] for c in COVERAGE_LINES}
 
 
@@ -68,9 +69,11 @@ def write_cards_lock(root: Path) -> list[str]:
             if c not in before or before[c] != after[c]]
 
 
-def check_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+def check_cards(root: Path, progress: Callable[[int, int], None] | None = None, jobs: int | None = None
+                ) -> list[Problem]:
     """Every count below the lock, and every reviewed override that no longer matches its card; `progress` is told
-    how many texts of the card list were read, of how many, when the coverage is counted afresh."""
+    how many texts of the card list were read, of how many, when the coverage is counted afresh (by up to `jobs`
+    processes)."""
     problems = [Problem("cards", p, None) for p in override_problems()]
     path = root / CARDS_LOCK_FILE
     if not path.is_file():
@@ -78,7 +81,7 @@ def check_cards(root: Path, progress: Callable[[int, int], None] | None = None) 
                                             "`regcheck gate --renew-lock`", None)]
     locked = read_cards_lock(path)
     with survey_progress(progress or (lambda done, total: None)):
-        now = card_counts()
+        now = card_counts(jobs)
     for category in COVERAGE_LINES:
         if category not in locked:
             problems.append(Problem("cards", f"{CARDS_LOCK_FILE} has no count for {category}: renew it with "

@@ -17,9 +17,10 @@ from ..explore.baseline import finding_of
 from ..files import display_path, file_state, irregular
 from ..language.cache import cached_rule_base
 from ..language.encoding import RuleBase, load_rule_base
+from ..processes import run_in_processes
 from ..resultcache import ResultCache, result_cache
 from ..rulesdoc import RulesDocument, load_rules_document
-from ..runner import CaseInputError, CaseTask, input_error_of, run_cases
+from ..runner import CaseInputError, CaseTask, input_error_of
 from ..scenario.loader import load_case
 from ..verdicts import CaseResult, QuestionResult, Verdict
 from ..yamlsource import YMap, load_yaml
@@ -197,7 +198,7 @@ def check_folder(options: GateOptions, cache: ResultCache | None = None,
         kept = {path: kept for path in files
                 if (kept := case_task.kept(path, shown(path) if shown else None)) is not None}
         todo = [path for path in files if path not in kept]
-        checked_now = iter(run_cases(task, todo, options.jobs, options.memory_mb))
+        checked_now = iter(run_in_processes(task, todo, options.jobs, options.memory_mb))
         for path in files:
             outcome = (kept[path][0], "") if path in kept else next(checked_now)
             if isinstance(outcome, tuple):
@@ -325,7 +326,8 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
     counts, problems = check_traceability(root, doc, rules)
     locked, lock_problems = check_lock(root, doc, rules)
     problems += lock_problems
-    problems += check_cards(root, (lambda done, total: progress("card texts", done, total)) if progress else None)
+    problems += check_cards(root, (lambda done, total: progress("card texts", done, total)) if progress else None,
+                            options.jobs)
     baseline_state = file_state(root / FINDINGS_FILE)  # before it is read, so that any later edit shows
     baseline = read_baseline(root / FINDINGS_FILE, root)
     survivors = read_survivors(root / SURVIVORS_FILE, root, rules)
@@ -515,7 +517,7 @@ def _case_grounds(files: list[Path], names: dict[Path, str], rules: RuleBase, ca
     task = _GroundsTask(rules, cache, names)
     kept = {path: grounds for path in files if (grounds := task.kept(path)) is not None}
     todo = [path for path in files if path not in kept]
-    worked_out = iter(run_cases(task, todo, options.jobs))
+    worked_out = iter(run_in_processes(task, todo, options.jobs))
     out: dict[str, Grounds | str] = {}
     for done, path in enumerate(files, 1):
         out[names[path]] = kept[path] if path in kept else next(worked_out)

@@ -449,11 +449,11 @@ def distinguish_each(rules: RuleBase, scenarios: Sequence[Scenario], files: Sequ
                      progress: Callable[[Distinction, int, int], None] | None = None) -> list[Distinction]:
     """`distinguish` for each of `mutations` (surviving mutants), in order, several at once with more than one
     job; `progress` is told each result as it comes, with how many are done and how many there are."""
-    from ..runner import run_cases
+    from ..processes import run_in_processes
 
     task = _Task(rules, scenarios, files, mutations, timeout_ms, memory_mb, max_scenarios)
     out: list[Distinction] = []
-    for done, found in enumerate(run_cases(task, list(range(len(mutations))), jobs), 1):
+    for done, found in enumerate(run_in_processes(task, list(range(len(mutations))), jobs), 1):
         out.append(found)
         if progress is not None:
             progress(found, done, len(mutations))

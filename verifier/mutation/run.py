@@ -287,13 +287,13 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
     import queue as queues
     from concurrent.futures import ProcessPoolExecutor, wait
 
-    from ..runner import _end_with_parent
+    from ..processes import end_with_parent
 
     context = multiprocessing.get_context("fork")
     ticks = context.Queue()
     _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks, prove)
     try:
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_end_with_parent,
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_parent,
                                  initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(_worker, part) for part in range(workers)]
             while not all(f.done() for f in futures):

@@ -1,18 +1,18 @@
 """A cache of card-text readings, so that checking a case that names a real card does not build the
-card grammar's parser for a text read before, and of the card list's coverage and blockers, so that the gate
-and `regcheck cards --coverage` do not read the whole card list again while nothing it depends on changed.
+card grammar's parser for a text read before, and of the card list's survey (its coverage and blockers), so
+that the gate and `regcheck cards --coverage` do not read the whole card list again while nothing it depends on
+changed.
 
 Each reading is one JSON file (never code) under `cards/` of regcheck's cache folder (see
 `files.cache_dir`), keyed by a hash of regcheck's version, the source of the grammar module and of
-the modules it reads with (`READING_SOURCES`) and the text. The coverage, and the blockers, are one JSON
-file each, keyed by a hash of regcheck's version, the source of every card module and the bundled card
-list and overrides. A file that is missing, unreadable or not of the expected shape is ignored and
-rewritten.
+the modules it reads with (`READING_SOURCES`) and the text. The survey is one JSON file, keyed by a hash of
+regcheck's version, the source of every card module and the bundled card list and overrides. A file that is
+missing, unreadable or not of the expected shape is ignored and rewritten.
 """
 
 from __future__ import annotations
 
-__all__ = ["cached_read_text", "cached_coverage", "cached_blockers", "READING_SOURCES"]
+__all__ = ["cached_read_text", "cached_survey", "READING_SOURCES"]
 
 import hashlib
 from collections.abc import Callable
@@ -89,29 +89,33 @@ def _coverage_key() -> str:
     return digest.hexdigest()[:32]
 
 
-def cached_coverage(count: Callable[[], dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
-    """`count()` (the coverage of the card list, per category and status), through the cache when there is one."""
+Coverage = dict[str, dict[str, int]]
+Blockers = dict[str, list[dict[str, Any]]]
+
+
+def cached_survey(survey: Callable[[], tuple[Coverage, Blockers]]) -> tuple[Coverage, Blockers]:
+    """`survey()` (the coverage of the card list, per category and status, and what blocks its unsupported texts,
+    per category: see `cards.coverage` and `cards.blockers`), through the cache when there is one. Two runs that
+    find it missing at once survey the card list once: the second waits for the first's entry."""
     folder = cache_dir()
-    return cached(folder / "cards" / f"coverage-{_coverage_key()}.json" if folder is not None else None,
-                  _counts, count, lambda counts: counts)
+    return cached(folder / "cards" / f"survey-{_coverage_key()}.json" if folder is not None else None,
+                  _survey_entry, survey, lambda found: {"coverage": found[0], "blockers": found[1]}, exclusive=True)
 
 
-def _counts(data: Any) -> dict[str, dict[str, int]]:
+def _survey_entry(data: Any) -> tuple[Coverage, Blockers]:
+    if not isinstance(data, dict) or set(data) != {"coverage", "blockers"}:
+        raise ValueError("not a survey of the card list")
+    return _counts(data["coverage"]), _blockers(data["blockers"])
+
+
+def _counts(data: Any) -> Coverage:
     if not (isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
                                            for v in data.values())):
         raise ValueError("not a coverage count")
     return data
 
 
-def cached_blockers(find: Callable[[], dict[str, list[dict[str, Any]]]]) -> dict[str, list[dict[str, Any]]]:
-    """`find()` (what blocks the unsupported texts of the card list, per category: see `cards.blockers`), through
-    the cache when there is one; keyed as the coverage is."""
-    folder = cache_dir()
-    return cached(folder / "cards" / f"blockers-{_coverage_key()}.json" if folder is not None else None,
-                  _blockers, find, lambda found: found)
-
-
-def _blockers(data: Any) -> dict[str, list[dict[str, Any]]]:
+def _blockers(data: Any) -> Blockers:
     if not (isinstance(data, dict) and all(
             isinstance(v, list) and all(isinstance(b, dict) and set(b) == {"reason", "texts", "cards"}
                                         and isinstance(b["reason"], str) and isinstance(b["texts"], int)

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import CaseError, Location
+from ..processes import run_in_processes
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .cardcache import cached_blockers, cached_coverage, cached_read_text
+from .cardcache import cached_read_text, cached_survey
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 from .descriptions import TYPE_ALIGNMENT
 
@@ -602,27 +603,23 @@ def texts_of_card_list() -> list[RealCard]:
 
 
 @lru_cache(maxsize=1)
-def coverage() -> dict[str, dict[str, int]]:
+def coverage(jobs: int | None = None) -> dict[str, dict[str, int]]:
     """For each line of the coverage (`COVERAGE_LINES`), how many distinct printed texts are modelled, override,
-    unsupported or not read (kept in regcheck's cache folder: see `cardcache`)."""
-    return cached_coverage(_count_coverage)
-
-
-def _count_coverage() -> dict[str, dict[str, int]]:
-    return _survey()[0]
+    unsupported or not read (kept in regcheck's cache folder: see `cardcache`). Counted afresh, the card list's
+    texts are read by up to `jobs` processes at once (every processor by default)."""
+    return cached_survey(lambda: _survey(jobs))[0]
 
 
 # How many card names a blockers list shows for each reason.
 SHOWN_CARDS = 3
 
 
-@lru_cache(maxsize=1)
-def blockers() -> dict[str, list[dict[str, object]]]:
+def blockers(jobs: int | None = None) -> dict[str, list[dict[str, object]]]:
     """For each line of the coverage, what blocks its unsupported texts: each reason (`blockers_of`) with how many
     distinct printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text (in the card
-    list's order), most texts first (then by reason); a text blocked by several reasons counts under each. Kept
-    in regcheck's cache folder, as the coverage is."""
-    return cached_blockers(lambda: _survey()[1])
+    list's order), most texts first (then by reason); a text blocked by several reasons counts under each. Found
+    and kept with the coverage (`coverage`)."""
+    return cached_survey(lambda: _survey(jobs))[1]
 
 
 _SURVEY_PROGRESS: list[Callable[[int, int], None]] = []
@@ -640,21 +637,30 @@ def survey_progress(told: Callable[[int, int], None]) -> Iterator[None]:
 
 
 @lru_cache(maxsize=1)
-def _survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
-    """The coverage counts and the blockers, from one reading of every distinct text of the card list."""
+def _survey(jobs: int | None) -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+    """The coverage counts and the blockers, from one reading of every distinct text of the card list (by up to
+    `jobs` processes, which inherit the grammar's parser)."""
     counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
     blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
     texts = texts_of_card_list()
-    for done, card in enumerate(texts, 1):
-        reading = read_card(card)
+    from .cardtext import load_parser
+
+    load_parser()
+    for done, (card, (statuses, reasons_of)) in enumerate(
+            zip(texts, run_in_processes(_statuses_and_blockers, texts, jobs), strict=True), 1):
         for told in _SURVEY_PROGRESS:
             told(done, len(texts))
-        for category, status in statuses_of(reading).items():
+        for category, status in statuses.items():
             counts[category][status] += 1
-        for category, reasons in blockers_of(reading).items():
+        for category, reasons in reasons_of.items():
             for reason in reasons:
                 blocked[category].setdefault(reason, []).append(card.name)
     found = {c: [{"reason": reason, "texts": len(names), "cards": names[:SHOWN_CARDS]}
                  for reason, names in sorted(blocked[c].items(), key=lambda item: (-len(item[1]), item[0]))]
              for c in COVERAGE_LINES}
     return counts, found
+
+
+def _statuses_and_blockers(card: RealCard) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    reading = read_card(card)
+    return statuses_of(reading), blockers_of(reading)

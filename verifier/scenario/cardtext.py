@@ -18,6 +18,7 @@ __all__ = [
     "split_blocks",
     "split_sentences",
     "read_text",
+    "load_parser",
 ]
 
 import re
@@ -246,6 +247,12 @@ def split_sentences(block: str) -> list[str]:
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(GRAMMAR, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
+
+
+def load_parser() -> None:
+    """Build the grammar's parser now (it is otherwise built on first use), so that processes forked to read
+    many texts inherit it."""
+    _parser()
 
 
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,

@@ -207,10 +207,10 @@ def run_local(work: Work, jobs: Iterator[Job], workers: int) -> Iterator[tuple[i
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
-    from ..runner import _end_with_parent
+    from ..processes import end_with_parent
 
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                             initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
+                             initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
         running: dict[Future[Any], int] = {}
         for position, args in itertools.islice(jobs, 2 * workers):
             running[pool.submit(work, *args)] = position
