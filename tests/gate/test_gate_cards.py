@@ -52,11 +52,9 @@ def test_counting_the_coverage_afresh_shows_how_far_it_got(repo_root: Path, tmp_
     monkeypatch.setenv("REGCHECK_CACHE_DIR", str(tmp_path / "cache"))  # no coverage kept: it is counted
     monkeypatch.setattr(cards, "texts_of_card_list", lambda: few)
     told: list[tuple[int, int]] = []
-    cards.coverage.cache_clear()
-    cards._survey.cache_clear()
+    cards._read_every_text.cache_clear()
     try:
         check_cards(repo_root, lambda done, total: told.append((done, total)))  # reads cards.lock only
-    finally:  # the counts of three texts are not left for the other tests
-        cards.coverage.cache_clear()
-        cards._survey.cache_clear()
+    finally:  # the survey of three texts is not left for the other tests
+        cards._read_every_text.cache_clear()
     assert told == [(1, 3), (2, 3), (3, 3)]

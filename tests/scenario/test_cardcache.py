@@ -62,27 +62,27 @@ def test_no_cache_when_it_is_turned_off(tmp_path: Path, monkeypatch: pytest.Monk
     assert not any(tmp_path.iterdir())
 
 
-SURVEY = ({"heal": {"modelled": 3, "override": 1, "unsupported": 2, "not-read": 0}},
-          {"heal": [{"reason": "capture is not modelled", "texts": 2, "cards": ["A", "B"]}]})
+SURVEY = [("Abel", {"all": "modelled"}, {}),
+          ("Naaman", {"heal": "unsupported", "all": "unsupported"},
+           {"heal": ["conversion is not modelled"], "all": ["conversion is not modelled"]})]
 
 
 def test_the_survey_is_made_once_and_read_back(cache: Path) -> None:
     made: list[int] = []
 
-    def survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+    def survey() -> list[tuple[str, dict[str, str], dict[str, list[str]]]]:
         made.append(1)
         return SURVEY
 
     assert cardcache.cached_survey(survey) == SURVEY
     assert cardcache.cached_survey(survey) == SURVEY and len(made) == 1
     [entry] = cache.glob("survey-*.json")
-    for damage in ("not json", json.dumps([1]), json.dumps({"coverage": SURVEY[0]}),
-                   json.dumps({"coverage": {"heal": {"modelled": "three"}}, "blockers": SURVEY[1]}),
-                   json.dumps({"coverage": SURVEY[0], "blockers": {"heal": [{"reason": "r", "texts": "2", "cards": []}]}}),
-                   json.dumps({"coverage": SURVEY[0], "blockers": {"heal": [{"reason": "r", "texts": 2}]}})):
+    for damage in ("not json", json.dumps({"Abel": 1}), json.dumps([["Abel", {"all": "modelled"}]]),
+                   json.dumps([["Abel", {"all": 3}, {}]]), json.dumps([["Abel", {}, {"heal": "r"}]]),
+                   json.dumps([[1, {}, {}]])):
         entry.write_text(damage, "utf-8")
         assert cardcache.cached_survey(survey) == SURVEY
-    assert len(made) == 7 and json.loads(entry.read_text("utf-8")) == {"coverage": SURVEY[0], "blockers": SURVEY[1]}
+    assert len(made) == 7 and json.loads(entry.read_text("utf-8")) == [list(row) for row in SURVEY]
 
 
 def _waiting_on(lock: Path) -> bool:
@@ -103,13 +103,13 @@ def test_a_run_that_misses_the_survey_while_another_makes_it_waits_and_reads_it(
         while not _waiting_on(entry.with_name(entry.name + ".lock")):
             assert second.is_alive() and not surveyed_too.exists(), "the second run did not wait for the first"
             time.sleep(0.01)
-        entry.write_text(json.dumps({"coverage": SURVEY[0], "blockers": SURVEY[1]}), "utf-8")
+        entry.write_text(json.dumps(SURVEY), "utf-8")
     second.join()
     assert second.exitcode == 0 and not surveyed_too.exists()
 
 
 def _survey_and_note(note: Path) -> None:
-    def survey() -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
+    def survey() -> list[tuple[str, dict[str, str], dict[str, list[str]]]]:
         note.write_text("surveyed", "utf-8")
         return SURVEY
 

@@ -1,7 +1,7 @@
 """A cache of card-text readings, so that checking a case that names a real card does not build the
-card grammar's parser for a text read before, and of the card list's survey (its coverage and blockers), so
-that the gate and `regcheck cards --coverage` do not read the whole card list again while nothing it depends on
-changed.
+card grammar's parser for a text read before, and of the card list's survey (each text's status and blockers, which
+its coverage counts), so that the gate and `regcheck cards --coverage` do not read the whole card list again while
+nothing it depends on changed.
 
 Each reading is one JSON file (never code) under `cards/` of regcheck's cache folder (see
 `files.cache_dir`), keyed by a hash of regcheck's version, the source of the grammar module and of
@@ -89,38 +89,25 @@ def _coverage_key() -> str:
     return digest.hexdigest()[:32]
 
 
-Coverage = dict[str, dict[str, int]]
-Blockers = dict[str, list[dict[str, Any]]]
+# As `cards.SurveyRow`: a card's name, its status on each coverage line, what blocks it on each.
+Row = tuple[str, dict[str, str], dict[str, list[str]]]
 
 
-def cached_survey(survey: Callable[[], tuple[Coverage, Blockers]]) -> tuple[Coverage, Blockers]:
-    """`survey()` (the coverage of the card list, per category and status, and what blocks its unsupported texts,
-    per category: see `cards.coverage` and `cards.blockers`), through the cache when there is one. Two runs that
-    find it missing at once survey the card list once: the second waits for the first's entry."""
+def cached_survey(survey: Callable[[], list[Row]]) -> list[Row]:
+    """`survey()` (every distinct text of the card list as read: see `cards.survey`), through the cache when there
+    is one. Two runs that find it missing at once survey the card list once: the second waits for the first's
+    entry."""
     folder = cache_dir()
     return cached(folder / "cards" / f"survey-{_coverage_key()}.json" if folder is not None else None,
-                  _survey_entry, survey, lambda found: {"coverage": found[0], "blockers": found[1]}, exclusive=True)
+                  _rows, survey, lambda rows: rows, exclusive=True)
 
 
-def _survey_entry(data: Any) -> tuple[Coverage, Blockers]:
-    if not isinstance(data, dict) or set(data) != {"coverage", "blockers"}:
+def _rows(data: Any) -> list[Row]:
+    if not (isinstance(data, list) and all(
+            isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
+            and isinstance(row[1], dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in row[1].items())
+            and isinstance(row[2], dict) and all(isinstance(k, str) and isinstance(v, list)
+                                                 and all(isinstance(r, str) for r in v) for k, v in row[2].items())
+            for row in data)):
         raise ValueError("not a survey of the card list")
-    return _counts(data["coverage"]), _blockers(data["blockers"])
-
-
-def _counts(data: Any) -> Coverage:
-    if not (isinstance(data, dict) and all(isinstance(v, dict) and all(isinstance(n, int) for n in v.values())
-                                           for v in data.values())):
-        raise ValueError("not a coverage count")
-    return data
-
-
-def _blockers(data: Any) -> Blockers:
-    if not (isinstance(data, dict) and all(
-            isinstance(v, list) and all(isinstance(b, dict) and set(b) == {"reason", "texts", "cards"}
-                                        and isinstance(b["reason"], str) and isinstance(b["texts"], int)
-                                        and isinstance(b["cards"], list) and all(isinstance(n, str) for n in b["cards"])
-                                        for b in v)
-            for v in data.values())):
-        raise ValueError("not a list of blockers")
-    return data
+    return [(name, statuses, reasons) for name, statuses, reasons in data]

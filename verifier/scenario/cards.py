@@ -7,7 +7,7 @@ __all__ = [
     "read_card", "overrides",
     "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
     "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
-    "blocker_reason", "blockers", "OFFERED_INSTEAD", "SHOWN_CARDS", "survey_progress",
+    "blocker_reason", "blockers", "survey", "SurveyRow", "OFFERED_INSTEAD", "SHOWN_CARDS", "survey_progress",
 ]
 
 import hashlib
@@ -602,12 +602,27 @@ def texts_of_card_list() -> list[RealCard]:
     return out
 
 
-@lru_cache(maxsize=1)
+# One distinct printed text of the card list as surveyed: the name of its card (its first printing), its status on
+# each line of the coverage it is counted on (`statuses_of`), and what blocks it on each line where it is
+# unsupported (`blockers_of`).
+SurveyRow = tuple[str, dict[str, str], dict[str, list[str]]]
+
+
+def survey(jobs: int | None = None) -> list[SurveyRow]:
+    """Every distinct printed text of the card list (`texts_of_card_list`, in its order) as read: kept in
+    regcheck's cache folder (see `cardcache`); read afresh, by up to `jobs` processes at once (every processor
+    by default)."""
+    return cached_survey(lambda: _read_every_text(jobs))
+
+
 def coverage(jobs: int | None = None) -> dict[str, dict[str, int]]:
     """For each line of the coverage (`COVERAGE_LINES`), how many distinct printed texts are modelled, override,
-    unsupported or not read (kept in regcheck's cache folder: see `cardcache`). Counted afresh, the card list's
-    texts are read by up to `jobs` processes at once (every processor by default)."""
-    return cached_survey(lambda: _survey(jobs))[0]
+    unsupported or not read (`survey`)."""
+    counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
+    for _, statuses, _ in survey(jobs):
+        for category, status in statuses.items():
+            counts[category][status] += 1
+    return counts
 
 
 # How many card names a blockers list shows for each reason.
@@ -615,11 +630,18 @@ SHOWN_CARDS = 3
 
 
 def blockers(jobs: int | None = None) -> dict[str, list[dict[str, object]]]:
-    """For each line of the coverage, what blocks its unsupported texts: each reason (`blockers_of`) with how many
-    distinct printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text (in the card
-    list's order), most texts first (then by reason); a text blocked by several reasons counts under each. Found
-    and kept with the coverage (`coverage`)."""
-    return cached_survey(lambda: _survey(jobs))[1]
+    """For each line of the coverage, what blocks its unsupported texts (`survey`): each reason (`blockers_of`)
+    with how many distinct printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text
+    (in the card list's order), most texts first (then by reason); a text blocked by several reasons counts under
+    each."""
+    blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
+    for name, _, reasons_of in survey(jobs):
+        for category, reasons in reasons_of.items():
+            for reason in reasons:
+                blocked[category].setdefault(reason, []).append(name)
+    return {c: [{"reason": reason, "texts": len(names), "cards": names[:SHOWN_CARDS]}
+                for reason, names in sorted(blocked[c].items(), key=lambda item: (-len(item[1]), item[0]))]
+            for c in COVERAGE_LINES}
 
 
 _SURVEY_PROGRESS: list[Callable[[int, int], None]] = []
@@ -627,7 +649,7 @@ _SURVEY_PROGRESS: list[Callable[[int, int], None]] = []
 
 @contextmanager
 def survey_progress(told: Callable[[int, int], None]) -> Iterator[None]:
-    """Within it, reading every text of the card list (for the coverage, when its cache does not hold it) tells
+    """Within it, reading every text of the card list (for the survey, when its cache does not hold it) tells
     `told` how many texts were read, of how many."""
     _SURVEY_PROGRESS.append(told)
     try:
@@ -637,30 +659,21 @@ def survey_progress(told: Callable[[int, int], None]) -> Iterator[None]:
 
 
 @lru_cache(maxsize=1)
-def _survey(jobs: int | None) -> tuple[dict[str, dict[str, int]], dict[str, list[dict[str, object]]]]:
-    """The coverage counts and the blockers, from one reading of every distinct text of the card list (by up to
-    `jobs` processes, which inherit the grammar's parser)."""
-    counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
-    blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
+def _read_every_text(jobs: int | None) -> list[SurveyRow]:
+    """Every distinct text of the card list read, by up to `jobs` processes (which inherit the grammar's parser);
+    once per process, for when the cache is off."""
     texts = texts_of_card_list()
     from .cardtext import load_parser
 
     load_parser()
-    for done, (card, (statuses, reasons_of)) in enumerate(
-            zip(texts, run_in_processes(_statuses_and_blockers, texts, jobs), strict=True), 1):
+    rows = []
+    for done, row in enumerate(run_in_processes(_surveyed, texts, jobs), 1):
         for told in _SURVEY_PROGRESS:
             told(done, len(texts))
-        for category, status in statuses.items():
-            counts[category][status] += 1
-        for category, reasons in reasons_of.items():
-            for reason in reasons:
-                blocked[category].setdefault(reason, []).append(card.name)
-    found = {c: [{"reason": reason, "texts": len(names), "cards": names[:SHOWN_CARDS]}
-                 for reason, names in sorted(blocked[c].items(), key=lambda item: (-len(item[1]), item[0]))]
-             for c in COVERAGE_LINES}
-    return counts, found
+        rows.append(row)
+    return rows
 
 
-def _statuses_and_blockers(card: RealCard) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+def _surveyed(card: RealCard) -> SurveyRow:
     reading = read_card(card)
-    return statuses_of(reading), blockers_of(reading)
+    return card.name, statuses_of(reading), {c: list(reasons) for c, reasons in blockers_of(reading).items()}

@@ -238,14 +238,13 @@ def run_on_cluster(address: str, work: Work, jobs: Iterator[Job], failed: Callab
         raise UsageError("--scheduler needs Dask distributed: pip install 'regcheck[sweep]'") from None
     lost = (f"lost the Dask scheduler at {address}: {kept}; run the same command again to continue" if kept
             else f"lost the Dask scheduler at {address}: run the same command again once it is back")
-    # the client's own log lines of a lost scheduler would only repeat, less clearly, the error this ends with
-    client_log = logging.getLogger("distributed.client")
-    level = client_log.level
-    client_log.setLevel(logging.CRITICAL)
+    # Dask's own log lines of a lost scheduler (the client's, its connections' tracebacks) would only repeat, less
+    # clearly, the error this ends with
+    quiet = _quiet_dask_logs()
     try:
         client = Client(address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError) as err:
-        client_log.setLevel(level)
+        quiet()
         raise UsageError(f"cannot reach the Dask scheduler at {address} within {CONNECT_SECONDS} s: {err}") from None
     try:
         threads = max(sum(client.nthreads().values()), 1)
@@ -277,7 +276,21 @@ def run_on_cluster(address: str, work: Work, jobs: Iterator[Job], failed: Callab
         raise ClusterError(lost) from None
     finally:
         client.close()
-        client_log.setLevel(level)
+        quiet()
+
+
+def _quiet_dask_logs() -> Callable[[], None]:
+    """Silence every logger of Dask distributed but for critical lines; returns what puts their levels back."""
+    names = ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+    levels = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
+
+    def restore() -> None:
+        for n, level in levels.items():
+            logging.getLogger(n).setLevel(level)
+
+    return restore
 
 
 def _failed(why: str) -> dict[str, Any]:
