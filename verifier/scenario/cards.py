@@ -660,12 +660,9 @@ def survey_progress(told: Callable[[int, int], None]) -> Iterator[None]:
 
 @lru_cache(maxsize=1)
 def _read_every_text(jobs: int | None) -> list[SurveyRow]:
-    """Every distinct text of the card list read, by up to `jobs` processes (which inherit the grammar's parser);
-    once per process, for when the cache is off."""
+    """Every distinct text of the card list read, by up to `jobs` processes; once per process, for when the cache
+    is off."""
     texts = texts_of_card_list()
-    from .cardtext import load_parser
-
-    load_parser()
     rows = []
     for done, row in enumerate(run_in_processes(_surveyed, texts, jobs), 1):
         for told in _SURVEY_PROGRESS:

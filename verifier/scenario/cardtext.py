@@ -18,12 +18,11 @@ __all__ = [
     "split_blocks",
     "split_sentences",
     "read_text",
-    "load_parser",
 ]
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -244,15 +243,23 @@ def split_sentences(block: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(GRAMMAR, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
+# The effects that begin with free words (`words`, or a target's description) keep the parser busy over every word of
+# a sentence; each can only be read from a sentence that holds the words it needs, so a sentence is parsed by a
+# grammar holding only those of them whose words it holds (the same reading: an effect left out has no parse).
+_NEEDS = {"healed": ("healed",), "when_returns": ("return",), "returns_with": ("return",), "returns_able": ("return",),
+          "immune_while_aside": ("while",), "gains_ability": ("gains",), "gains_every_turn": ("gains",),
+          "grant_cannot": ("cannot", "can not", "can't")}
+_BODY = re.compile(r"^\?body:.*?(?=\n\n)", re.M | re.S)
 
 
-def load_parser() -> None:
-    """Build the grammar's parser now (it is otherwise built on first use), so that processes forked to read
-    many texts inherit it."""
-    _parser()
+@cache
+def _parser(left_out: frozenset[str]) -> Lark:
+    """The grammar's parser without the effects `left_out` (of `_NEEDS`)."""
+    body = _BODY.search(GRAMMAR)
+    assert body is not None
+    kept = [e for e in re.split(r"\s*\|\s*", body.group(0).removeprefix("?body:").strip()) if e not in left_out]
+    grammar = GRAMMAR[:body.start()] + "?body: " + " | ".join(kept) + GRAMMAR[body.end():]
+    return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve", keep_all_tokens=True)
 
 
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
@@ -267,7 +274,7 @@ def _parse(low: str) -> Tree | None:
     if not _KEYWORDS.search(low):
         return None
     try:
-        return _parser().parse(low)
+        return _parser(frozenset(e for e, words in _NEEDS.items() if not any(w in low for w in words))).parse(low)
     except UnexpectedInput:
         return None
 
