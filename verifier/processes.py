@@ -116,5 +116,3 @@ def _each_in_a_fresh_process(files: Sequence[A], workers: int) -> Iterator[Any]:
         # a caller that stops early (check -x) waits only for the files being checked now
         for pool, _ in running:
             pool.shutdown(wait=True, cancel_futures=True)
-
-

@@ -1,6 +1,5 @@
-"""Checking many case files: the work done for one file, and the pool of worker processes that does it.
-
-The `check`, `ruling` and `gate` commands all run their cases through `run_cases`.
+"""Checking case files: the work done for one file (a case, or a case under a ruling), which the `check`, `ruling` and
+`gate` commands hand to `processes.run_in_processes` for many files.
 """
 
 from __future__ import annotations

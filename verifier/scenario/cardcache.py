@@ -12,7 +12,7 @@ missing, unreadable or not of the expected shape is ignored and rewritten.
 
 from __future__ import annotations
 
-__all__ = ["cached_read_text", "cached_survey", "READING_SOURCES"]
+__all__ = ["cached_read_text", "cached_survey", "SurveyRow", "READING_SOURCES"]
 
 import hashlib
 from collections.abc import Callable
@@ -89,11 +89,13 @@ def _coverage_key() -> str:
     return digest.hexdigest()[:32]
 
 
-# As `cards.SurveyRow`: a card's name, its status on each coverage line, what blocks it on each.
-Row = tuple[str, dict[str, str], dict[str, list[str]]]
+# One distinct printed text of the card list as surveyed: the name of its card (its first printing), its status on
+# each line of the coverage it is counted on (`cards.statuses_of`), and what blocks it on each line where it is
+# unsupported (`cards.blockers_of`).
+SurveyRow = tuple[str, dict[str, str], dict[str, list[str]]]
 
 
-def cached_survey(survey: Callable[[], list[Row]]) -> list[Row]:
+def cached_survey(survey: Callable[[], list[SurveyRow]]) -> list[SurveyRow]:
     """`survey()` (every distinct text of the card list as read: see `cards.survey`), through the cache when there
     is one. Two runs that find it missing at once survey the card list once: the second waits for the first's
     entry."""
@@ -102,7 +104,7 @@ def cached_survey(survey: Callable[[], list[Row]]) -> list[Row]:
                   _rows, survey, lambda rows: rows, exclusive=True)
 
 
-def _rows(data: Any) -> list[Row]:
+def _rows(data: Any) -> list[SurveyRow]:
     if not (isinstance(data, list) and all(
             isinstance(row, list) and len(row) == 3 and isinstance(row[0], str)
             and isinstance(row[1], dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in row[1].items())

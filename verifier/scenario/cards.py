@@ -22,7 +22,7 @@ from ..errors import CaseError, Location
 from ..processes import run_in_processes
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
-from .cardcache import cached_read_text, cached_survey
+from .cardcache import SurveyRow, cached_read_text, cached_survey
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 from .descriptions import TYPE_ALIGNMENT
 
@@ -600,12 +600,6 @@ def texts_of_card_list() -> list[RealCard]:
             seen.add(card.text)
             out.append(card)
     return out
-
-
-# One distinct printed text of the card list as surveyed: the name of its card (its first printing), its status on
-# each line of the coverage it is counted on (`statuses_of`), and what blocks it on each line where it is
-# unsupported (`blockers_of`).
-SurveyRow = tuple[str, dict[str, str], dict[str, list[str]]]
 
 
 def survey(jobs: int | None = None) -> list[SurveyRow]:
