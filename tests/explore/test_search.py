@@ -71,7 +71,7 @@ def summary(result: ExploreResult) -> set[tuple[str, str, tuple[str, ...], tuple
     return {(f.verdict, f.symbol, f.rules, f.at_fault, f.scenarios) for f in result.findings}
 
 
-SCOPES = int(os.environ.get("REGCHECK_EXPLORE_SCOPES", "4"))  # 60 more with -m slow
+SCOPES = int(os.environ.get("REGCHECK_EXPLORE_SCOPES", "2"))  # 60 more with -m slow
 
 
 def _compare(seed: int, rule_base: RuleBase, tmp_path: Path) -> None:

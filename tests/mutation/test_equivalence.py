@@ -80,7 +80,13 @@ def _killed_are_never_proven_equivalent(table, targets: tuple[str, ...], least: 
 
 
 def test_a_mutant_a_case_kills_is_never_proven_equivalent(table) -> None:  # type: ignore[no-untyped-def]
-    _killed_are_never_proven_equivalent(table, ("AAO-3", "AAO-5", "AAO-16"), 30)
+    _killed_are_never_proven_equivalent(table, ("AAO-16",), 9)
+
+
+@pytest.mark.slow
+def test_more_mutants_a_case_kills_are_never_proven_equivalent(table) -> None:  # type: ignore[no-untyped-def]
+    # the 34 mutants of two more rules (22 of them killed): about 35 s of CPU
+    _killed_are_never_proven_equivalent(table, ("AAO-3", "AAO-5"), 22)
 
 
 @pytest.mark.slow
