@@ -86,7 +86,8 @@ def test_no_text_that_sets_nothing_aside_or_heals_nothing_is_read_as_one() -> No
             heals = any(p.kind in ("heal", "restore", "healed") for p in a.pieces)
             assert (a.kind == "heal_effect") == heals, card.name
     incurable = read_card(next(c for c in all_cards() if c.name == "Incurable (PoC)"))
-    assert [a.kind for a in incurable.abilities] == [None, "negate_effect"]
+    # EE: "Withdraw all Heroes. Paralyze them for 3 turns." is an affliction; ART: a negate, of heal abilities too
+    assert [a.kind for a in incurable.abilities] == ["affliction_effect", "negate_effect"]
     pestilence = read_card(next(c for c in all_cards() if c.name == "Pestilence"))
     assert [a.kind for a in pestilence.abilities] == ["discard_effect"] and "set-aside" not in categories_of(pestilence)
 

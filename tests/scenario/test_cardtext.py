@@ -67,6 +67,14 @@ def test_durations_the_player_or_an_event_decides(text: str, kind: str, turns: i
     assert not a.unsupported
 
 
+@pytest.mark.parametrize(("text", "inflicts"), [("Paralyze a Hero for 2 turns.", "paralyzed"),
+                                               ("Poison an Evil Character.", "poisoned")])
+def test_an_affliction_alone_in_its_sentence_is_read(text: str, inflicts: str) -> None:
+    [ability] = read_text(text).abilities
+    assert ability.kind == "affliction_effect"
+    assert ("inflicts", inflicts) in [m for p in ability.pieces for m in p.mapped]
+
+
 def test_texts_that_set_nothing_aside_or_heal_nothing() -> None:
     a = only("Discard one Old Testament Hero in play or in a set aside area.")
     assert a.kind == "discard_effect" and "set_aside_part" not in a.parts

@@ -265,7 +265,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
-                       r"returns|when|while|gains|upkeep|protect|turn|used)\b")
+                       r"returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze)\b")
 
 
 @lru_cache(maxsize=16384)
