@@ -306,8 +306,9 @@ _DAMAGES = ("truncated", "bits flipped", "bytes overwritten", "bytes cut out", "
             "empty", "written twice", "a folder", "a link to another entry", "checksum alone", "payload alone")
 
 
-def _damage(rng: random.Random, entry: Path, text: bytes, others: list[Path]) -> str:
-    """Damage one entry file at random; what was done."""
+def _damage(rng: random.Random, entry: Path, text: bytes, others: dict[Path, bytes]) -> str:
+    """Damage one entry file at random (`others`: the other entries and their undamaged text, which may be damaged
+    on disk already); what was done."""
     kind = rng.choice(_DAMAGES)
     at = rng.randrange(len(text))
     if kind == "a folder":
@@ -316,7 +317,7 @@ def _damage(rng: random.Random, entry: Path, text: bytes, others: list[Path]) ->
         return kind
     if kind == "a link to another entry":
         entry.unlink()
-        entry.symlink_to(rng.choice(others))
+        entry.symlink_to(rng.choice(list(others)))
         return kind
     damaged = {
         "truncated": lambda: text[:at],
@@ -325,7 +326,7 @@ def _damage(rng: random.Random, entry: Path, text: bytes, others: list[Path]) ->
         "bytes overwritten": lambda: text[:at] + rng.randbytes(rng.randint(1, 64)) + text[at + 64:],
         "bytes cut out": lambda: text[:at] + text[at + rng.randint(1, 64):],
         "bytes put in": lambda: text[:at] + rng.randbytes(rng.randint(1, 64)) + text[at:],
-        "another entry": lambda: rng.choice(others).read_bytes(),
+        "another entry": lambda: others[rng.choice(list(others))],
         "empty": lambda: b"",
         "written twice": lambda: text + text,
         "checksum alone": lambda: text.partition(b"\n")[0],
@@ -367,8 +368,7 @@ def corruption_loop(root: Path, runs: int, seed: int, whole_every: int) -> dict[
     for run_number in range(runs):
         case = rng.choice(CASES)
         entry = rng.choice(by_case[case])
-        others = [e for e in kept if e != entry]
-        _damage(rng, entry, kept[entry], others)
+        _damage(rng, entry, kept[entry], {e: t for e, t in kept.items() if e != entry})
         got = cache.get(entry.stem)
         counts["runs"] += 1
         if got is None:
@@ -380,7 +380,7 @@ def corruption_loop(root: Path, runs: int, seed: int, whole_every: int) -> dict[
         if run_number % whole_every == 0:
             for other in by_case[case]:
                 if other != entry:
-                    _damage(rng, other, kept[other], [e for e in kept if e != other])
+                    _damage(rng, other, kept[other], {e: t for e, t in kept.items() if e != other})
             result, defaults, why = task.answer(root / "cases" / case, f"cases/{case}")
             counts["wrong answers"] += (result, defaults) != answers[case]
             if why:

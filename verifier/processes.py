@@ -5,6 +5,7 @@ from __future__ import annotations
 
 __all__ = ["run_in_processes", "end_with_parent"]
 
+import contextlib
 import itertools
 import os
 import signal
@@ -42,8 +43,25 @@ def end_with_parent(parent: int) -> None:
             pass
     if os.getppid() != parent:
         os._exit(1)
-    # Ctrl-C reaches every process of the terminal's group: the parent alone answers it (exit 130).
+    # Ctrl-C reaches every process of the terminal's group: the parent alone answers it (exit 130). One that came
+    # while the worker was forked (held back: see `_forking`) is dropped with it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _forking() -> Iterator[None]:
+    """Ctrl-C held back while workers are forked, so that none receives it before it ignores it (a worker would
+    print the interruption's traceback); the parent receives it once they are started."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | None, memory_mb: int | None = None
@@ -81,7 +99,9 @@ def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | Non
         pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                    initializer=end_with_parent, initargs=(os.getpid(),))
         try:
-            yield from pool.map(_run_forked, files)  # type: ignore[misc]
+            with _forking():  # every item is submitted, and every worker forked, at once
+                results = pool.map(_run_forked, files)
+            yield from results  # type: ignore[misc]
         finally:
             # a caller that stops early (check -x) waits only for the files being checked now
             pool.shutdown(wait=True, cancel_futures=True)
@@ -97,7 +117,8 @@ def _each_in_a_fresh_process(files: Sequence[A], workers: int) -> Iterator[Any]:
     def start(item: A) -> tuple[ProcessPoolExecutor, Future[Any]]:
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=end_with_parent,
                                    initargs=(os.getpid(),))
-        return pool, pool.submit(_run_forked, item)
+        with _forking():  # the worker is forked as the item is submitted
+            return pool, pool.submit(_run_forked, item)
 
     waiting = iter(files)
     running = deque(start(item) for item in itertools.islice(waiting, workers))
