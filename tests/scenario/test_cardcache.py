@@ -14,7 +14,7 @@ import pytest
 
 from verifier import files
 from verifier.scenario import cardcache
-from verifier.scenario.cardcache import cached_read_text
+from verifier.scenario.cardcache import SurveyRow, cached_read_text
 from verifier.scenario.cards import all_cards
 from verifier.scenario.cardtext import read_text
 
@@ -70,7 +70,7 @@ SURVEY = [("Abel", {"all": "modelled"}, {}),
 def test_the_survey_is_made_once_and_read_back(cache: Path) -> None:
     made: list[int] = []
 
-    def survey() -> list[tuple[str, dict[str, str], dict[str, list[str]]]]:
+    def survey() -> list[SurveyRow]:
         made.append(1)
         return SURVEY
 
@@ -109,7 +109,7 @@ def test_a_run_that_misses_the_survey_while_another_makes_it_waits_and_reads_it(
 
 
 def _survey_and_note(note: Path) -> None:
-    def survey() -> list[tuple[str, dict[str, str], dict[str, list[str]]]]:
+    def survey() -> list[SurveyRow]:
         note.write_text("surveyed", "utf-8")
         return SURVEY
 
