@@ -22,7 +22,7 @@ from verifier.explore.scenarios import count_plans, never_legal, plans, scenario
 from verifier.explore.search import finding_keys, question_symbol, statements_at_fault
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
-from verifier.solver.engine import check_scenario, screen_asked, screen_groups
+from verifier.solver.engine import ScenarioScreen, check_scenario, screen_asked, screen_groups
 
 CARDS = {
     "hezekiah": {"type": "Hero", "brigade": "Blue", "abilities": [
@@ -189,6 +189,27 @@ def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBa
         split_seen += bool(screening.split)
     assert split_seen > 1, "Provisions' paired targets are open in more than one scenario"
 
+
+
+def test_one_grounding_screens_and_answers_a_scenario_as_its_own_checks_do(rule_base: RuleBase, tmp_path: Path) -> None:
+    path = tmp_path / "scope.yaml"
+    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
+    scope = load_scope(path, rule_base)
+    answered = 0
+    for plan in plans(scope):
+        bare = scenario_of(scope, plan, rule_base, templates=(), not_legal=frozenset())
+        screen = ScenarioScreen(bare, rule_base)
+        not_legal = never_legal(bare, rule_base, scope.templates, screen=screen)
+        assert not_legal == never_legal(bare, rule_base, scope.templates)
+        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates, not_legal)]
+        assert screen.screen_asked(asked) == screen_asked(bare, rule_base, asked)
+        sc = scenario_of(scope, plan, rule_base, not_legal=not_legal)
+        groups = {q.name: question_symbol(sc, q.name) for q in sc.questions}
+        assert screen.screen_groups(sc, groups) == screen_groups(sc, rule_base, groups)
+        # answered from the screen's grounding: every answer, witness and way out as checked afresh
+        assert screen.answer(sc, resolve=True) == check_scenario(sc, rule_base, None, resolve=True)
+        answered += any(r.verdict.value == "ambiguous" for r in check_scenario(sc, rule_base).results)
+    assert answered > 1
 
 NEGATE_A_TIMELINE_ENTRY = """\
 title: a negate that may come in any phase after the set-aside the timeline always holds

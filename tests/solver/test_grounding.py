@@ -13,6 +13,7 @@ from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
 from verifier.scenario.model import Fact, Scenario
 from verifier.solver.grounding import (
+    GroundedBase,
     Grounding,
     RuleInstance,
     Term,
@@ -317,3 +318,28 @@ def test_value_names_are_numbered_per_type(base: tuple[Scenario, Grounding]) -> 
     assert g.decode("zone", g.encode("zone", "hand")) == "hand"
     assert g.decode("player", 7) == "<7>"
     assert g.encode("bool", True) is True
+
+
+KEPT_CASES = sorted((Path(__file__).resolve().parents[2] / "cases").rglob("*.yaml"))[::15]
+
+
+@pytest.mark.parametrize("path", KEPT_CASES, ids=lambda p: p.stem)
+def test_a_scenario_grounded_from_its_kept_base_is_grounded_as_afresh(rule_base: RuleBase, path: Path) -> None:
+    sc = load_case(path, rule_base)
+    kept: list[GroundedBase] = []
+    without = ground(sc._replace(questions=()), rule_base, keep=kept)
+    assert kept and not without.questions
+    assert kept[0].serves(sc, rule_base)
+    assert ground(sc, rule_base, base=kept[0]) == ground(sc, rule_base)
+    # the base is a copy: grounding from it, or adding to what was grounded, leaves it as it was
+    without.background.append("true")
+    assert ground(sc, rule_base, base=kept[0]) == ground(sc, rule_base)
+
+
+def test_a_kept_base_serves_only_its_own_scenario(rule_base: RuleBase) -> None:
+    sc = load_case(KEPT_CASES[0], rule_base)
+    kept: list[GroundedBase] = []
+    ground(sc, rule_base, keep=kept)
+    other = sc._replace(facts=sc.facts[1:])
+    assert not kept[0].serves(other, rule_base)
+    assert ground(other, rule_base, base=kept[0]) == ground(other, rule_base)

@@ -25,7 +25,7 @@ from ..language.syntax import Name, SourceText, parse_expression, walk
 from ..language.types import TypeScope, infer
 from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
-from ..solver.engine import DEFAULT_TIMEOUT_MS, possibly_true
+from ..solver.engine import DEFAULT_TIMEOUT_MS, ScenarioScreen
 from ..vocabulary import SYMBOLS, VALUE_SETS
 from ..yamlsource import YMap, YNode, YScalar, YSeq, plain
 from .model import PHASES, Scope
@@ -149,13 +149,17 @@ def _about_attempts(templates: tuple[str, ...]) -> bool:
 
 
 def never_legal(sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
-                limits: tuple[int, int | None] = (DEFAULT_TIMEOUT_MS, None)) -> frozenset[str]:
+                limits: tuple[int, int | None] = (DEFAULT_TIMEOUT_MS, None),
+                screen: ScenarioScreen | None = None) -> frozenset[str]:
     """The attempts of the scenario that are legal in none of its outcomes, when a template asks about
     attempts (empty when none does, when the scenario has no outcome, or when the check gave up: then
-    every attempt is asked about)."""
+    every attempt is asked about). `screen`, when given, is the scenario already grounded (with or without
+    its questions, which the check does not read): it is checked there instead of grounded again."""
     if not _about_attempts(templates):
         return frozenset()
-    possible = possibly_true(sc._replace(questions=()), rules, [("legal", (a.id,)) for a in sc.attempts], *limits)
+    if screen is None:
+        screen = ScenarioScreen(sc._replace(questions=()), rules, *limits)
+    possible = screen.possibly_true([("legal", (a.id,)) for a in sc.attempts])
     if possible is None:
         return frozenset()
     return frozenset(a.id for a in sc.attempts if ("legal", (a.id,)) not in possible)

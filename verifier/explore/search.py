@@ -40,7 +40,7 @@ from ..language.syntax import Call
 from ..processes import run_in_processes
 from ..rulesdoc import in_statement_order, statement_order
 from ..scenario.model import Question, Scenario
-from ..solver.engine import DEFAULT_TIMEOUT_MS, check_scenario, screen_asked, screen_groups, screen_scenario
+from ..solver.engine import DEFAULT_TIMEOUT_MS, ScenarioScreen, check_scenario
 from ..verdicts import CaseResult, GroupScreening, QuestionResult, Verdict
 from .scenarios import (
     MAX_TEMPLATE_QUESTIONS,
@@ -211,48 +211,51 @@ class _PlanTask:
         # First without the templated questions. A templated question's value is the outcome it asks
         # about, so where the scope asks no questions of its own the outcomes are screened by symbol at once.
         bare = scenario_of(self.scope, plan, self.rules, templates=(), not_legal=frozenset())
-        not_legal = never_legal(bare, self.rules, self.scope.templates, limits)
+        screen = ScenarioScreen(bare, self.rules, *limits)  # grounded once for the checks below
+        not_legal = never_legal(bare, self.rules, self.scope.templates, limits, screen)
         asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, self.scope.templates, not_legal)]
         if not self.scope.questions and len(asked) <= MAX_TEMPLATE_QUESTIONS:  # more: refused as building them is
-            by_symbol = screen_asked(bare, self.rules, asked, *limits)
+            by_symbol = screen.screen_asked(asked)
             if by_symbol.verdict is not Verdict.UNKNOWN:  # unknown: an outcome no rule constrains, or a limit
-                return self.settled(plan, by_symbol, not_legal)
+                return self.settled(plan, by_symbol, not_legal, screen)
             used = by_symbol.rules
         else:
             # when no outcome at all can differ, no question can
-            first = screen_scenario(bare, self.rules, *limits, every_outcome=True, asked=asked)
+            first = screen.screen(every_outcome=True, asked=asked)
             if first.verdict is Verdict.DETERMINED:
                 return _Outcome((), first.rules, "", False)
             if first.verdict is not Verdict.AMBIGUOUS:  # a conflict, or a check that gave up: answered in full
-                return self.full(plan, first.rules, not_legal, first.verdict)
+                return self.full(plan, screen, first.rules, not_legal, first.verdict)
             used = first.rules
         # Some outcome may differ: the templated questions built and screened by symbol.
         sc = scenario_of(self.scope, plan, self.rules, not_legal=not_legal)
         groups = {q.name: symbol_of(q) for q in sc.questions}
-        screened = screen_groups(sc, self.rules, groups, *limits)
-        return self.settled(plan, replace(screened, rules=used), not_legal)
+        screened = screen.screen_groups(sc, groups)
+        return self.settled(plan, replace(screened, rules=used), not_legal, screen)
 
-    def settled(self, plan: Plan, screened: GroupScreening, not_legal: frozenset[str]) -> _Outcome:
+    def settled(self, plan: Plan, screened: GroupScreening, not_legal: frozenset[str],
+                screen: ScenarioScreen) -> _Outcome:
         """What a screen by symbol settles: nothing to find, or the plan answered in full (an open question,
         a conflict, or a screen that gave up)."""
         if screened.verdict is Verdict.DETERMINED:
             return _Outcome((), screened.rules, "", False)
-        return self.full(plan, screened.rules, not_legal, screened.verdict,
+        return self.full(plan, screen, screened.rules, not_legal, screened.verdict,
                          frozenset(group for group, _ in screened.split))
 
-    def full(self, plan: Plan, used: tuple[str, ...] = (), not_legal: frozenset[str] | None = None,
+    def full(self, plan: Plan, screen: ScenarioScreen, used: tuple[str, ...] = (), not_legal: frozenset[str] | None = None,
              screened: Verdict = Verdict.UNKNOWN, split: frozenset[str] = frozenset()) -> _Outcome:
         """The plan's scenario answered in full, as the brute-force path answers it, with the questions the
         screen (`screened`, `split`) leaves open: where it found a conflict, one question, which shows it
         as every question does (the ways out are the scenario's, whatever is asked); where some groups can
-        split, their questions, the others being determined."""
+        split, their questions, the others being determined. Its rules and facts are taken as `screen`
+        grounded them."""
         limits = (self.options.timeout_ms, self.options.memory_mb)
         sc = scenario_of(self.scope, plan, self.rules, not_legal=not_legal, limits=limits)
         if screened is Verdict.CONTRADICTION:
             sc = sc._replace(questions=sc.questions[:1])
         elif screened is Verdict.AMBIGUOUS:
             sc = sc._replace(questions=tuple(q for q in sc.questions if symbol_of(q) in split))
-        return self.outcome(sc, check_scenario(sc, self.rules, None, *limits, resolve=True), used)
+        return self.outcome(sc, screen.answer(sc, resolve=True), used)
 
     def outcome(self, sc: Scenario, result: CaseResult, used: tuple[str, ...]) -> _Outcome:
         unknown = next((r.reason or "the solver gave up" for r in result.results if r.verdict is Verdict.UNKNOWN), "")

@@ -17,7 +17,7 @@ consistent, each with every question's answer once it is taken.
 from __future__ import annotations
 
 __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenario", "screen_groups", "possibly_true",
-           "screen_asked",
+           "screen_asked", "ScenarioScreen",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
 from collections.abc import Callable, Collection, Mapping
@@ -49,6 +49,7 @@ from ..verdicts import (
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
 from .backend import SAT, UNKNOWN, UNSAT, Session
 from .grounding import (
+    GroundedBase,
     Grounding,
     RuleInstance,
     SymbolRef,
@@ -79,7 +80,8 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
 
 class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
-                 timeout_ms: int, memory_mb: int | None, tracked: bool = False) -> None:
+                 timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
+                 keep: list[GroundedBase] | None = None) -> None:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
@@ -90,7 +92,7 @@ class _Case:
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
         try:
-            self.g: Grounding = ground(scenario, rules)
+            self.g: Grounding = ground(scenario, rules, base, keep)
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
             self.limit_hit = str(exc)
             return
@@ -813,6 +815,46 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
     `resolve`, a contradiction comes with the ways out of it: the interpretation rules and minimal
     correction sets that make the scenario consistent, with every question's answer under each."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb).run(resolve)
+
+
+class ScenarioScreen:
+    """One scenario grounded once and screened several ways on one solver: which Boolean outcomes can hold
+    (`possibly_true`), then a screen of the whole scenario (`screen`) or of the outcomes asked (`screen_asked`).
+    Each answers as its function of the same name does on the scenario alone: a screen's verdict rests on
+    which checks are satisfiable, never on a model, and the checks before it leave nothing asserted.
+
+    The scenario with other questions (`screen_groups`, `answer`) is checked on a solver of its own, as its
+    function does, its rules and facts taken as grounded here rather than grounded again."""
+
+    def __init__(self, scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                 memory_mb: int | None = None) -> None:
+        self._limits = (timeout_ms, memory_mb)
+        self._bases: list[GroundedBase] = []
+        self._case = _Case(scenario, rules, None, timeout_ms, memory_mb, keep=self._bases)
+
+    def possibly_true(self, atoms: Collection[tuple[str, tuple[str, ...]]]) -> frozenset[tuple[str, tuple[str, ...]]] | None:
+        """See the function `possibly_true`."""
+        return self._case.possibly_true(atoms)
+
+    def screen(self, every_outcome: bool = False, asked: Collection[tuple[str, tuple[str, ...]]] = ()) -> Screening:
+        """See `screen_scenario`; the last screen of this scenario (it asserts the second copy's difference)."""
+        return self._case.screen(every_outcome, asked)
+
+    def screen_asked(self, asked: Collection[tuple[str, tuple[str, ...]]]) -> GroupScreening:
+        """See the function `screen_asked`."""
+        return self._case.screen_asked(asked)
+
+    def _other(self, scenario: Scenario) -> _Case:
+        base = self._bases[0] if self._bases else None
+        return _Case(scenario, self._case.rules, None, *self._limits, base=base)
+
+    def screen_groups(self, scenario: Scenario, groups: Mapping[str, str]) -> GroupScreening:
+        """`screen_groups` of `scenario`: this one with other questions (any other scenario is grounded afresh)."""
+        return self._other(scenario).screen_groups(groups)
+
+    def answer(self, scenario: Scenario, resolve: bool = False) -> CaseResult:
+        """`check_scenario` of `scenario`: this one with other questions (any other scenario is grounded afresh)."""
+        return self._other(scenario).run(resolve)
 
 
 def screen_scenario(scenario: Scenario, rules: RuleBase, timeout_ms: int = DEFAULT_TIMEOUT_MS,

@@ -11,7 +11,7 @@ the facts make false is not grounded at all: its instance holds wherever the fac
 from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder", "GroundingMemo",
-           "ground_with_memo", "second_copy", "copy_since",
+           "ground_with_memo", "second_copy", "copy_since", "GroundedBase",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import gc
@@ -1213,28 +1213,66 @@ def ground_and_keep(scenario: Scenario, rules: RuleBase) -> Grounding:
     return g
 
 
-def ground(scenario: Scenario, rules: RuleBase) -> Grounding:
+class GroundingMemo(NamedTuple):
+    """What grounding a scenario worked out on the way: definitions applied to known arguments, symbol
+    applications and structure values."""
+
+    definitions: dict[tuple[str, tuple[Py, ...]], Term]
+    refs: dict[tuple[str, tuple[Py, ...]], Term]
+    structures: dict[tuple[str, tuple[Py, ...]], Term]
+
+
+class GroundedBase(NamedTuple):
+    """A scenario's rules and facts as grounding left them before its questions, kept so that the same
+    scenario with other questions is grounded from here (see `ground`)."""
+
+    scenario: Scenario  # without its questions
+    rules: RuleBase
+    grounding: Grounding  # a copy of its own, before any question
+    memo: GroundingMemo
+
+    def serves(self, scenario: Scenario, rules: RuleBase) -> bool:
+        """Whether `scenario` is this one, whatever its questions, over the same rule base."""
+        return rules is self.rules and scenario._replace(questions=()) == self.scenario
+
+
+def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None,
+           keep: list[GroundedBase] | None = None) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
-    Raises `SolverError` when the case is larger than `too_large` allows.
+    With a `base` that serves the scenario (see `GroundedBase.serves`), only the questions are grounded,
+    on a copy of the base: the grounding is the one grounding the scenario afresh gives (its rules and
+    facts come first, and every constant is numbered in the order it is met). With `keep`, the base of
+    this scenario is appended to it. Raises `SolverError` when the case is larger than `too_large` allows.
     """
     if _KEPT:
         kept = _KEPT.pop()
         if kept[0] is scenario and kept[1] is rules:
             return kept[2]
+    if base is not None and base.serves(scenario, rules):
+        g = base.grounding.copy()
+        gr = _grounder(rules).start(scenario, "o", g)
+        gr.def_cache, gr.refs, gr.structures = dict(base.memo.definitions), dict(base.memo.refs), dict(base.memo.structures)
+        _ground_questions(gr, g, scenario)
+        return g
     # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
     # default, would walk them again and again, so it waits until grounding is done (the garbage of one
     # grounding is collected after it).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _ground(scenario, rules)
+        return _ground(scenario, rules, keep)
     finally:
         if collecting:
             gc.enable()
 
 
-def _ground(scenario: Scenario, rules: RuleBase) -> Grounding:
+def _ground_questions(gr: _Grounder, g: Grounding, scenario: Scenario) -> None:
+    for q in scenario.questions:
+        g.questions[q.name], g.question_terms[q.name] = _question_parts(gr, g, q, "q")
+
+
+def _ground(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None) -> Grounding:
     g = Grounding(universe_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
     active = rules.active_rules(scenario.interpretations)
@@ -1251,8 +1289,10 @@ def _ground(scenario: Scenario, rules: RuleBase) -> Grounding:
         name = smt_symbol(f"f:{len(g.tracked)}")
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, fact_body, fact))
-    for q in scenario.questions:
-        g.questions[q.name], g.question_terms[q.name] = _question_parts(gr, g, q, "q")
+    if keep is not None:
+        keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(),
+                                 GroundingMemo(dict(gr.def_cache), dict(gr.refs), dict(gr.structures))))
+    _ground_questions(gr, g, scenario)
     return g
 
 
@@ -1299,15 +1339,6 @@ class RuleGrounder:
         if text == g.question_terms.get(q.name) and known == tuple(t.const for t in g.questions.get(q.name, ())):
             return None
         return _question_parts(gr, g, q._replace(name=name), "q", terms)[0]
-
-
-class GroundingMemo(NamedTuple):
-    """What grounding a scenario worked out on the way: definitions applied to known arguments, symbol
-    applications and structure values."""
-
-    definitions: dict[tuple[str, tuple[Py, ...]], Term]
-    refs: dict[tuple[str, tuple[Py, ...]], Term]
-    structures: dict[tuple[str, tuple[Py, ...]], Term]
 
 
 def ground_with_memo(scenario: Scenario, rules: RuleBase) -> tuple[Grounding, GroundingMemo]:
