@@ -20,12 +20,18 @@ tell what its full answer finds. Run it with the interpreter regcheck is install
 
     .venv/bin/python benchmarks/explore.py
     .venv/bin/python benchmarks/explore.py --runs 3 --sample 60 --budget 600
+    .venv/bin/python benchmarks/explore.py --against ../earlier --budget 0 --only three-cards-three-turns
+
+With `--against DIR` (another checkout, such as a git worktree of an earlier commit), that checkout's
+`regcheck explore SCOPE --jobs 1` (its own code and rules) runs in turn with this one's, and the two are
+compared, with whether they report the same findings.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import statistics
@@ -51,12 +57,13 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run(scope: Path, *options: str) -> tuple[float, float, dict]:
-    """One whole-process run of `regcheck explore`: wall time, CPU time (of every process it ran) and its
-    JSON report."""
+def run(scope: Path, *options: str, root: Path = ROOT) -> tuple[float, float, dict]:
+    """One whole-process run of `regcheck explore`, of the checkout at `root` (its code and rules): wall time,
+    CPU time (of every process it ran) and its JSON report."""
     started, cpu = time.perf_counter(), _children_cpu()
+    env = {**os.environ, "PYTHONPATH": str(root)}
     done = subprocess.run([sys.executable, "-m", "verifier", "explore", str(scope), "--format", "json", *options],
-                          cwd=ROOT, capture_output=True, text=True)
+                          cwd=root, capture_output=True, text=True, env=env)
     elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1):
         raise SystemExit(f"regcheck explore {scope.name} {' '.join(options)} failed:\n{done.stderr}")
@@ -126,13 +133,18 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40, help="scenarios sampled to estimate a brute-force run")
     parser.add_argument("--budget", type=float, default=900, help="seconds a brute-force run may be expected to take")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout (a git worktree of an earlier commit): its explore with one worker is "
+                             "run in turn with this one's, and compared")
+    parser.add_argument("--only", nargs="*", metavar="NAME", help="the scopes of benchmarks/scopes/ to run (file stems)")
     parser.add_argument("--floor", type=Path, help=argparse.SUPPRESS)  # one measure of `floor`, in this process
     args = parser.parse_args()
     if args.floor is not None:
         print(json.dumps(_floor_here(args.floor)))
         return
     rows = []
-    for scope in SCOPES:
+    against: list[tuple[str, tuple[float, float], tuple[float, float], bool]] = []
+    for scope in [s for s in SCOPES if not args.only or s.stem in args.only]:
         name = scope.relative_to(ROOT).as_posix()
         print(f"{name}: sampling the brute-force path ...", file=sys.stderr)
         per_scenario, per_scenario_cpu, same, size = sampled(scope, args.sample, args.seed)
@@ -142,9 +154,15 @@ def main() -> None:
         alone: list[tuple[float, float]] = []
         brute: list[tuple[float, float]] = []
         agree = None
+        other: list[tuple[float, float]] = []
+        same_as_other = True
         for _ in range(args.runs):
             t, cpu, one = run(scope, "--jobs", "1")
             alone.append((t, cpu))
+            if args.against is not None:
+                t, cpu, theirs = run(scope, "--jobs", "1", root=args.against.resolve())
+                other.append((t, cpu))
+                same_as_other = same_as_other and findings(one) == findings(theirs)
             if estimate <= args.budget:
                 t, cpu, full = run(scope, "--jobs", "1", "--brute-force")
                 brute.append((t, cpu))
@@ -152,6 +170,9 @@ def main() -> None:
         floors = [floor(scope) for _ in range(args.runs)]
         searched, grounded = (statistics.median(f[i] for f in floors) for i in (0, 1))
         explore_time = tuple(statistics.median(x[i] for x in alone) for i in (0, 1))
+        if other:
+            against.append((name, explore_time, tuple(statistics.median(x[i] for x in other) for i in (0, 1)),
+                            same_as_other))
         brute_time = (tuple(statistics.median(x[i] for x in brute) for i in (0, 1)) if brute
                       else (estimate, per_scenario_cpu * scenarios))
         rows.append((name, scenarios, len(report["scopes"][0]["findings"]), wall, explore_time, brute_time,
@@ -178,6 +199,13 @@ def main() -> None:
     print("(in a fresh process, one worker, CPU seconds, medians of the runs: the search without shrinking, and every "
           "scenario built and grounded once as its first screen does; the ratio is the brute-force CPU time over the "
           "solver's part: the ratio were each scenario's first grounding free)")
+    if against:
+        print()
+        print(f"{'scope':<48} {'this checkout (CPU)':>20} {'--against (CPU)':>20} {'ratio (CPU)':>14}  same findings")
+        for name, mine, theirs, same_findings in against:
+            print(f"{name:<48} {mine[0]:>7.1f} s ({mine[1]:.1f} s) {theirs[0]:>9.1f} s ({theirs[1]:.1f} s) "
+                  f"{theirs[0] / mine[0]:>5.2f}x ({theirs[1] / mine[1]:.2f}x)  {'yes' if same_findings else 'NO'}")
+        print(f"(--jobs 1, run in turn, medians of {args.runs}; --against: {args.against})")
 
 
 if __name__ == "__main__":
