@@ -8,8 +8,10 @@ first screened for whether any outcome can differ at all (`screen_scenario`), an
 are the questions built and screened by symbol (`screen_groups`). A scenario the screen finds a
 conflict or an open question in, or whose screen gave up, is answered in full (`check_scenario`, with
 a contradiction's ways out; only the questions the screen leaves open), which names the statements at
-fault behind each finding. The brute-force path answers every scenario in full; it is the reference the
-search is tested against.
+fault behind each finding. A scenario's rules and facts are grounded once for all of it: the check of
+which attempts can be legal, the screens and the full answer start from that grounding (`ScenarioScreen`),
+each on a solver as its own check would be. The brute-force path answers every scenario in full; it is
+the reference the search is tested against.
 
 A templated question about an attempt (other than whether it is legal) is asked only where the
 attempt can be legal (see `scenario_of`).
