@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason, reasons_in, unread_reason
@@ -402,3 +404,21 @@ def test_an_ability_gained_that_the_grammar_cannot_place_is_unsupported() -> Non
     assert not a.on_return and [p.kind for p in a.unsupported] == ["gains_ability"]
     a = only("Set a Hero aside for 3 turns. Hero gains the ability 'Negate an Evil Character.'")
     assert not a.on_return and [p.kind for p in a.unsupported] == ["gains_ability"]
+
+
+def test_every_effect_that_begins_with_free_words_is_parsed_only_where_its_words_are() -> None:
+    # A sentence is parsed without the effects of `_NEEDS` whose words it lacks (for speed): every effect of the
+    # grammar that begins with free words must be listed, and each word listed must be one its rule needs.
+    from verifier.scenario import cardtext
+
+    grammar = cardtext.GRAMMAR
+    body = cardtext._BODY.search(grammar)
+    assert body is not None
+    effects = [e.strip() for e in body.group(0).removeprefix("?body:").split("|")]
+    rules = {m.group(1): m.group(2) for m in re.finditer(r"^(\w+)(?:\.\d+)?:\s*(.*)$", grammar, re.M)}
+    free = {e for e in effects if rules[e].split()[0] in ("words", "target")}
+    assert free == set(cardtext._NEEDS), "list the effect's needed words in cardtext._NEEDS"
+    for effect, words in cardtext._NEEDS.items():
+        text = rules[effect]
+        terminals = " ".join(rules[t] for t in re.findall(r"\b[A-Z_]+\b", text) if t in rules)
+        assert all(w in f"{text} {terminals}" for w in words), effect
