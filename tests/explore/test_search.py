@@ -19,7 +19,7 @@ from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
 from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
 from verifier.explore.scenarios import count_plans, never_legal, plans, scenario_of, slots, template_applications
-from verifier.explore.search import finding_keys, question_symbol, statements_at_fault
+from verifier.explore.search import _PlanTask, finding_keys, question_symbol, statements_at_fault
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
 from verifier.solver.engine import ScenarioScreen, check_scenario, screen_asked, screen_groups
@@ -210,6 +210,20 @@ def test_one_grounding_screens_and_answers_a_scenario_as_its_own_checks_do(rule_
         assert screen.answer(sc, resolve=True) == check_scenario(sc, rule_base, None, resolve=True)
         answered += any(r.verdict.value == "ambiguous" for r in check_scenario(sc, rule_base).results)
     assert answered > 1
+
+
+def test_the_explore_benchmark_finds_each_screen_agreeing_with_its_full_answer(rule_base: RuleBase, tmp_path: Path) -> None:
+    # benchmarks/explore.py checks sampled scenarios this way; here on every scenario of a small scope
+    from benchmarks.explore import _agree
+
+    path = tmp_path / "scope.yaml"
+    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
+    scope = load_scope(path, rule_base)
+    screened = _PlanTask(scope, rule_base, ExploreOptions(jobs=1))
+    brute = _PlanTask(scope, rule_base, ExploreOptions(jobs=1, brute_force=True))
+    outcomes = [(screened(plan), brute(plan)) for plan in plans(scope)]
+    assert all(_agree(mine, full) for mine, full in outcomes)
+    assert any(mine.full for mine, _ in outcomes) and any(not mine.full for mine, _ in outcomes)
 
 NEGATE_A_TIMELINE_ENTRY = """\
 title: a negate that may come in any phase after the set-aside the timeline always holds
