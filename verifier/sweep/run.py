@@ -204,13 +204,11 @@ def run_local(work: Work, jobs: Iterator[Job], workers: int) -> Iterator[tuple[i
         for position, args in jobs:
             yield position, work(*args)
         return
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    from ..processes import end_with_parent
+    from ..processes import forked_pool
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                             initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+    with forked_pool(workers) as pool:
         running: dict[Future[Any], int] = {}
         for position, args in itertools.islice(jobs, 2 * workers):
             running[pool.submit(work, *args)] = position
