@@ -3,16 +3,20 @@ card grammar) instead of receiving a copy with every item, and which end with th
 
 from __future__ import annotations
 
-__all__ = ["run_in_processes", "end_with_parent"]
+__all__ = ["run_in_processes", "end_with_parent", "forked_pool"]
 
 import contextlib
+import functools
 import itertools
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 A = TypeVar("A")
 T = TypeVar("T")
@@ -64,6 +68,29 @@ def _forking() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
+def forked_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of `workers` processes forked from this one (they inherit what it has loaded), each ending with this
+    process however it ends (`end_with_parent`); Ctrl-C is held back while a submission forks them (`_forking`)."""
+    import multiprocessing
+
+    return _forked_pool_class()(workers, mp_context=multiprocessing.get_context("fork"), initializer=end_with_parent,
+                                initargs=(os.getpid(),))
+
+
+@functools.cache
+def _forked_pool_class() -> type[ProcessPoolExecutor]:
+    """The pool `forked_pool` makes: a process pool whose every submission (which forks the workers the first
+    time) holds Ctrl-C back."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    class ForkedPool(ProcessPoolExecutor):
+        def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+            with _forking():
+                return super().submit(fn, *args, **kwargs)
+
+    return ForkedPool
+
+
 def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | None, memory_mb: int | None = None
                      ) -> Iterator[T]:
     """Run `task` on each of `files` (case files, the scenarios of a scope, mutants, card texts), giving the
@@ -83,7 +110,6 @@ def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | Non
         yield from map(task, files)
         return
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
         yield from map(task, files)
@@ -96,11 +122,9 @@ def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | Non
             _forked_task = None
         return
     try:
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=end_with_parent, initargs=(os.getpid(),))
+        pool = forked_pool(workers)
         try:
-            with _forking():  # every item is submitted, and every worker forked, at once
-                results = pool.map(_run_forked, files)
+            results = pool.map(_run_forked, files)  # every item is submitted, and every worker forked, at once
             yield from results  # type: ignore[misc]
         finally:
             # a caller that stops early (check -x) waits only for the files being checked now
@@ -111,14 +135,11 @@ def run_in_processes(task: Callable[[A], T], files: Sequence[A], jobs: int | Non
 
 def _each_in_a_fresh_process(files: Sequence[A], workers: int) -> Iterator[Any]:
     """`_forked_task` on each of `files`, in order, each in a worker forked for it alone, `workers` at once."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
 
     def start(item: A) -> tuple[ProcessPoolExecutor, Future[Any]]:
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=end_with_parent,
-                                   initargs=(os.getpid(),))
-        with _forking():  # the worker is forked as the item is submitted
-            return pool, pool.submit(_run_forked, item)
+        pool = forked_pool(1)
+        return pool, pool.submit(_run_forked, item)  # the worker is forked as the item is submitted
 
     waiting = iter(files)
     running = deque(start(item) for item in itertools.islice(waiting, workers))

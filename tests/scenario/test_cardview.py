@@ -52,8 +52,9 @@ def test_the_coverage_text_lists_what_blocks_each_category(monkeypatch: pytest.M
     long_reason = "banding is not modelled (" + "a long explanation " * 6 + ")"
     rows = [{"reason": long_reason, "texts": 3, "cards": ["Revolt", "Abaddon, the Destroyer (RoJ AB)"]}]
     rows += [{"reason": f"reason {i}", "texts": 1, "cards": ["A"]} for i in range(cardview.FEW_BLOCKERS + 2)]
-    monkeypatch.setattr(cardview, "coverage", lambda: counts)
-    monkeypatch.setattr(cardview, "blockers", lambda: {c: rows for c in COVERAGE_LINES})
+    monkeypatch.setattr(cardview, "survey", lambda: [])
+    monkeypatch.setattr(cardview, "count_coverage", lambda survey: counts)
+    monkeypatch.setattr(cardview, "count_blockers", lambda survey: {c: rows for c in COVERAGE_LINES})
     data = cardview.coverage_json()
     assert set(data) == {"coverage", "statuses", "blockers"} and data["blockers"]["heal"] == rows  # type: ignore[index]
     assert data["coverage"]["all"]["definition"] == DEFINITIONS["all"]  # type: ignore[index]

@@ -285,16 +285,14 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
         return sorted(results, key=lambda r: order[r.mutant_id])
     import multiprocessing
     import queue as queues
-    from concurrent.futures import ProcessPoolExecutor, wait
+    from concurrent.futures import wait
 
-    from ..processes import end_with_parent
+    from ..processes import forked_pool
 
-    context = multiprocessing.get_context("fork")
-    ticks = context.Queue()
+    ticks = multiprocessing.get_context("fork").Queue()
     _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks, prove)
     try:
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=end_with_parent,
-                                 initargs=(os.getpid(),)) as pool:
+        with forked_pool(workers) as pool:
             futures = [pool.submit(_worker, part) for part in range(workers)]
             while not all(f.done() for f in futures):
                 try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["cached_read_text", "cached_survey", "SurveyRow", "READING_SOURCES"]
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,14 +33,19 @@ _TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "_
 READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py", "descriptions.py")
 
 
-@cache
-def _grammar_key() -> str:
+def _files_digest(paths: Iterable[Path]) -> str:
+    """A hash of the cache's format, regcheck's version, and the name and bytes of each file of `paths` in order."""
     from .. import __version__
 
     digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
-    for name in READING_SOURCES:
-        digest.update(b"\0" + name.encode() + b"\0" + (Path(__file__).parent / name).read_bytes())
+    for path in paths:
+        digest.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+@cache
+def _grammar_key() -> str:
+    return _files_digest(Path(__file__).parent / name for name in READING_SOURCES)
 
 
 def _path(folder: Path, text: str) -> Path:
@@ -79,14 +84,9 @@ def cached_read_text(text: str) -> TextReadingResult:
 
 
 def _coverage_key() -> str:
-    from .. import __version__
-
-    digest = hashlib.sha256(f"{FORMAT}:{__version__}".encode())
     here = Path(__file__).resolve().parent
     data = here.parent / "data"
-    for path in [*sorted(here.glob("card*.py")), data / "cards.tsv", data / "card-overrides.yaml"]:
-        digest.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:32]
+    return _files_digest([*sorted(here.glob("card*.py")), data / "cards.tsv", data / "card-overrides.yaml"])[:32]
 
 
 # One distinct printed text of the card list as surveyed: the name of its card (its first printing), its status on

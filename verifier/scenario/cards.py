@@ -7,12 +7,13 @@ __all__ = [
     "read_card", "overrides",
     "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
     "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
-    "blocker_reason", "blockers", "survey", "SurveyRow", "OFFERED_INSTEAD", "SHOWN_CARDS", "survey_progress",
+    "blocker_reason", "blockers", "count_coverage", "count_blockers", "survey", "SurveyRow", "OFFERED_INSTEAD",
+    "SHOWN_CARDS", "survey_progress",
 ]
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -612,8 +613,13 @@ def survey(jobs: int | None = None) -> list[SurveyRow]:
 def coverage(jobs: int | None = None) -> dict[str, dict[str, int]]:
     """For each line of the coverage (`COVERAGE_LINES`), how many distinct printed texts are modelled, override,
     unsupported or not read (`survey`)."""
+    return count_coverage(survey(jobs))
+
+
+def count_coverage(rows: Iterable[SurveyRow]) -> dict[str, dict[str, int]]:
+    """`coverage` counted from the rows of a survey."""
     counts = {c: dict.fromkeys(STATUSES, 0) for c in COVERAGE_LINES}
-    for _, statuses, _ in survey(jobs):
+    for _, statuses, _ in rows:
         for category, status in statuses.items():
             counts[category][status] += 1
     return counts
@@ -628,8 +634,13 @@ def blockers(jobs: int | None = None) -> dict[str, list[dict[str, object]]]:
     with how many distinct printed texts it blocks and the names of the first `SHOWN_CARDS` cards with such a text
     (in the card list's order), most texts first (then by reason); a text blocked by several reasons counts under
     each."""
+    return count_blockers(survey(jobs))
+
+
+def count_blockers(rows: Iterable[SurveyRow]) -> dict[str, list[dict[str, object]]]:
+    """`blockers` counted from the rows of a survey."""
     blocked: dict[str, dict[str, list[str]]] = {c: {} for c in COVERAGE_LINES}
-    for name, _, reasons_of in survey(jobs):
+    for name, _, reasons_of in rows:
         for category, reasons in reasons_of.items():
             for reason in reasons:
                 blocked[category].setdefault(reason, []).append(name)

@@ -13,10 +13,11 @@ from .cards import (
     STATUSES,
     CardReading,
     RealCard,
-    blockers,
-    coverage,
+    count_blockers,
+    count_coverage,
     find_card,
     read_card,
+    survey,
     text_hash,
 )
 
@@ -166,8 +167,9 @@ def coverage_json() -> dict[str, object]:
     """The coverage of the bundled card list in `regcheck cards --coverage --format json`: per line (each category
     of words, then every distinct text), the definition of the line (`cards.DEFINITIONS`), the texts per status,
     how many in all and the share modelled or read through an override; and what blocks the unsupported texts of
-    each line (`cards.blockers`)."""
-    counts = coverage()
+    each line (`cards.blockers`), both counted from one reading of the survey (`cards.survey`)."""
+    rows = survey()
+    counts = count_coverage(rows)
     out: dict[str, object] = {}
     for line in COVERAGE_LINES:
         c = counts[line]
@@ -175,7 +177,7 @@ def coverage_json() -> dict[str, object]:
         usable = c["modelled"] + c["override"]
         out[line] = {"definition": DEFINITIONS[line], **c, "texts": total,
                      "modelled_or_override_percent": round(100 * usable / total, 1) if total else 0.0}
-    return {"coverage": out, "statuses": list(STATUSES), "blockers": blockers()}
+    return {"coverage": out, "statuses": list(STATUSES), "blockers": count_blockers(rows)}
 
 
 # The categories whose blockers the text output lists in full; of the others it lists the first few.

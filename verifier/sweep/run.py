@@ -27,6 +27,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -204,13 +205,11 @@ def run_local(work: Work, jobs: Iterator[Job], workers: int) -> Iterator[tuple[i
         for position, args in jobs:
             yield position, work(*args)
         return
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    from ..processes import end_with_parent
+    from ..processes import forked_pool
 
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                             initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
+    with forked_pool(workers) as pool:
         running: dict[Future[Any], int] = {}
         for position, args in itertools.islice(jobs, 2 * workers):
             running[pool.submit(work, *args)] = position
@@ -240,57 +239,56 @@ def run_on_cluster(address: str, work: Work, jobs: Iterator[Job], failed: Callab
             else f"lost the Dask scheduler at {address}: run the same command again once it is back")
     # Dask's own log lines of a lost scheduler (the client's, its connections' tracebacks) would only repeat, less
     # clearly, the error this ends with
-    quiet = _quiet_dask_logs()
-    try:
-        client = Client(address, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError) as err:
-        quiet()
-        raise UsageError(f"cannot reach the Dask scheduler at {address} within {CONNECT_SECONDS} s: {err}") from None
-    try:
-        threads = max(sum(client.nthreads().values()), 1)
-        position_of: dict[Any, int] = {}
+    with _quiet_dask_logs():
+        try:
+            client = Client(address, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError) as err:
+            raise UsageError(f"cannot reach the Dask scheduler at {address} within {CONNECT_SECONDS} s: {err}") from None
+        try:
+            threads = max(sum(client.nthreads().values()), 1)
+            position_of: dict[Any, int] = {}
 
-        def submit(job: Job) -> Any:
-            future = client.submit(work, *job[1], own_root=True, pure=False)
-            position_of[future] = job[0]
-            return future
+            def submit(job: Job) -> Any:
+                future = client.submit(work, *job[1], own_root=True, pure=False)
+                position_of[future] = job[0]
+                return future
 
-        queue = as_completed([submit(j) for j in itertools.islice(jobs, 2 * threads)])
-        for future in queue:
-            position = position_of.pop(future)
-            try:
-                result = future.result()
-            except ClusterError as err:  # a worker of another regcheck or rule base
-                raise ClusterError(f"{err}; {kept + ': ' if kept else ''}run the same command again once every worker "
-                                   "does") from None
-            except CancelledError:  # the client cancels every task when it loses the scheduler
-                raise ClusterError(lost) from None
-            except Exception as err:  # the cluster lost the task (a worker died past its retries)
-                if client.status not in ("running", "connecting"):
+            queue = as_completed([submit(j) for j in itertools.islice(jobs, 2 * threads)])
+            for future in queue:
+                position = position_of.pop(future)
+                try:
+                    result = future.result()
+                except ClusterError as err:  # a worker of another regcheck or rule base
+                    raise ClusterError(f"{err}; {kept + ': ' if kept else ''}run the same command again once every "
+                                       "worker does") from None
+                except CancelledError:  # the client cancels every task when it loses the scheduler
                     raise ClusterError(lost) from None
-                result = failed(f"the cluster could not run it: {type(err).__name__}: {err}")
-            yield position, result
-            for job in itertools.islice(jobs, 1):
-                queue.add(submit(job))
-    except OSError:  # the scheduler's connection closed under a call
-        raise ClusterError(lost) from None
-    finally:
-        client.close()
-        quiet()
+                except Exception as err:  # the cluster lost the task (a worker died past its retries)
+                    if client.status not in ("running", "connecting"):
+                        raise ClusterError(lost) from None
+                    result = failed(f"the cluster could not run it: {type(err).__name__}: {err}")
+                yield position, result
+                for job in itertools.islice(jobs, 1):
+                    queue.add(submit(job))
+        except OSError:  # the scheduler's connection closed under a call
+            raise ClusterError(lost) from None
+        finally:
+            client.close()
 
 
-def _quiet_dask_logs() -> Callable[[], None]:
-    """Silence every logger of Dask distributed but for critical lines; returns what puts their levels back."""
+@contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """Within it, every logger of Dask distributed is silent but for critical lines; their levels are put back
+    after."""
     names = ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
     levels = {n: logging.getLogger(n).level for n in names}
     for n in names:
         logging.getLogger(n).setLevel(logging.CRITICAL)
-
-    def restore() -> None:
+    try:
+        yield
+    finally:
         for n, level in levels.items():
             logging.getLogger(n).setLevel(level)
-
-    return restore
 
 
 def _failed(why: str) -> dict[str, Any]:
