@@ -46,3 +46,31 @@ def test_a_process_that_ignores_ctrl_c_keeps_ignoring_it() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a signal sent to this process")
+def test_a_ctrl_c_in_a_callback_of_the_garbage_collector_is_raised_at_the_next_safe_point(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interruption, "_requested", False)
+    dropped: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", dropped.append)
+    sent: list[bool] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)  # handled in this callback
+            sum(range(1000))
+
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    gc.callbacks.append(callback)
+    try:
+        interruption.install()
+        gc.collect()
+        assert sent and not dropped
+        with pytest.raises(KeyboardInterrupt):
+            interruption.raise_if_requested()
+    finally:
+        gc.callbacks.remove(callback)
+        signal.signal(signal.SIGINT, before)
