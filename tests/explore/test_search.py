@@ -17,11 +17,12 @@ import pytest
 import yaml
 from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
-from verifier.explore import ExploreOptions, ExploreResult, explore_scope, load_scope
+from verifier.explore import ExploreOptions, ExploreResult, Scope, explore_scope, load_scope
 from verifier.explore.scenarios import count_plans, never_legal, plans, scenario_of, slots, template_applications
 from verifier.explore.search import _PlanTask, finding_keys, question_symbol, statements_at_fault
 from verifier.language.encoding import RuleBase
 from verifier.scenario.loader import load_case
+from verifier.scenario.model import Scenario
 from verifier.solver.engine import ScenarioScreen, check_scenario, screen_asked, screen_groups
 
 CARDS = {
@@ -169,17 +170,25 @@ templates: [paired_targets, zone, legal]
 """
 
 
-def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBase, tmp_path: Path) -> None:
+def _provisions_in_battle(rule_base: RuleBase, tmp_path: Path) -> Scope:
     path = tmp_path / "scope.yaml"
     path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
-    scope = load_scope(path, rule_base)
+    return load_scope(path, rule_base)
+
+
+def _asked(scope: Scope, bare: Scenario, not_legal: frozenset[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The outcomes the scope's templates ask about in the scenario without its questions, as the solver names them."""
+    return [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates, not_legal)]
+
+
+def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBase, tmp_path: Path) -> None:
+    scope = _provisions_in_battle(rule_base, tmp_path)
     split_seen = 0
     for plan in plans(scope):
         sc = scenario_of(scope, plan, rule_base)
         screening = screen_groups(sc, rule_base, {q.name: question_symbol(sc, q.name) for q in sc.questions})
         bare = scenario_of(scope, plan, rule_base, templates=(), not_legal=frozenset())
-        not_legal = never_legal(bare, rule_base, scope.templates)
-        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates, not_legal)]
+        asked = _asked(scope, bare, never_legal(bare, rule_base, scope.templates))
         # the outcomes asked about, screened without building the questions, give the same
         assert screen_asked(bare, rule_base, asked) == screening
         shown = [s for s in finding_keys(sc, check_scenario(sc, rule_base), rule_base) if s.key[0] == "ambiguous"]
@@ -190,25 +199,23 @@ def test_the_screen_by_symbol_names_what_the_full_answer_finds(rule_base: RuleBa
     assert split_seen > 1, "Provisions' paired targets are open in more than one scenario"
 
 
-
 def test_one_grounding_screens_and_answers_a_scenario_as_its_own_checks_do(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
-    scope = load_scope(path, rule_base)
+    scope = _provisions_in_battle(rule_base, tmp_path)
     answered = 0
     for plan in plans(scope):
         bare = scenario_of(scope, plan, rule_base, templates=(), not_legal=frozenset())
         screen = ScenarioScreen(bare, rule_base)
         not_legal = never_legal(bare, rule_base, scope.templates, screen=screen)
         assert not_legal == never_legal(bare, rule_base, scope.templates)
-        asked = [(symbol, raw) for symbol, _, raw in template_applications(bare, scope.templates, not_legal)]
+        asked = _asked(scope, bare, not_legal)
         assert screen.screen_asked(asked) == screen_asked(bare, rule_base, asked)
         sc = scenario_of(scope, plan, rule_base, not_legal=not_legal)
         groups = {q.name: question_symbol(sc, q.name) for q in sc.questions}
         assert screen.screen_groups(sc, groups) == screen_groups(sc, rule_base, groups)
         # answered from the screen's grounding: every answer, witness and way out as checked afresh
-        assert screen.answer(sc, resolve=True) == check_scenario(sc, rule_base, None, resolve=True)
-        answered += any(r.verdict.value == "ambiguous" for r in check_scenario(sc, rule_base).results)
+        afresh = check_scenario(sc, rule_base, None, resolve=True)
+        assert screen.answer(sc, resolve=True) == afresh
+        answered += any(r.verdict.value == "ambiguous" for r in afresh.results)
     assert answered > 1
 
 
@@ -216,9 +223,7 @@ def test_the_explore_benchmark_finds_each_screen_agreeing_with_its_full_answer(r
     # benchmarks/explore.py checks sampled scenarios this way; here on every scenario of a small scope
     from benchmarks.explore import _agree
 
-    path = tmp_path / "scope.yaml"
-    path.write_text(PROVISIONS_IN_BATTLE, "utf-8")
-    scope = load_scope(path, rule_base)
+    scope = _provisions_in_battle(rule_base, tmp_path)
     screened = _PlanTask(scope, rule_base, ExploreOptions(jobs=1))
     brute = _PlanTask(scope, rule_base, ExploreOptions(jobs=1, brute_force=True))
     outcomes = [(screened(plan), brute(plan)) for plan in plans(scope)]

@@ -274,6 +274,14 @@ class _Grounder:
             self.folder.begin(self)
         return self
 
+    def memo(self) -> GroundingMemo:
+        """A copy of what grounding the current scenario has worked out so far."""
+        return GroundingMemo(dict(self.def_cache), dict(self.refs), dict(self.structures))
+
+    def resume(self, memo: GroundingMemo) -> None:
+        """Take up the current scenario where `memo` (of this scenario) left it, on copies of its tables."""
+        self.def_cache, self.refs, self.structures = dict(memo.definitions), dict(memo.refs), dict(memo.structures)
+
     # -- symbols -----------------------------------------------------------------------
     def ref(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """The solver constant for `name(args)`, declared on first use."""
@@ -1252,7 +1260,7 @@ def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None
     if base is not None and base.serves(scenario, rules):
         g = base.grounding.copy()
         gr = _grounder(rules).start(scenario, "o", g)
-        gr.def_cache, gr.refs, gr.structures = dict(base.memo.definitions), dict(base.memo.refs), dict(base.memo.structures)
+        gr.resume(base.memo)
         _ground_questions(gr, g, scenario)
         return g
     # Grounding makes many small objects and few cycles: the cyclic collector, run as often as it is by
@@ -1290,8 +1298,7 @@ def _ground(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, fact_body, fact))
     if keep is not None:
-        keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(),
-                                 GroundingMemo(dict(gr.def_cache), dict(gr.refs), dict(gr.structures))))
+        keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(), gr.memo()))
     _ground_questions(gr, g, scenario)
     return g
 
@@ -1321,7 +1328,7 @@ class RuleGrounder:
         grounded over the scenario."""
         gr = self._gr.start(scenario, "o", g)
         if seen is not None:
-            gr.def_cache, gr.refs, gr.structures = dict(seen.definitions), dict(seen.refs), dict(seen.structures)
+            gr.resume(seen)
         return list(_ground_rules(gr, chosen))
 
     def ground_question(self, scenario: Scenario, g: Grounding, q: Question, name: str,
@@ -1332,7 +1339,7 @@ class RuleGrounder:
         `ground`. Raises `EncodingError` when the question cannot be grounded over the scenario."""
         gr = self._gr.start(scenario, "o", g)
         if seen is not None:
-            gr.def_cache, gr.refs, gr.structures = dict(seen.definitions), dict(seen.refs), dict(seen.structures)
+            gr.resume(seen)
         terms = _question_terms(gr, q)
         text = " ".join(t.smt for t in terms if t.smt is not None)
         known = tuple(t.const for t in terms)
@@ -1345,7 +1352,7 @@ def ground_with_memo(scenario: Scenario, rules: RuleBase) -> tuple[Grounding, Gr
     """`ground`, and what it worked out on the way (for `RuleGrounder.ground`)."""
     g = ground(scenario, rules)
     gr = _grounder(rules)
-    return g, GroundingMemo(dict(gr.def_cache), dict(gr.refs), dict(gr.structures))
+    return g, gr.memo()
 
 
 _FIRST_COPY = re.compile(r"\|(o|od|q):")
