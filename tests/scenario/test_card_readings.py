@@ -31,6 +31,7 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     traits |= {"use_changes": list(a.use_changes)} if a.use_changes else {}
     traits |= {"requires": list(a.requires)} if a.requires else {}
     traits |= {"discards_what_it_negates": True} if a.discards_what_it_negates else {}
+    traits |= {"effect_class": a.effect_class} if a.effect_class != "plain_effect" else {}
     return {
         "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],

@@ -223,7 +223,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
 @pytest.mark.parametrize(
     ("sentence", "mechanics"),
     [
-        ("May band to a human Persian.", ["banding"]),
+        ("Hero may band to a human Persian.", ["banding"]),
         ("Capture a Hero.", ["capture"]),
         ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
         ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),
@@ -422,3 +422,37 @@ def test_every_effect_that_begins_with_free_words_is_parsed_only_where_its_words
         text = rules[effect]
         terminals = " ".join(rules[t] for t in re.findall(r"\b[A-Z_]+\b", text) if t in rules)
         assert all(w in f"{text} {terminals}" for w in words), effect
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "traits", "count"),
+    [
+        ("May band to one O.T. human Hero.", ("Hero",), ("O.T.", "human"), (1, 1)),
+        ("May band to a male human Evil Character.", ("Evil_Character",), ("male", "human"), (1, 1)),
+        ("May band with a Babylonian.", ("Hero", "Evil_Character"), ("Babylonian",), (1, 1)),
+        ("May band to up to 3 Heroes.", ("Hero",), (), (0, 3)),
+    ],
+)
+def test_a_band_its_player_may_use_is_read_as_adding_to_its_own_side(
+        text: str, types: tuple[str, ...], traits: tuple[str, ...], count: tuple[int, int]) -> None:
+    a = only(text)
+    assert (a.kind, a.effect_class) == ("other_effect", "adds_same_side")
+    assert (a.target_types, a.target_traits, (a.min_targets, a.max_targets)) == (types, traits, count)
+    assert not a.unsupported
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Band to a Hero.", "a band its player must use (no 'may') is not modelled"),
+        ("May band to all Pharisees.", "a band of every character that fits, or of an opponent's characters"),
+        ("May band to an opponent's Hero.", "a band of every character that fits, or of an opponent's characters"),
+        ("May band to a Hero in a territory.", "a band from a place its text names is not modelled"),
+        ("May band to an Artifact.", "a band names characters; this description names other cards"),
+        ("May band to a meek Hero.", "the word 'meek'"),
+        ("Negate a Hero. May band to a Hero.", "a second effect (band) in the same ability is not modelled"),
+        ("Cannot be negated. May band to a Hero.", "an effect written after a 'cannot be negated' sentence"),
+    ],
+)
+def test_a_band_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
+    assert any(r.startswith(reason) for r in reasons(read_text(text).abilities[0])), reasons(read_text(text).abilities[0])

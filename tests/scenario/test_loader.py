@@ -142,6 +142,29 @@ questions:""")
         make_case(text.replace("[evil character, GE]", "Angel"))
 
 
+
+BAND = MINIMAL.replace("questions:", """\
+    traits: [O.T.]
+  elder:
+    card: Tribal Elder
+    adds: [elijah]
+questions:""")
+
+
+def test_a_real_cards_band_adds_the_characters_named_beside_the_card(make_case: Callable[..., Scenario]) -> None:
+    (band,) = make_case(BAND).abilities
+    assert (band.effect_class, band.adds, band.target_traits, band.max_targets) == (
+        "adds_same_side", ("elijah",), ("O.T.", "human"), 1)
+    with pytest.raises(CaseError, match=r"case.yaml:6:3: ability elder_a1 names 2 characters to add to battle, and its "
+                                        r"text adds at most 1"):
+        make_case(BAND.replace("adds: [elijah]", "adds: [elijah, elder]"))
+    with pytest.raises(CaseError, match=r"case.yaml:8:\d+: Bathsheba has no ability read from its text that adds "
+                                        r"characters to battle"):
+        make_case(BAND.replace("Tribal Elder", "Bathsheba"))
+    with pytest.raises(CaseError, match=r"case.yaml:8:\d+: 'adds' beside a card names what a real card's band ability"):
+        make_case(BAND.replace("card: Tribal Elder", "type: Hero"))
+
+
 def test_ability_triggered_by_an_entry_into_battle(make_case: Callable[..., Scenario]) -> None:
     text = MINIMAL.replace("questions:", """\
   gilgal:

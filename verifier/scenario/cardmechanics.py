@@ -38,8 +38,8 @@ def _m(name: str, words: str, reason: str) -> Mechanic:
 # In the order a reason names them when a sentence says the words of more than one.
 MECHANICS: tuple[Mechanic, ...] = (
     _m("banding", r"\bband(?:s|ed)?\b|\bbanding (?:to|with|into|abilit(?:y|ies))\b",
-       "banding is not read from card text (rules/band.md says which characters a band may bring in, BAND-3 "
-       "to BAND-5; a case may write the characters an ability adds to battle by hand)"),
+       "banding in these words is not read (the card reader reads a character's 'may band to' a description; "
+       "rules/band.md, BAND-3 to BAND-5; a case may write the characters an ability adds to battle by hand)"),
     _m("adding to battle", r"\badd(?:s|ed)? [^.]*?\bto (?:the )?battle\b",
        "adding a character to battle is not read from card text (a case may write it by hand: class "
        "adds_same_side or adds_opposite_side)"),

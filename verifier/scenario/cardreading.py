@@ -128,6 +128,8 @@ class AbilityReading(NamedTuple):
     cannot_be_prevented: bool = False
     # a "cannot be interrupted (or prevented) if ..." whose condition is not read; see the case loader
     guard_condition: str = ""
+    # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
+    effect_class: str = "plain_effect"
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

@@ -397,6 +397,8 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
     abilities = (cached_read_text(card.text) if cached else _grammar_reading(card.text)).abilities
     if card.type in STAYING_TYPES:
         abilities = tuple(_ongoing_negate(a) for a in abilities)
+    if card.type not in ("Hero", "Evil_Character"):
+        abilities = tuple(_band_off_a_character(a) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -422,6 +424,18 @@ def _ongoing_negate(a: AbilityReading) -> AbilityReading:
     if a.kind != "negate_effect" or a.negates_kinds or a.label not in ("", "A", "ART", "F", "S", "LS"):
         return a
     return a._replace(pieces=a.pieces + (Part("negate", a.text, (), ONGOING_NEGATE),))
+
+
+BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelled: regcheck adds characters to "
+                        "battle only by the abilities of a character entering it (AAO-9)")
+
+
+def _band_off_a_character(a: AbilityReading) -> AbilityReading:
+    """A band read from the text of a card that is not a character (an Enhancement, a Fortress ...), with a part
+    saying it is not modelled."""
+    if a.effect_class == "plain_effect":
+        return a
+    return a._replace(pieces=a.pieces + (Part("band", a.text, (), BAND_OFF_A_CHARACTER),))
 
 
 def _status(abilities: tuple[AbilityReading, ...]) -> str:

@@ -62,7 +62,7 @@ ONCE_UNIT: "game" | "turn" | "round"
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
-     | protect | interrupted_only | grant_cannot | uses_allowed
+     | protect | interrupted_only | grant_cannot | uses_allowed | band
 
 // set aside ------------------------------------------------------------------------------
 set_aside: SET_ASIDE target location? duration? paired_tail?
@@ -189,6 +189,10 @@ gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
 each_upkeep: "each" "upkeep" ","? words
 protect: "protect" words
 
+// "May band to an O.T. human" ("band with" means "band to", BAND-9)
+band: BAND_TO target location?
+BAND_TO: "band to" | "band with"
+
 words: (WORD | "," | ";")+
 cwords: WORD+
 // a whole word; a description word is any word but those that start a location, duration or clause
@@ -265,7 +269,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
-                       r"returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze)\b")
+                       r"returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|band)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -337,6 +341,7 @@ class _Block:
         self.traits: tuple[str, ...] = ()
         self.alignment: str | None = None
         self.every = False
+        self.effect_class = "plain_effect"
         self.discards_negated = False
         self.draws: list[str] = []
         self.min_targets: int | str = 1
@@ -550,6 +555,50 @@ def _duration(block: _Block, tree: Tree) -> None:
         block.add("duration", text, (("duration", said),))
 
 
+def _band(block: _Block, body: Tree, permitted: bool) -> None:
+    """Read "may band to <description>": an ability adding characters of that description to its own side of the
+    battle when its holder enters it (BAND-1, AAO-9); which characters it adds is the case's choice (`adds:`), so
+    only a band its player may leave unused is read."""
+    text = _words(body)
+    if block.kind is not None:
+        block.add("band", text, (("part", "other_part"),), reason="a second effect (band) in the same ability is not "
+                                                                   "modelled")
+        return
+    if block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented:
+        block.add("band", text, reason="an effect written after a 'cannot be negated' sentence, which does not cover "
+                                       "it (CBN-6), is not modelled")
+        return
+    if not permitted:
+        block.add("band", text, reason="a band its player must use (no 'may') is not modelled: the characters a band "
+                                       "adds are the case's choice")
+        return
+    if any(isinstance(c, Tree) and c.data == "location" for c in body.children):
+        block.add("band", text, reason="a band from a place its text names is not modelled (BAND-3 gives a "
+                                       "territory or the hand)")
+        return
+    block.kind, block.effect_class = "other_effect", "adds_same_side"
+    block.parts.add("other_part")
+    verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "BAND_TO")
+    block.add("band", verb, (("kind", "other_effect"), ("effect_class", "adds_same_side: a band brings characters "
+                                                      "into battle on its holder's side (BAND-1, AAO-9)"
+                                                      + ("; 'band with' means 'band to' (BAND-9)"
+                                                         if verb == "band with" else ""))))
+    target = _find(body, "target")
+    assert target is not None
+    read = len(block.pieces)
+    _target(block, target)
+    if any(not p.supported for p in block.pieces[read:]):
+        return
+    if block.every or block.opponents:
+        block.add("target", _words(target), reason="a band of every character that fits, or of an opponent's "
+                                                   "characters, is not modelled")
+    elif not isinstance(block.max_targets, int) or block.min_targets not in (0, 1):
+        block.add("target", _words(target), reason="a band of a number of characters other than one or 'up to N' "
+                                                   "is not modelled")
+    elif not block.types or any(t not in ("Hero", "Evil_Character") for t in block.types):
+        block.add("target", _words(target), reason="a band names characters; this description names other cards")
+
+
 # An on-return clause whose subject is the returning card itself.
 _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
                              r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
@@ -611,6 +660,9 @@ def _sentence(block: _Block, sentence: str) -> None:
     if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
         block.add("sentence", sentence, reason=mechanic_reason("a cost"))
+        return
+    if name == "band":
+        _band(block, body, any(lead.data == "lead_permission" for lead in leads))
         return
     if name in _EFFECT_KINDS:
         if name in ("discard", "discard_target") and block.kind is not None and text.startswith("discard this card"):
@@ -1061,7 +1113,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         discards_what_it_negates=block.discards_negated,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
-        requires=tuple(sorted(block.requires)),
+        requires=tuple(sorted(block.requires)), effect_class=block.effect_class,
     )
 
 

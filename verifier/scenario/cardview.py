@@ -37,6 +37,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "label": a.label or None,
         "text": a.text,
         "kind": a.kind,
+        "effect_class": a.effect_class,
         "duration": {"kind": a.duration_kind, "turns": turns,
                      "min_turns": a.duration_min_turns if a.duration_kind == "for_chosen_turns" else None},
         "paired": a.paired,
@@ -115,6 +116,8 @@ def _describe(a: AbilityReading) -> list[str]:
         + (", cannot be prevented" if a.cannot_be_prevented else "")
         + (f"; '{a.guard_condition}' (not modelled: a negate reaching it is refused)" if a.guard_condition else ""),
     ]
+    if a.effect_class != "plain_effect":
+        fields.append(f"class: {display_value(a.effect_class)} (the characters it adds are the case's 'adds:')")
     if a.parts:
         fields.append(f"parts: {', '.join(display_value(p) for p in a.parts)}")
     if a.heals_only:

@@ -122,6 +122,9 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     _refuse_equipping_cycles(reader, cards)
     types = {c.name: c.type for c in cards}
     for a in abilities:
+        if 0 <= a.max_targets < len(a.adds):
+            raise CaseError(f"ability {a.id} names {len(a.adds)} characters to add to battle, and its text adds at "
+                            f"most {a.max_targets} (CORE-15): 'adds' lists the ones it adds", reader.locate(a.card))
         for added in a.adds:
             if added not in card_names:
                 raise CaseError(f"ability {a.id} adds unknown card '{added}'{did_you_mean(added, card_names)}",

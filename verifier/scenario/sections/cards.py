@@ -209,10 +209,19 @@ class CardsSection(CaseReaderBase):
     def abilities(self, card: str, body: YMap, real: RealCard | None) -> list[Ability]:
         node = body.get("abilities")
         out: list[Ability] = []
+        adds_node = body.get("adds")
+        if adds_node is not None and (node is not None or real is None):
+            adds_node.fail("'adds' beside a card names what a real card's band ability read from its text adds; an "
+                           "ability written by hand says 'adds' under the ability")
         if node is None:
             if real is None:
                 return out
             reading = read_card(real, cached=True)
+            adders = [a for a in reading.abilities if a.kind is not None and a.effect_class != "plain_effect"]
+            if adds_node is not None and len(adders) != 1:
+                adds_node.fail(f"{real.name} has {'no' if not adders else 'more than one'} ability read from its "
+                               "text that adds characters to battle ('May band to ...'): 'adds' names what one "
+                               "such ability adds")
             self.blocks[card] = tuple(f"{a.number}{' (' + a.label + ')' if a.label else ''}: "
                                       f"{display_value(a.kind) if a.kind else 'nothing the model uses'}"
                                       for a in reading.abilities)
@@ -224,6 +233,8 @@ class CardsSection(CaseReaderBase):
                                                                         body.get("card") or body, None)
                     continue
                 ability = self.from_reading(card, a.number, a, real, body)
+                if adds_node is not None and a.effect_class != "plain_effect":
+                    ability = ability._replace(adds=tuple(n for n, _ in _name_list(adds_node, "added character")))
                 if a.duration_kind == "until_event":
                     self.until_card_played(ability.id, a, real, body.get("card") or body)
                 if a.label:
@@ -420,7 +431,7 @@ class CardsSection(CaseReaderBase):
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
                        guard_condition=a.guard_condition, discards_what_it_negates=a.discards_what_it_negates,
-                       uses_per_turn=_reading_limit(a.use_limit, "turn"))
+                       uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
 
     def use_limit(self, node: YNode | None) -> tuple[int, int]:
         """How often an ability written by hand may be used ('once per game', 'twice per turn', '3 times per

@@ -56,7 +56,7 @@ CONDITIONS = {"poisoned": "start_poisoned", "diseased": "start_diseased", "paral
 CONDITION_WORDS = {"poisoned": "poisoned", "diseased": "diseased", "paralyzed": "paralyzed",
                    "decreased": "decreased in its abilities", "tied_effect": "under an ongoing effect tied to a condition"}
 CARD_KEYS = ("card", "type", "brigade", "owner", "controller", "temporary_controller",
-             "territory_class", "zone", "zone_of", "abilities", "x", "equipped_to", "traits", "alignment",
+             "territory_class", "zone", "zone_of", "abilities", "x", "adds", "equipped_to", "traits", "alignment",
              *CONDITIONS)
 ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_negated",
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
