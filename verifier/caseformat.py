@@ -253,6 +253,11 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                            "The card says the ability cannot be interrupted (CBN-1-R1).", "false"),
         "cannot_be_prevented": FieldSpec("true or false", BOOL,
                                          "The card says the ability cannot be prevented (CBN-9).", "false"),
+        "cannot_be_negated_by": FieldSpec("description", {"type": "string", "minLength": 1},
+                                          "The card limits the ability's guards (`cannot_be_negated` and its "
+                                          "siblings) to abilities on cards of this description, as in \"cannot be "
+                                          "negated by an evil card\" (CBN-6-R3): types, alignment and brigade.",
+                                          "every card"),
         "and_discard": FieldSpec("true or false", BOOL,
                                  "A negate (`kind: negate`) that also discards the card whose ability it negates "
                                  "(\"negate and discard\", DISC-1-R1).", "false"),

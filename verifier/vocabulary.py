@@ -137,6 +137,11 @@ _SYMBOLS = [
     Symbol("cannot_be_negated", I, ("ability",), "bool", "the card says the ability cannot be negated"),
     Symbol("cannot_be_interrupted", I, ("ability",), "bool", "the card says the ability cannot be interrupted"),
     Symbol("cannot_be_prevented", I, ("ability",), "bool", "the card says the ability cannot be prevented"),
+    Symbol("guard_limited", I, ("ability",), "bool",
+           "the ability's text limits its guards (cannot be negated, interrupted, prevented) to abilities on cards of "
+           "a description ('cannot be negated by an evil card')"),
+    Symbol("guard_covers", I, ("ability", "card"), "bool",
+           "the card fits the description the ability's text limits its guards to (every card when it names none)"),
     Symbol("target_zone_specified", I, ("ability",), "bool", "the ability names where its targets are"),
     Symbol("target_zone", I, ("ability",), "zone", "the zone the ability names for its targets"),
     Symbol("targets_opponents_cards", I, ("ability",), "bool", "the ability specifically targets an opponent's cards"),

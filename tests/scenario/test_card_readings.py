@@ -32,6 +32,7 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     traits |= {"requires": list(a.requires)} if a.requires else {}
     traits |= {"discards_what_it_negates": True} if a.discards_what_it_negates else {}
     traits |= {"effect_class": a.effect_class} if a.effect_class != "plain_effect" else {}
+    traits |= {"guard_by": a.guard_by} if a.guard_by else {}
     return {
         "block": a.number, "label": a.label, "kind": a.kind, **traits,
         "duration": [a.duration_kind, a.duration_turns, a.duration_min_turns],

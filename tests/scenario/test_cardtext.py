@@ -456,3 +456,29 @@ def test_a_band_its_player_may_use_is_read_as_adding_to_its_own_side(
 )
 def test_a_band_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
     assert any(r.startswith(reason) for r in reasons(read_text(text).abilities[0])), reasons(read_text(text).abilities[0])
+
+
+def test_cannot_be_negated_by_a_description_limits_the_guards_to_cards_that_fit_it() -> None:
+    a = only("Discard all evil enhancements in battle. Cannot be negated by an evil card.")
+    assert (a.cannot_be_negated, a.guard_by, a.unsupported) == (True, "evil card", ())
+    negate, discard = read_text("GE: Negate a Hero. EE: Discard a Hero. Cannot be negated by a good card.").abilities
+    assert (negate.guard_by, discard.guard_by) == ("good card", "good card")  # CBN-6: the block before is covered
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("Negate a Hero. Cannot be negated by a Philistine.", "a 'cannot be negated by' naming traits (Philistine)"),
+        ("Negate a Hero. Cannot be prevented by an evil card.", "a limit on who may interrupt or prevent"),
+        ("Negate a Hero. Cannot be negated by a good card if X is 4 or greater.", "a 'cannot be negated by ...' with a "
+                                                                                  "condition"),
+        ("Negate a Hero. Cannot be interrupted. Cannot be negated by an evil card.", "a 'cannot be ...' beside a "
+                                                                                     "'cannot be negated by ...'"),
+        ("Negate a Hero. Cannot be negated by an evil card. Cannot be prevented.", "a 'cannot be ...' beside a "
+                                                                                   "'cannot be negated by ...'"),
+        ("GE: Negate a Hero. Cannot be interrupted. EE: Discard a Hero. Cannot be negated by an evil card.",
+         "guards of two sentences, one limited to abilities on some cards"),
+    ],
+)
+def test_a_limited_guard_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
+    assert any(r.startswith(reason) for r in reasons(read_text(text).abilities[0])), reasons(read_text(text).abilities[0])

@@ -165,6 +165,42 @@ def test_a_real_cards_band_adds_the_characters_named_beside_the_card(make_case: 
         make_case(BAND.replace("card: Tribal Elder", "type: Hero"))
 
 
+
+GUARDED = MINIMAL.replace("questions:", """\
+  luke:
+    type: Hero
+    abilities:
+      - kind: heal
+        cannot_be_negated: true
+        cannot_be_negated_by: an evil card
+  sorcerer:
+    type: Evil_Character
+    abilities:
+      - kind: negate
+        negates: [heal]
+questions:""")
+
+
+def test_a_guard_limited_to_a_description_bars_only_the_cards_that_fit_it(make_case: Callable[..., Scenario]) -> None:
+    sc = make_case(GUARDED)
+    covers = {f.args: f.value for f in sc.facts if f.symbol == "guard_covers"}
+    assert (covers[("luke_a1", "sorcerer")], covers[("luke_a1", "elijah")], covers[("sorcerer_a1", "elijah")]) == (
+        True, False, True)
+    with pytest.raises(CaseError, match=r"case.yaml:10:\d+: cannot_be_negated_by: the word 'meek'"):
+        make_case(GUARDED.replace("an evil card", "a meek card"))
+    with pytest.raises(CaseError, match="cannot_be_negated_by names types, alignment and brigade only"):
+        make_case(GUARDED.replace("an evil card", "a human"))
+    with pytest.raises(CaseRefused, match="luke_a1 cannot be negated by evil card, and the case does not say whether "
+                                          "'fortress' .* which can negate, is good, evil or neutral"):
+        make_case(GUARDED.replace("questions:", """\
+  fortress:
+    type: Fortress
+    abilities:
+      - kind: negate
+        negates: [heal]
+questions:"""))
+
+
 def test_ability_triggered_by_an_entry_into_battle(make_case: Callable[..., Scenario]) -> None:
     text = MINIMAL.replace("questions:", """\
   gilgal:

@@ -128,6 +128,9 @@ class AbilityReading(NamedTuple):
     cannot_be_prevented: bool = False
     # a "cannot be interrupted (or prevented) if ..." whose condition is not read; see the case loader
     guard_condition: str = ""
+    # "cannot be negated by <description>": the description of the cards whose abilities its guards bar; "" for
+    # every card (CBN-6-R3)
+    guard_by: str = ""
     # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
     effect_class: str = "plain_effect"
 

@@ -160,7 +160,8 @@ cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
 
-cannot: CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? condition?
+cannot: CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? by_clause? condition?
+by_clause: "by" target
 CANNOT: "cannot" | "can not" | "can't"
 ability_guard: "negated" -> g_negated
              | "interrupted" -> g_interrupted
@@ -329,6 +330,7 @@ class _Block:
         self.cannot_be_interrupted = False
         self.cannot_be_prevented = False
         self.guard_condition = ""
+        self.guard_by = ""
         self.zone: str | None = None
         self.also_in_play = False
         self.opponents = False
@@ -599,6 +601,34 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
 
 
+def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional: bool) -> None:
+    """Read "cannot be negated by <description>": the ability's guards bar only the abilities of cards that fit the
+    description (CBN-6-R3); a description regcheck cannot check on the negating card is refused."""
+    target = _find(by, "target")
+    assert target is not None
+    words = _words(target)
+    description = read_description(re.sub(r"^(?:an?|any) ", "", words))
+    reason = ("a 'cannot be negated by ...' with a condition is not modelled" if conditional
+              else "a limit on who may interrupt or prevent ('cannot be prevented by ...') is read only with "
+                   "'cannot be negated' (CBN-6-R3)" if "g_negated" not in guards
+              else description if isinstance(description, str)
+              else f"a 'cannot be negated by' naming traits ({', '.join(description.traits)}) is not modelled"
+              if description.traits
+              else "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is not modelled"
+              if block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented else "")
+    if reason:
+        block.add("cannot", text, reason=reason)
+        return
+    block.cbn = True
+    block.cannot_be_interrupted = block.cannot_be_interrupted or "g_interrupted" in guards
+    block.cannot_be_prevented = block.cannot_be_prevented or "g_prevented" in guards
+    block.guard_by = re.sub(r"^(?:an?|any) ", "", words)
+    block.add("cannot", text, tuple((field, "true") for guard, field in (
+        ("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
+        ("g_prevented", "cannot_be_prevented")) if guard in guards) + (
+        ("guard_by", f"only against abilities on {block.guard_by} (CBN-6-R3)"),))
+
+
 # An on-return clause whose subject is the returning card itself.
 _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
                              r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
@@ -756,6 +786,14 @@ def _sentence(block: _Block, sentence: str) -> None:
                   if name == "cannot" else {"g_interrupted", "g_prevented"})
         cond = _find(body, "condition")
         mapped: list[tuple[str, str]] = []
+        by = _find(body, "by_clause")
+        if by is not None:
+            _guard_by(block, text, guards, by, cond is not None)
+            return
+        if block.guard_by:
+            block.add("cannot", text, reason="a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is "
+                                             "not modelled")
+            return
         if cond is not None:
             ctext = _words(cond).removeprefix("if ").strip()
             m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
@@ -1099,7 +1137,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         paired=block.paired, on_return=block.on_return, grants_ability=block.grants,
         cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
         cannot_be_interrupted=block.cannot_be_interrupted, cannot_be_prevented=block.cannot_be_prevented,
-        guard_condition=block.guard_condition,
+        guard_condition=block.guard_condition, guard_by=block.guard_by,
         targets_opponents_cards=block.opponents, targets_own_cards=block.own,
         targets_all_in_location=block.all_in_location and block.zone is not None,
         parts=tuple(sorted(block.parts)), heals_only=tuple(sorted(block.heals_only)),
@@ -1140,9 +1178,15 @@ def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityR
             added = [g for g in guards if getattr(earlier, g) is not True]
             if not added:
                 continue
-            part = Part("cannot", f"covered by a later sentence ({later.label or 'block ' + str(later.number)}: "
-                                  f"'{later.text}')", tuple((g, "true (CBN-6)") for g in added), "")
-            out[j] = earlier._replace(pieces=earlier.pieces + (part,),
+            where = f"covered by a later sentence ({later.label or 'block ' + str(later.number)}: '{later.text}')"
+            if later.guard_by != earlier.guard_by and any(getattr(earlier, g) is True for g in _GUARDS):
+                out[j] = earlier._replace(pieces=earlier.pieces + (Part("cannot", where, (), (
+                    "guards of two sentences, one limited to abilities on some cards ('cannot be negated by ...'), "
+                    "are not modelled together")),))
+                continue
+            part = Part("cannot", where, tuple((g, "true (CBN-6)") for g in added) + (
+                (("guard_by", f"only against abilities on {later.guard_by} (CBN-6-R3)"),) if later.guard_by else ()), "")
+            out[j] = earlier._replace(pieces=earlier.pieces + (part,), guard_by=later.guard_by,
                                       cannot_be_negated=True if "cannot_be_negated" in added else earlier.cannot_be_negated,
                                       cannot_be_interrupted=earlier.cannot_be_interrupted or "cannot_be_interrupted" in added,
                                       cannot_be_prevented=earlier.cannot_be_prevented or "cannot_be_prevented" in added)

@@ -16,7 +16,8 @@ from ..errors import CaseError, Location
 from ..language.encoding import RuleBase
 from ..vocabulary import display_value
 from ..yamlsource import YMap, YNode, YSeq, did_you_mean, load_yaml
-from .model import Ability, Attempt, Card, Modifier, Question, Scenario
+from .descriptions import read_description
+from .model import Ability, Attempt, Card, Modifier, Question, Scenario, fits_description
 from .refusals import refuse_unanswerable
 from .sections.fields import (
     ABILITY_KEYS,
@@ -42,6 +43,14 @@ from .sections.questions import QuestionsSection
 
 class _CaseReader(QuestionsSection):
     """Reads a case: its players, cards, timeline and questions (see `sections`)."""
+
+
+def _fits_guard(words: str, card: Card) -> bool:
+    """The card fits the description a guard is limited to ("evil card"; the reader keeps only descriptions of types,
+    alignment and brigade)."""
+    d = read_description(words)
+    assert not isinstance(d, str)
+    return fits_description(card, d.types, d.brigade, d.alignment, d.traits)
 
 
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
@@ -145,6 +154,10 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
             reader.fact("triggered_by_entry", (a.id, c.name), triggered,
                         f"{a.id} {'is' if triggered else 'is not'} triggered by {c.name} entering battle",
                         reader.locate(a.card))
+            covered = not a.guard_by or _fits_guard(a.guard_by, c)
+            reader.fact("guard_covers", (a.id, c.name), covered,
+                        f"{c.name} {'fits' if covered else 'does not fit'} what {a.id}'s guards are limited to"
+                        + (f" ({a.guard_by})" if a.guard_by else " (no limit)"), reader.locate(a.card))
             fits = a.fits(c)
             reader.fact("fits_description", (a.id, c.name), fits,
                         f"{c.name} {'fits' if fits else 'does not fit'} what {a.id} names for its targets",

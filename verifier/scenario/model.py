@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Claim", "Scenario",
-    "NEVER_LABEL", "step_label",
+    "NEVER_LABEL", "step_label", "fits_description",
 ]
 
 from typing import NamedTuple
@@ -89,15 +89,25 @@ class Ability(NamedTuple):
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
     guard_condition: str = ""  # a "cannot be interrupted if ..." its card says, whose condition is not read
+    # "cannot be negated by <description>": the cards whose abilities its guards bar ("" for every card, CBN-6-R3)
+    guard_by: str = ""
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets
         (any card when none is named; a card of unknown alignment does not fit an alignment named, and the
         case loader refuses a case where that matters)."""
-        return ((not self.target_types or card.type in self.target_types)
-                and (self.target_brigade is None or self.target_brigade in card.brigades)
-                and (self.target_alignment is None or card.alignment in self.target_alignment.split("/"))
-                and all(t in card.traits for t in self.target_traits))
+        return fits_description(card, self.target_types, self.target_brigade, self.target_alignment,
+                                self.target_traits)
+
+
+def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,
+                     traits: tuple[str, ...]) -> bool:
+    """The card is of one of the types (any when none), of the brigade and alignment (one, or two joined by "/"),
+    and has every trait; a card of unknown alignment does not fit an alignment named."""
+    return ((not types or card.type in types)
+            and (brigade is None or brigade in card.brigades)
+            and (alignment is None or card.alignment in alignment.split("/"))
+            and all(t in card.traits for t in traits))
 
 
 class Modifier(NamedTuple):

@@ -18,6 +18,7 @@ from ..errors import CaseRefused, Location
 from ..escaping import quoted
 from ..vocabulary import display_value
 from ..yamlsource import YNode
+from .descriptions import read_description
 from .model import Ability, Attempt, Card, Step
 
 
@@ -43,6 +44,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
+    _refuse_unsettled_guard_alignment(unmodelled, cards, abilities)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
@@ -99,6 +101,22 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
                               f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
                               f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
                               where or unmodelled.locate(name))
+
+
+def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability]) -> None:
+    """A guard limited to cards of an alignment ("cannot be negated by an evil card"), in a case holding a card with
+    a negate ability whose alignment neither its type nor the case gives, is refused: none is assumed."""
+    by_card = {c.name: c for c in cards}
+    negaters = [by_card[a.card] for a in abilities if a.kind == "negate_effect" or a.negates_kinds]
+    for a in abilities:
+        if not a.guard_by or read_description(a.guard_by).alignment is None:  # type: ignore[union-attr]
+            continue
+        for c in negaters:
+            if c.alignment is None:
+                raise CaseRefused(f"{a.id} cannot be negated by {a.guard_by}, and the case does not say whether "
+                                  f"'{c.name}' (a {c.type.replace('_', ' ')}), which can negate, is good, evil or "
+                                  "neutral: state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
+                                  unmodelled.locate(c.name))
 
 
 def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],

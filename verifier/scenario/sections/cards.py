@@ -12,7 +12,7 @@ from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
 from ..cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import TYPE_ALIGNMENT, alignment_of
+from ..descriptions import TYPE_ALIGNMENT, alignment_of, read_description
 from ..model import Ability, Card, Modifier
 from .base import CaseReaderBase
 from .fields import (
@@ -326,6 +326,7 @@ class CardsSection(CaseReaderBase):
                 targets_every=count[2],
                 cannot_be_interrupted=_flag(item, "cannot_be_interrupted", False),
                 cannot_be_prevented=_flag(item, "cannot_be_prevented", False),
+                guard_by=self.guard_by(item.get("cannot_be_negated_by")),
                 discards_what_it_negates=_flag(item, "and_discard", False),
             )
             if ability.discards_what_it_negates and kind != "negate_effect":
@@ -430,8 +431,22 @@ class CardsSection(CaseReaderBase):
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
-                       guard_condition=a.guard_condition, discards_what_it_negates=a.discards_what_it_negates,
+                       guard_condition=a.guard_condition, guard_by=a.guard_by,
+                       discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
+
+    def guard_by(self, node: YNode | None) -> str:
+        """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
+        if node is None:
+            return ""
+        words = re.sub(r"^(?:an?|any) ", "", _scalar(node).text("cannot_be_negated_by").strip().lower())
+        description = read_description(words)
+        if isinstance(description, str):
+            node.fail(f"cannot_be_negated_by: {description}")
+        if description.traits:
+            node.fail("cannot_be_negated_by names types, alignment and brigade only (traits of the negating card are "
+                      "not checked)")
+        return words
 
     def use_limit(self, node: YNode | None) -> tuple[int, int]:
         """How often an ability written by hand may be used ('once per game', 'twice per turn', '3 times per
@@ -603,6 +618,8 @@ class CardsSection(CaseReaderBase):
              f"{a.id} {'cannot' if a.cannot_be_interrupted else 'can'} be interrupted by its own text"),
             ("cannot_be_prevented", a.cannot_be_prevented,
              f"{a.id} {'cannot' if a.cannot_be_prevented else 'can'} be prevented by its own text"),
+            ("guard_limited", bool(a.guard_by),
+             f"{a.id}'s text {'limits its guards to abilities on ' + a.guard_by if a.guard_by else 'limits no guard'}"),
             ("target_zone_specified", a.target_zone is not None,
              f"{a.id} {'names' if a.target_zone else 'names no'} target location"),
             ("target_zone", a.target_zone or "territory",

@@ -62,7 +62,8 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_zone", "also_in_play", "targets_opponents", "targets_all_in_location", "text",
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
-                "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "and_discard")
+                "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "cannot_be_negated_by",
+                "and_discard")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
