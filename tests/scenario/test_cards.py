@@ -346,3 +346,13 @@ def test_every_trait_is_named_by_its_own_spelling() -> None:
 def test_an_effect_offered_instead_counts_in_its_category_as_unsupported() -> None:
     # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not
     assert categories_of(read_card(card("By His Wounds"))) == {"heal": "modelled", "negate": "unsupported"}
+
+
+@pytest.mark.parametrize("name", ["Bringing Fear (LoC)", "Commitment of Paul [RR2]", "Foul Spirit [RR2]",
+                                  "King of Tyrus (Roots)", "Mask of Fear (GoC)", "The Strong Angel (Promo)"])
+def test_a_negate_of_every_card_of_a_list_of_kinds_is_modelled(name: str) -> None:
+    # "Negate characters and good Enhancements", "Negate evil and neutral cards", "Negate Enhancements and other
+    # characters": every card of any of the kinds listed
+    reading = read_card(card(name))
+    assert reading.status == "modelled" and categories_of(reading)["negate"] == "modelled"
+    assert all(a.targets_every for a in reading.abilities)
