@@ -284,6 +284,14 @@ def test_a_reason_quoting_the_cards_words_is_counted_without_them() -> None:
         "what the negate applies to ('...') is not checked by the model")
     assert blocker_reason("'cannot be negated if opposed by a female': the condition is not modelled") == (
         "'cannot be negated if ...': the condition is not modelled")
+    assert blocker_reason("an exception to the kinds the negate names ('except cloud cards') is not modelled") == (
+        "an exception to the kinds the negate names ('...') is not modelled")
+    assert blocker_reason("a place after a list of kinds ('in territories'): whether it applies to every kind or to "
+                          "the last is not read") == ("a place after a list of kinds ('...'): whether it applies to "
+                                                      "every kind or to the last is not read")
+    assert blocker_reason("a list of kinds that differ in their alignment, brigade or trait words ('evil characters "
+                          "and neutral cards') is not modelled: one alignment") == (
+        "a list of kinds that differ in their alignment, brigade or trait words ('...') is not modelled: one alignment")
     for fixed in ("'cannot be negated' given to other cards is not modelled", mechanic_reason("a cost"),
                   mechanic_reason("instead")):
         assert blocker_reason(fixed) == fixed
