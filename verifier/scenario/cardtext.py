@@ -561,7 +561,7 @@ def _every_of_kinds(block: _Block, body: Tree, sentence: str) -> bool:
         noun = kinds[-1].split(" ", 1)[1] if " " in kinds[-1] else ""
         kinds = [f"{k} {noun}" for k in kinds[:-1]] + [kinds[-1]]
     descriptions = [read_description(k) for k in kinds]
-    if any(not _plural(k) or "abilit" in k for k in kinds) or any(isinstance(d, str) for d in descriptions):
+    if not all(_plural(k) for k in kinds) or any(isinstance(d, str) for d in descriptions):
         return False
     if excepted is not None:
         block.add("negate", text, (("kind", "negate_effect"),),
