@@ -284,6 +284,14 @@ def test_a_reason_quoting_the_cards_words_is_counted_without_them() -> None:
         "what the negate applies to ('...') is not checked by the model")
     assert blocker_reason("'cannot be negated if opposed by a female': the condition is not modelled") == (
         "'cannot be negated if ...': the condition is not modelled")
+    assert blocker_reason("an exception to the kinds the negate names ('except cloud cards') is not modelled") == (
+        "an exception to the kinds the negate names ('...') is not modelled")
+    assert blocker_reason("a place after a list of kinds ('in territories'): whether it applies to every kind or to "
+                          "the last is not read") == ("a place after a list of kinds ('...'): whether it applies to "
+                                                      "every kind or to the last is not read")
+    assert blocker_reason("a list of kinds that differ in their alignment, brigade or trait words ('evil characters "
+                          "and neutral cards') is not modelled: one alignment") == (
+        "a list of kinds that differ in their alignment, brigade or trait words ('...') is not modelled: one alignment")
     for fixed in ("'cannot be negated' given to other cards is not modelled", mechanic_reason("a cost"),
                   mechanic_reason("instead")):
         assert blocker_reason(fixed) == fixed
@@ -346,3 +354,13 @@ def test_every_trait_is_named_by_its_own_spelling() -> None:
 def test_an_effect_offered_instead_counts_in_its_category_as_unsupported() -> None:
     # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not
     assert categories_of(read_card(card("By His Wounds"))) == {"heal": "modelled", "negate": "unsupported"}
+
+
+@pytest.mark.parametrize("name", ["Bringing Fear (LoC)", "Commitment of Paul [RR2]", "Foul Spirit [RR2]",
+                                  "King of Tyrus (Roots)", "Mask of Fear (GoC)", "The Strong Angel (Promo)"])
+def test_a_negate_of_every_card_of_a_list_of_kinds_is_modelled(name: str) -> None:
+    # "Negate characters and good Enhancements", "Negate evil and neutral cards", "Negate Enhancements and other
+    # characters": every card of any of the kinds listed
+    reading = read_card(card(name))
+    assert reading.status == "modelled" and categories_of(reading)["negate"] == "modelled"
+    assert all(a.targets_every for a in reading.abilities)

@@ -482,3 +482,56 @@ def test_cannot_be_negated_by_a_description_limits_the_guards_to_cards_that_fit_
 )
 def test_a_limited_guard_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
     assert any(r.startswith(reason) for r in reasons(read_text(text).abilities[0])), reasons(read_text(text).abilities[0])
+
+
+_CHARACTERS, _ENHANCEMENTS = ("Hero", "Evil_Character"), ("GE", "EE")
+
+
+@pytest.mark.parametrize(("text", "types", "alignment", "spares"), [
+    ("Negate characters and Enhancements.", _CHARACTERS + _ENHANCEMENTS, None, False),
+    ("Negate Heroes and Enhancements.", ("Hero",) + _ENHANCEMENTS, None, False),
+    ("Negate evil and neutral cards.", (), "evil/neutral", False),
+    ("Negate Enhancements and other characters.", _ENHANCEMENTS + _CHARACTERS, None, True),
+    ("Negate characters and other Enhancements.", _CHARACTERS + _ENHANCEMENTS, None, True),
+    ("Negate other characters and Enhancements.", _CHARACTERS + _ENHANCEMENTS, None, True),
+    ("Negate Fortresses, Sites, and Artifacts.", ("Fortress", "Site", "Artifact"), None, False),
+    ("Negate evil Characters and evil Enhancements.", ("Evil_Character", "EE"), None, False),
+])
+def test_a_negate_of_a_list_of_kinds_targets_every_card_of_any_of_them(
+        text: str, types: tuple[str, ...], alignment: str | None, spares: bool) -> None:
+    # a plural names every card that fits (TGT-18-R3); the list names the cards of any of its kinds; "other"
+    # spares the ability's own card, which no negate of all that fit reaches (NEG-8)
+    a = only(text)
+    assert (a.kind, a.targets_every, a.min_targets, a.max_targets) == ("negate_effect", True, 0, None)
+    assert (a.target_types, a.target_alignment, a.target_traits, a.target_brigade) == (types, alignment, (), None)
+    assert not a.unsupported
+    assert any(field == "spares" for p in a.pieces for field, _ in p.mapped) is spares
+
+
+def test_a_list_of_kinds_keeps_what_the_rest_of_its_sentence_says() -> None:
+    a = only("If used by a Philistine, negate characters and good Enhancements. Cannot be negated.")
+    assert (a.target_types, a.requires, a.cannot_be_negated) == (
+        _CHARACTERS + ("GE",), ("used_by:Evil_Character", "used_by:Hero", "used_by_trait:Philistine"), True)
+    assert a.targets_every and not a.unsupported
+    a = only("Negate opponent's evil and neutral cards in battle.")
+    assert (a.target_alignment, a.targets_opponents_cards, a.target_zone, a.targets_every) == (
+        "evil/neutral", True, "field_of_battle", True)
+    assert not a.unsupported
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Negate Evil Characters and neutral cards.", "differ in their alignment, brigade or trait words"),
+    ("Negate N.T. Heroes and Enhancements.", "differ in their alignment, brigade or trait words"),
+    ("Negate Heroes and good Enhancements in opponents' territories.",
+     "a place after a list of kinds ('in opponents' territories'): whether it applies to every kind or to the last"),
+    ("Negate characters and Enhancements (except those with a Job reference).",
+     "an exception to the kinds the negate names ('except those with a job reference')"),
+    ("Negate all special abilities on characters and enhancements (except this ability).", "(PREV-12)"),
+    ("Negate all special abilities on all character and enhancement cards except this one.", "(PREV-12)"),
+    ("Negate band, draw and play abilities.", "what the negate applies to ('negate band , draw and play abilities')"),
+    ("Negate an evil card and underdeck it.", "what the negate applies to ('negate an evil card and underdeck it')"),
+])
+def test_a_list_of_kinds_the_model_cannot_check_is_refused_naming_why(text: str, reason: str) -> None:
+    a = only(text)
+    assert a.kind == "negate_effect" and not a.targets_every
+    assert [p.kind for p in a.unsupported] == ["negate"] and reason in reasons(a)[0]

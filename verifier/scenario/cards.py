@@ -562,6 +562,11 @@ _QUOTING = (
      "'cannot be negated if ...': the condition is not modelled"),
     (re.compile(r"(an ongoing effect while set aside that changes what the model tracks) \('.*'\) is not modelled"),
      r"\1 ('...') is not modelled"),
+    (re.compile(r"(a list of kinds that differ in their alignment, brigade or trait words) \('.*'\)( is not modelled.*)"),
+     r"\1 ('...')\2"),
+    (re.compile(r"(a place after a list of kinds) \('.*'\)(: whether it applies to every kind or to the last is not read)"),
+     r"\1 ('...')\2"),
+    (re.compile(r"(an exception to the kinds the negate names) \('.*'\) is not modelled"), r"\1 ('...') is not modelled"),
 )
 
 

@@ -29,7 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import read_description
+from .descriptions import ALIGNMENTS, read_description
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -59,6 +59,7 @@ PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
+     | negate_list
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -154,6 +155,12 @@ NEGATED_KIND: "heal" | "resurrect"
 negate_target.1: "negate" AND_DISCARD? target location?
 AND_DISCARD: "and discard"
 negate: "negate" words
+// "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
+// cards": every card of any of the kinds listed (see `_every_of_kinds`)
+negate_list.2: "negate" listed_kinds location? list_exception?
+listed_kinds: listed_kind ("," listed_kind)* ","? "and" listed_kind
+listed_kind: DWORD+
+list_exception: "(except" words
 discard_target.1: "discard" target location?
 discard: "discard" words
 cost_effect: "discard" "this" "card" "to" words
@@ -516,6 +523,107 @@ def _one_of_types(block: _Block, name: str, text: str) -> bool:
     return True
 
 
+# The owner words a list of kinds may begin with ("Negate opponent's evil and neutral cards"), for the whole list.
+_LIST_OWNERS = (("an opponent's ", "opponents"), ("opponent's ", "opponents"), ("opponents' ", "opponents"),
+                ("each opponent's ", "opponents"), ("your ", "own"), ("holder's ", "own"))
+_EXCEPT = re.compile(r"\s*\(except [^()]*\)$|\s*,? except\b.*$")
+
+
+def _every_of_kinds(block: _Block, body: Tree, sentence: str) -> bool:
+    """Read a negate of every card of a list of kinds ("Negate characters and good Enhancements", "Negate
+    Enhancements and other characters", "Negate evil and neutral cards"): each kind a plural description of the
+    descriptions table (every card that fits, TGT-18-R3), the list naming the cards of any of them. False when the
+    words are not such a list (the caller refuses them); a list the model cannot check is refused here, naming why.
+
+    The model checks one alignment, brigade and set of traits for all of an ability's targets: the kinds must
+    agree on them, or name the same types ("evil and neutral cards"). "Other" spares the ability's own card, as
+    NEG-8 does for every negate of all that fit. A place after a list of nouns ("characters and Lost Souls in
+    territories") may be read for the last noun or for all of them, and is refused; after a list of alignment
+    words ("evil and neutral cards in opponent's territory") it is read for the one noun."""
+    text = _words(body)
+    kinds_tree = next(c for c in body.children if isinstance(c, Tree) and c.data == "listed_kinds")
+    kinds = [_words(k) for k in kinds_tree.children if isinstance(k, Tree)]
+    listed = _words(kinds_tree)
+    if kinds[0].startswith("all special abilities on "):
+        # PREV-12: such an ability is a negate and a prevent together, and the stored text breaks off where it
+        # says how long the prevent lasts
+        block.add("negate", text, (("kind", "negate_effect"),),
+                  reason="'negate all special abilities on ...' is a negate and a prevent together (PREV-12), and "
+                         "how long its prevent lasts is not in the rules text: not modelled")
+        return True
+    owner = next(((words, whose) for words, whose in _LIST_OWNERS if kinds[0].startswith(words)), None)
+    if owner is not None:
+        kinds[0] = kinds[0].removeprefix(owner[0])
+    kinds[0] = kinds[0].removeprefix("all ")
+    exception = _EXCEPT.search(kinds[-1])
+    if exception is not None:
+        kinds[-1] = kinds[-1][:exception.start()]
+    excepted = next((_words(c) for c in body.children if isinstance(c, Tree) and c.data == "list_exception"),
+                    exception.group(0) if exception is not None else None)
+    others = [k.startswith("other ") for k in kinds]
+    kinds = [k.removeprefix("other ") for k in kinds]
+    # "evil and neutral cards": an alignment word alone takes the noun of the kind after it
+    shared_noun = all(k in ALIGNMENTS for k in kinds[:-1]) and kinds[-1].split(" ", 1)[0] in ALIGNMENTS
+    if shared_noun:
+        noun = kinds[-1].split(" ", 1)[1] if " " in kinds[-1] else ""
+        kinds = [f"{k} {noun}" for k in kinds[:-1]] + [kinds[-1]]
+    descriptions = [read_description(k) for k in kinds]
+    if not all(_plural(k) for k in kinds) or any(isinstance(d, str) for d in descriptions):
+        return False
+    if excepted is not None:
+        block.add("negate", text, (("kind", "negate_effect"),),
+                  reason=f"an exception to the kinds the negate names ('{excepted.strip(' ,()')}') is not modelled")
+        return True
+    ds = [d for d in descriptions if not isinstance(d, str)]
+    location = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
+    if location is not None and not shared_noun:
+        block.add("negate", text, (("kind", "negate_effect"),),
+                  reason=f"a place after a list of kinds ('{_words(location)}'): whether it applies to every kind or "
+                         "to the last is not read")
+        return True
+    alignments = {d.alignment for d in ds}
+    if len({(d.brigade, d.traits) for d in ds}) > 1 or (len(alignments) > 1 and len({d.types for d in ds}) > 1):
+        block.add("negate", text, (("kind", "negate_effect"),),
+                  reason=f"a list of kinds that differ in their alignment, brigade or trait words ('{listed}') is not "
+                         "modelled: one alignment, brigade and set of traits is checked for all of an ability's "
+                         "targets")
+        return True
+    types: tuple[str, ...] = () if any(not d.types for d in ds) else tuple(
+        dict.fromkeys(t for d in ds for t in d.types))
+    named = {a for d in ds for a in (d.alignment.split("/") if d.alignment else ALIGNMENTS)}
+    alignment = None if named == set(ALIGNMENTS) else "/".join(sorted(named))
+    block.add("negate", sentence, (("kind", "negate_effect"),))
+    block.every = block.all_in_location = True
+    block.min_targets, block.max_targets = 0, None
+    block.types, block.alignment = types, alignment
+    block.brigade, block.traits = ds[0].brigade, ds[0].traits
+    mapped = [("targets", _targets_text(0, None, every=True)),
+              ("target_types", "/".join(types) if types else "any card")]
+    if owner is not None and owner[1] == "opponents":
+        block.opponents = True
+        mapped.append(("targets_opponents_cards", "true"))
+    elif owner is not None:
+        block.own = True
+        mapped.append(("targets_own_cards", "true"))
+    if alignment is not None:
+        mapped.append(("target_alignment", alignment))
+    if block.traits:
+        mapped.append(("target_traits", ", ".join(block.traits)))
+    if block.brigade is not None:
+        mapped.append(("target_brigade", block.brigade))
+    if any(others):
+        mapped.append(("spares", "its own card ('other'), which no negate of all that fit reaches (NEG-8)"))
+    block.add("target", listed, tuple(mapped))
+    _location(block, location, sentence)
+    return True
+
+
+def _plural(description: str) -> bool:
+    """The description's last word is a plural ("Heroes", "evil cards"); "Hero(s)" may name one card."""
+    last = description.split()[-1] if description.split() else ""
+    return last.endswith("s") and not last.endswith("ss")
+
+
 def _duration(block: _Block, tree: Tree) -> None:
     kind = tree.data
     text = _words(tree)
@@ -634,10 +742,12 @@ _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
                              r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
 
 _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
+                 "negate_list": "negate_effect",
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
                  "discard_target": "discard_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
+            "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
@@ -685,7 +795,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
-    shown = name.removesuffix("_target")  # "negate_target" and "negate" are both a negate to the reader
+    # "negate_target", "negate_list" and "negate" are all a negate to the reader
+    shown = name.removesuffix("_target").removesuffix("_list")
     text = _words(body)
     if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
@@ -706,11 +817,13 @@ def _sentence(block: _Block, sentence: str) -> None:
             return
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]
-            if name in ("negate", "discard"):
-                if _one_of_types(block, name, text):
+            if name == "negate_list" and _every_of_kinds(block, body, sentence):
+                return
+            if name in ("negate", "discard", "negate_list"):
+                if _one_of_types(block, shown, text):
                     return
                 block.add(shown, text, (("kind", _EFFECT_KINDS[name]),),
-                          reason=f"what the {name} applies to ('{text}') is not checked by the model")
+                          reason=f"what the {shown} applies to ('{text}') is not checked by the model")
                 return
             if name == "negate_kinds":
                 kinds = {str(t) for t in body.children if isinstance(t, Token) and t.type == "NEGATED_KIND"}
