@@ -201,6 +201,51 @@ def test_a_guard_limited_to_a_description_bars_only_the_cards_that_fit_it(make_c
 questions:"""))
 
 
+
+LAW = MINIMAL.replace("questions:", """\
+    brigade: Gold
+  law:
+    card: Bound to the Law [2026 - State]
+    owner: bob
+    zone: artifact_pile
+    zone_of: bob
+questions:""")
+
+
+def test_a_real_card_with_an_unread_block_that_could_act_is_refused(make_case: Callable[..., Scenario]) -> None:
+    """Bound to the Law's "A: Restrict players from controlling more than one Hero in battle." is not read: a case
+    with the card active in an artifact pile is refused; in a hand it cannot act, nor when played as the Evil
+    Enhancement whose block the play names."""
+    with pytest.raises(CaseRefused, match=r"case.yaml:7:\d+: 'Bound to the Law \[2026 - State\]' also says 'Restrict "
+                                          r"players from controlling more than one Hero in battle.', which regcheck does "
+                                          r"not read, and it could act in this case"):
+        make_case(LAW)
+    assert make_case(LAW.replace("zone: artifact_pile", "zone: hand")).cards
+    played = LAW.replace("zone: artifact_pile", "zone: hand").replace("questions:", """\
+  sisera:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [elijah]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [sisera]
+  - id: law_played
+    turn: 1
+    phase: Battle
+    player: bob
+    play: law
+    ability: EE
+    on: sisera
+    targets: [elijah]
+questions:""")
+    assert make_case(played).attempts
+
+
 def test_ability_triggered_by_an_entry_into_battle(make_case: Callable[..., Scenario]) -> None:
     text = MINIMAL.replace("questions:", """\
   gilgal:

@@ -37,6 +37,9 @@ class Unmodelled:
     # -> (card name, card, protections, words, node, ability or None)
     protections: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], YNode, str | None]] = field(
         default_factory=dict)
+    # a block of a real card with no ability of the case whose words could act while the card is in play (not an
+    # ability its player chooses to use): "card block N" -> (card name, card, block label, block text, node)
+    unread_blocks: dict[str, tuple[str, str, str, str, YNode]] = field(default_factory=dict)
 
 
 def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability], steps: list[Step],
@@ -47,6 +50,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
+    _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
     _refuse_use_effects_that_could_matter(unmodelled, cards, attempts)
     _refuse_unmet_requirements(unmodelled, cards, steps, attempts)
@@ -326,6 +330,39 @@ def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: l
                     f"{quoted(name)} has an on-return effect ('{clause}') that regcheck does not carry out, and it "
                     f"could change {hit}. Keep 'card: {name}' for its type and brigade and write the ability by "
                     "hand under 'abilities:', deciding what the on-return effect does in this case", where.loc)
+
+
+# Where a card's ongoing words act: in play, or active in an artifact pile.
+_ACTING_ZONES = ("territory", "field_of_battle", "land_of_bondage", "artifact_pile")
+# The labels of a block that acts only when its card is used as that type (a dual card's GE and EE blocks).
+_TYPE_LABELS = {"GE": "GE", "EE": "EE", "HERO": "Hero", "EC": "Evil_Character"}
+
+
+def _refuse_unread_blocks_in_play(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
+                                  attempts: list[Attempt]) -> None:
+    """A real card with a block regcheck does not read, whose words could act without being chosen ("Restrict
+    players from ..."), is refused when the case has the card where they could act: a character's when it is in
+    battle (or, Territory Class, in play); an artifact block's (A, ART) in an artifact pile; another card's when
+    it starts in play or in an artifact pile, or, for an unlabelled block, when it is played (a play uses the block
+    it names). A block labelled for another type (the EE block of a dual card the case states as a GE) never acts."""
+    by_card = {c.name: c for c in cards}
+    played = {x.card for x in attempts if x.kind == "play_card"}
+    in_battle = {n for x in attempts if x.kind == "enter_battle" for n in x.targets} | {n for a in abilities for n in a.adds}
+    for name, own_card, label, text, where in unmodelled.unread_blocks.values():
+        c = by_card.get(own_card)
+        if c is None or (label in _TYPE_LABELS and _TYPE_LABELS[label] != c.type):
+            continue
+        if c.type in ("Hero", "Evil_Character"):
+            acts = own_card in in_battle or c.zone == "field_of_battle" or (c.territory_class and c.zone in _ACTING_ZONES)
+        elif label in ("A", "ART", "ARTIFACT"):
+            acts = c.zone == "artifact_pile"
+        else:
+            # a play uses the block it names (a labelled block other than that one is not used by it)
+            acts = c.zone in _ACTING_ZONES or (own_card in played and not label)
+        if acts:
+            raise CaseRefused(f"{quoted(name)} also says '{text}', which regcheck does not read, and it could act in "
+                              f"this case. Keep 'card: {name}' for its type and brigade and write its abilities by hand "
+                              "under 'abilities:', deciding what that block does in this case", where.loc)
 
 
 def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Card], attempts: list[Attempt]) -> None:
