@@ -109,6 +109,7 @@ class Session:
         self.last_core: list[str] = []
         self.core_ready = True
         self.handles: dict[str, z3.ExprRef] = {}
+        self.readable: dict[str, tuple[z3.Ast, bool]] = {}  # each constant read so far: its term, whether Boolean
         self.declared: set[str] = set()
         self.background_done = 0
         lines = self._declarations()
@@ -227,7 +228,8 @@ class Session:
                 values: dict[str, bool] = {}
                 if result.status == SAT:
                     model = self.solver.model()
-                    values = {f: _true(self.ctx, _model_value(model, z3.Bool(f.strip("|"), self.ctx))) for f in flags}
+                    terms = {f: z3.Bool(f.strip("|"), self.ctx) for f in flags}
+                    values = {f: bool(_read_value(self.ctx, model, t.as_ast(), True)) for f, t in terms.items()}
             finally:
                 self.solver.pop()
                 self.model_cache = None
@@ -295,7 +297,7 @@ class Session:
         """
         model = self._model()
         if len(names) <= _FEW:
-            return {n: self._evaluate(model, n) for n in names}
+            return self._evaluate(model, names)
         key = tuple(names)
         pack = self.packs.get(key)
         if pack is None:
@@ -305,21 +307,24 @@ class Session:
         # change the order in which Z3 explores later checks, and with it the models it finds.
         copy = model.translate(self.reading) if pack.chunks else model
         for term, fields, width in pack.chunks:
-            value = _model_value(copy, term)
-            bits = format(int(z3.Z3_get_numeral_string(self.reading.ref(), value)), f"0{width}b")
+            bits = format(_read_value(self.reading, copy, term.as_ast(), False), f"0{width}b")
             at = 0
             for name, size, boolean in fields:
                 out[name] = bits[at] == "1" if boolean else int(bits[at:at + size], 2)
                 at += size
-        for name in pack.loose:
-            out[name] = self._evaluate(model, name)
+        out.update(self._evaluate(model, pack.loose))
         return out
 
-    def _evaluate(self, model: z3.ModelRef, name: str) -> object:
-        value = _model_value(model, self.handle(name))
-        if self.type_of(name) == "bool":
-            return _true(self.ctx, value)
-        return int(z3.Z3_get_numeral_string(self.ctx.ref(), value))
+    def _evaluate(self, model: z3.ModelRef, names: Sequence[str]) -> dict[str, object]:
+        """The values of the named constants in `model`, read one at a time."""
+        readable = self.readable
+        out: dict[str, object] = {}
+        for name in names:
+            found = readable.get(name)
+            if found is None:
+                found = readable[name] = (self.handle(name).as_ast(), self.type_of(name) == "bool")
+            out[name] = _read_value(self.ctx, model, *found)
+        return out
 
     @cached_property
     def reading(self) -> z3.Context:
@@ -379,14 +384,17 @@ class _Pack(NamedTuple):
     loose: list[str]
 
 
-def _model_value(model: z3.ModelRef, term: z3.ExprRef) -> z3.Ast:
-    """The value `model` gives `term` (a constant it leaves out takes a default), as a raw Z3 term."""
-    return model.evaluate(term, model_completion=True).as_ast()
-
-
-def _true(ctx: z3.Context, value: z3.Ast) -> bool:
-    """Whether a raw Boolean value of a model (see `_model_value`) is true."""
-    return bool(z3.Z3_get_bool_value(ctx.ref(), value) == z3.Z3_L_TRUE)
+def _read_value(ctx: z3.Context, model: z3.ModelRef, term: z3.Ast, boolean: bool) -> bool | int:
+    """The value `model` gives the raw term `term` (a constant it leaves out takes a default): a truth value
+    when `boolean`, else a whole number. Z3's C API is called directly: its Python wrappers cost several
+    times the evaluation. The value Z3 returns stays alive until the next call that returns a term."""
+    ref = ctx.ref()
+    value = (z3.Ast * 1)()
+    if not z3.Z3_model_eval(ref, model.model, term, True, value):
+        raise SolverError("the solver could not evaluate a term in its model")
+    if boolean:
+        return bool(z3.Z3_get_bool_value(ref, value[0]) == z3.Z3_L_TRUE)
+    return int(z3.Z3_get_numeral_string(ref, value[0]))
 
 
 def _message(exc: z3.Z3Exception) -> str:
