@@ -124,7 +124,7 @@ class Session:
             self.literals = {t.name: self.handle(t.name) for t in grounding.tracked}
 
     def _declarations(self) -> list[str]:
-        lines = []
+        lines: list[str] = []
         for name, ref in self.g.constants.items():
             if name not in self.declared:
                 self.declared.add(name)
@@ -303,11 +303,8 @@ class Session:
         if pack is None:
             pack = self.packs[key] = self._pack(names)
         out: dict[str, object] = {}
-        # The batch terms live in a context of their own: new terms in the solver's context would
-        # change the order in which Z3 explores later checks, and with it the models it finds.
-        copy = model.translate(self.reading) if pack.chunks else model
         for term, fields, width in pack.chunks:
-            bits = format(_read_value(self.reading, copy, term.as_ast(), False), f"0{width}b")
+            bits = format(_read_value(self.ctx, model, term.as_ast(), False), f"0{width}b")
             at = 0
             for name, size, boolean in fields:
                 out[name] = bits[at] == "1" if boolean else int(bits[at:at + size], 2)
@@ -325,11 +322,6 @@ class Session:
                 found = readable[name] = (self.handle(name).as_ast(), self.type_of(name) == "bool")
             out[name] = _read_value(self.ctx, model, *found)
         return out
-
-    @cached_property
-    def reading(self) -> z3.Context:
-        """A context for the terms that read models in one batch, apart from the solver's."""
-        return z3.Context()
 
     def _pack(self, names: Sequence[str]) -> _Pack:
         """Bit-vector terms that hold the values of the bounded constants among `names`."""
@@ -350,17 +342,18 @@ class Session:
             chunks[-1].append((name, size, type_name == "bool"))
             width += size
         chunks = [c for c in chunks if c]
-        lines = [self.g.declaration(n, self.type_of(n)) for c in chunks for n, _, _ in c]
+        lines: list[str] = []
         for chunk in chunks:
             parts = " ".join(f"(ite {n} #b1 #b0)" if boolean else f"((_ int2bv {size}) {n})"
                              for n, size, boolean in chunk)
             term = f"(concat {parts} #b0)"  # a trailing bit keeps a one-constant chunk a valid concat
             lines.append(f"(assert (= {term} {term}))")
         try:
-            parsed = z3.parse_smt2_string("\n".join(lines), ctx=self.reading)
+            decls = {n.strip("|"): self.handle(n) for c in chunks for n, _, _ in c}
+            parsed = z3.parse_smt2_string("\n".join(lines), decls=decls, ctx=self.ctx)
         except z3.Z3Exception as exc:
             raise SolverError(f"the solver rejected a batch read: {_message(exc)}") from None
-        packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.reading.ref(), a.as_ast(), 0), self.reading) for a in parsed]
+        packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.ctx.ref(), a.as_ast(), 0), self.ctx) for a in parsed]
         terms = [z3.Extract(t.size() - 1, 1, t) for t in packed]
         return _Pack([(t, c, sum(size for _, size, _ in c)) for t, c in zip(terms, chunks)], loose)
 
