@@ -112,6 +112,7 @@ class Session:
         self.readable: dict[str, tuple[z3.Ast, bool]] = {}  # each constant read so far: its term, whether Boolean
         self.declared: set[str] = set()
         self.background_done = 0
+        self.scopes: list[int] = []  # at each open scope, how much of the background was asserted
         lines = self._declarations()
         self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
@@ -156,6 +157,19 @@ class Session:
         lines += [f"(assert (=> {n} {b}))" for n, b in named] + [f"(assert {b})" for b in bodies]
         self._load(lines)
         self.literals.update({n: self.handle(n) for n in fresh})
+
+    def push(self) -> None:
+        """Open a scope: what `extend` asserts from here on holds until the matching `pop`."""
+        self.solver.push()
+        self.scopes.append(self.background_done)
+
+    def pop(self) -> None:
+        """Take back what was asserted since the matching `push`. The constants declared since stay
+        declared (Z3 keeps the declarations it parsed): a later `extend` asserts their background again."""
+        self.solver.pop()
+        self.background_done = self.scopes.pop()
+        self.model_cache = None
+        self.has_model = False
 
     def handle(self, name: str) -> z3.ExprRef:
         """The Z3 constant called `name` (with or without its |quotes|)."""
@@ -342,15 +356,15 @@ class Session:
             chunks[-1].append((name, size, type_name == "bool"))
             width += size
         chunks = [c for c in chunks if c]
-        lines: list[str] = []
+        # declared afresh by name and sort, the constants are the solver's own
+        lines = [self.g.declaration(n, self.type_of(n)) for c in chunks for n, _, _ in c]
         for chunk in chunks:
             parts = " ".join(f"(ite {n} #b1 #b0)" if boolean else f"((_ int2bv {size}) {n})"
                              for n, size, boolean in chunk)
             term = f"(concat {parts} #b0)"  # a trailing bit keeps a one-constant chunk a valid concat
             lines.append(f"(assert (= {term} {term}))")
         try:
-            decls = {n.strip("|"): self.handle(n) for c in chunks for n, _, _ in c}
-            parsed = z3.parse_smt2_string("\n".join(lines), decls=decls, ctx=self.ctx)
+            parsed = z3.parse_smt2_string("\n".join(lines), ctx=self.ctx)
         except z3.Z3Exception as exc:
             raise SolverError(f"the solver rejected a batch read: {_message(exc)}") from None
         packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.ctx.ref(), a.as_ast(), 0), self.ctx) for a in parsed]

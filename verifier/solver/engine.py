@@ -104,7 +104,8 @@ class _Case:
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
-        self.has_copy = False
+        self.has_copy = False  # the second copy of the outcomes is asserted
+        self.copy_bodies: list[str] | None = None  # its rule bodies, once made (see `second_copy`)
 
     # -- values ------------------------------------------------------------------------
     def show(self, type_name: str, raw: object) -> str:
@@ -218,7 +219,10 @@ class _Case:
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         self.model_checked = True
         settled = self.settled(base)
-        return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+        if not self.witnesses:
+            return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+        answers = self.questions(base, settled)
+        return self.finish(lambda q: answers[q.name])
 
     @cached_property
     def rule_order(self) -> dict[str, int]:
@@ -370,7 +374,9 @@ class _Case:
         if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
             return False
         if not self.has_copy:
-            self.session.extend(second_copy(self.g))
+            if self.copy_bodies is None:
+                self.copy_bodies = second_copy(self.g)
+            self.session.extend(self.copy_bodies)
             self.has_copy = True
         return True
 
@@ -647,6 +653,57 @@ class _Case:
         return self.g.questions[name]
 
     def question(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult:
+        """The question's verdict (`value`: its value in the first model; `settled`: no outcome changes it),
+        an open one without its witnesses (see `questions` for those)."""
+        closed = self.closed(q, value, settled)
+        if closed is not None:
+            return closed
+        self._load_copy()
+        split = self.session.check(self.all, [self.split_term(q)])
+        if split.status == UNKNOWN:
+            return self.result(q, Verdict.UNKNOWN, reason=split.reason)
+        return self.result(q, Verdict.AMBIGUOUS if split.status == SAT else Verdict.CHOICE_DEPENDENT)
+
+    def questions(self, base: dict[str, tuple[object, ...]], settled: set[str]) -> dict[str, QuestionResult]:
+        """Every question's verdict by name (`base`: each one's value in the first model; `settled`: those no
+        outcome changes), an open one with its witnesses.
+
+        Whether an open question can split is checked on the second copy of the outcomes, loaded once for
+        all of them in a scope of the solver; the ambiguous ones are explained there. The scope is then
+        taken back, and the values of the choice-dependent ones listed on the first copy alone: each model
+        read and each witness re-checked holds half as many outcomes."""
+        out: dict[str, QuestionResult] = {}
+        open_questions: list[Question] = []
+        for q in self.sc.questions:
+            closed = self.closed(q, base[q.name], q.name in settled)
+            if closed is None:
+                open_questions.append(q)
+            else:
+                out[q.name] = closed
+        if not open_questions:
+            return out
+        self.session.push()
+        self._load_copy()
+        listed: list[Question] = []
+        for q in open_questions:
+            split_term = self.split_term(q)
+            split = self.session.check(self.all, [split_term])
+            if split.status == UNKNOWN:
+                out[q.name] = self.result(q, Verdict.UNKNOWN, reason=split.reason)
+            elif split.status == SAT:
+                out[q.name] = self.ambiguous(q, self.parts(q.name), self.parts("@2:" + q.name), split_term)
+            else:
+                listed.append(q)
+        if listed:
+            self.session.pop()
+            self.has_copy = False
+        for q in listed:
+            out[q.name] = self.choice_dependent(q, self.parts(q.name))
+        return out
+
+    def closed(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult | None:
+        """The question's verdict when no outcome gives it another value than `value` (or a check gives up);
+        None when some does."""
         parts = self.parts(q.name)
         shown = self.show_value(q, value)
         if all(t.known for t in parts):
@@ -658,16 +715,12 @@ class _Case:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
         if other.status == UNSAT:
             return self.result(q, Verdict.DETERMINED, shown)
-        self._load_copy()
-        parts2 = self.parts("@2:" + q.name)
-        split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
-        split_term = f"(or {' '.join(split_terms)})"
-        split = self.session.check(self.all, [split_term])
-        if split.status == UNKNOWN:
-            return self.result(q, Verdict.UNKNOWN, reason=split.reason)
-        if split.status == SAT:
-            return self.ambiguous(q, parts, parts2, split_term) if self.witnesses else self.result(q, Verdict.AMBIGUOUS)
-        return self.choice_dependent(q, parts) if self.witnesses else self.result(q, Verdict.CHOICE_DEPENDENT)
+        return None
+
+    def split_term(self, q: Question) -> str:
+        """An SMT-LIB term saying the question's two copies (see `_load_copy`) differ."""
+        pairs = zip(self.parts(q.name), self.parts("@2:" + q.name))
+        return f"(or {' '.join(f'(not (= {a.smt} {b.smt}))' for a, b in pairs if not a.known)})"
 
     def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...], split: str) -> QuestionResult:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
