@@ -79,6 +79,8 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
 
 
 class _Case:
+    moved: Collection[str] = ()  # the questions the last `settled` found an outcome with another value for
+
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
                  keep: list[GroundedBase] | None = None) -> None:
@@ -186,8 +188,8 @@ class _Case:
 
     @cached_property
     def plain_keys(self) -> dict[SymbolRef, Key]:
-        """The reference evaluator's key of every solver constant's application."""
-        return {r: plain_key(r.symbol, r.args) for r in self.g.constants.values()}
+        """The reference evaluator's key of every outcome and choice (what a witness gives values to)."""
+        return {r: plain_key(r.symbol, r.args) for r in self.model_refs}
 
     @cached_property
     def reference(self) -> Reference:
@@ -633,10 +635,12 @@ class _Case:
         """Questions whose base value no outcome can change, found with as few solver calls as possible.
 
         One check asks whether any open question can take another value; the questions the
-        answering model moves are open, and the rest are asked again until the check fails. A check
-        that gives up settles none of those left: each is then asked on its own (see `question`),
-        where a check that gives up makes it `unknown`.
+        answering model moves are open (kept in `moved`), and the rest are asked again until the check
+        fails. A check that gives up settles none of those left: each is then asked on its own (see
+        `closed`), where a check that gives up makes it `unknown`.
         """
+        moved: set[str] = set()
+        self.moved = moved
         open_parts = {q.name: self.parts(q.name) for q in self.sc.questions
                       if not all(t.known for t in self.parts(q.name))}
         while open_parts:
@@ -645,6 +649,7 @@ class _Case:
             if result.status != SAT:
                 return set(open_parts) if result.status == UNSAT else set()
             changed = {n for n, parts in open_parts.items() if self.raws(parts) != base[n]}
+            moved |= changed
             open_parts = {n: t for n, t in open_parts.items() if n not in changed}
         return set()
 
@@ -710,6 +715,8 @@ class _Case:
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
         if settled:
             return self.result(q, Verdict.DETERMINED, shown)
+        if q.name in self.moved:  # `settled` found an outcome with another value
+            return None
         other = self.session.check(self.all, [self.differs(parts, value)])
         if other.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
