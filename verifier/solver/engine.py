@@ -214,7 +214,7 @@ class _Case:
                                                      core_verified=verified, reason=why,
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        model = self.session.read(self.model_names)
+        model = self.first_model = self.session.read(self.model_names)
         broken = self.refuted({r: model[r.smt] for r in self.model_refs})
         if broken is not None:
             return self.finish(lambda q: self.result(
@@ -702,8 +702,8 @@ class _Case:
         if listed:
             self.session.pop()
             self.has_copy = False
-        for q in listed:
-            out[q.name] = self.choice_dependent(q, self.parts(q.name))
+        for q in listed:  # the first model's values, already read and re-checked by the reference evaluator, come first
+            out[q.name] = self.choice_dependent(q, self.parts(q.name), (base[q.name], self.first_model))
         return out
 
     def closed(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult | None:
@@ -776,21 +776,27 @@ class _Case:
         found = statements_naming(self.rules, needed, interpretations)
         return tuple(sorted(found, key=lambda sid: (sid.startswith(FIXED_STATEMENTS), statement_order(sid))))
 
-    def choice_dependent(self, q: Question, parts: tuple[Term, ...]) -> QuestionResult:
+    def choice_dependent(self, q: Question, parts: tuple[Term, ...],
+                         first: tuple[tuple[object, ...], dict[str, object]] | None = None) -> QuestionResult:
+        """The values a choice-dependent question takes, each with a witness re-checked: `first`, a value and
+        the model it was read from (every outcome and choice, by name), is listed first without a check."""
         choices = self.refs((SymbolKind.CHOICE,))
         outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
         found: list[tuple[object, ...]] = []
         witnesses: list[Witness] = []
         reason = ""
         while len(found) < MAX_CHOICE_VALUES:
-            r = self.session.check(self.all, [self.differs(parts, v) for v in found])
-            if r.status == UNSAT:
-                break
-            if r.status == UNKNOWN:
-                reason = f"listing values stopped: {r.reason}"
-                break
-            value = self.raws(parts)
-            every = self.session.read(self.model_names)
+            if first is not None:
+                (value, every), first = first, None
+            else:
+                r = self.session.check(self.all, [self.differs(parts, v) for v in found])
+                if r.status == UNSAT:
+                    break
+                if r.status == UNKNOWN:
+                    reason = f"listing values stopped: {r.reason}"
+                    break
+                value = self.raws(parts)
+                every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
             model = {r: every[r.smt] for r in outcomes}
             if not self.recheck({**model, **chosen}):
