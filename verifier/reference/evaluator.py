@@ -55,6 +55,17 @@ def plain_key(symbol: str, args: tuple[str, ...]) -> Key:
     return symbol, tuple(int(a) if p in _NUMBERED else a for p, a in zip(params, args))
 
 
+def _pure(key: Any, deps: dict[Any, Any], purity: dict[Any, bool]) -> bool:
+    """Whether a definition entry read nothing but pure entries, recursively (`deps`: what each entry
+    read; `purity`: what is known so far); an outcome never is."""
+    if key not in deps:
+        return False
+    found = purity.get(key)
+    if found is None:
+        found = purity[key] = all(_pure(k, deps, purity) for k in deps[key])
+    return found
+
+
 class Reference:
     """The rules in force for one scenario, grounded in Python, ready to evaluate assignments."""
 
@@ -154,7 +165,9 @@ class Reference:
         env: list[Any] = [None] * len(domains)
         size = len(domains)
 
-        def walk(depth: int, k: int) -> None:
+        # passed itself: a function that named itself would be in a cycle with its closure, which would keep
+        # what it holds until garbage is collected
+        def walk(again: Callable[..., None], depth: int, k: int) -> None:
             while k < len(tests) and tests[k][0] <= depth:
                 v = tests[k][1](env)
                 if v is False:
@@ -170,7 +183,7 @@ class Reference:
             if depth + 1 < size:
                 for value in domains[depth]:
                     env[depth] = value
-                    walk(depth + 1, k)
+                    again(again, depth + 1, k)
                 env[depth] = None
                 return
             last = tests[k:]
@@ -185,7 +198,7 @@ class Reference:
             env[depth] = None
 
         if size:
-            walk(0, 0)
+            walk(walk, 0, 0)
         else:
             out.append(())
         return out
@@ -233,15 +246,6 @@ class Reference:
         state = self._state
         seen: dict[tuple[Any, ...], bool | None] = {}
 
-        def pure(key: Any) -> bool:
-            # a definition entry is pure when everything it read is, recursively; an outcome never is
-            if key not in state.deps:
-                return False
-            found = purity.get(key)
-            if found is None:
-                found = purity[key] = all(pure(k) for k in state.deps[key])
-            return found
-
         def test(env: list[Any]) -> bool | None:
             at = tuple([env[i] for i in used])
             if at in seen:
@@ -254,7 +258,7 @@ class Reference:
                 v = None
             finally:
                 state.reads = None
-            result = v if (v is True or v is False) and all(pure(k) for k in reads) else None
+            result = v if (v is True or v is False) and all(_pure(k, state.deps, purity) for k in reads) else None
             seen[at] = result
             return result
         return test

@@ -109,8 +109,10 @@ class Session:
         self.last_core: list[str] = []
         self.core_ready = True
         self.handles: dict[str, z3.ExprRef] = {}
+        self.readable: dict[str, tuple[z3.Ast, bool]] = {}  # each constant read so far: its term, whether Boolean
         self.declared: set[str] = set()
         self.background_done = 0
+        self.scopes: list[int] = []  # at each open scope, how much of the background was asserted
         lines = self._declarations()
         self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
@@ -123,7 +125,7 @@ class Session:
             self.literals = {t.name: self.handle(t.name) for t in grounding.tracked}
 
     def _declarations(self) -> list[str]:
-        lines = []
+        lines: list[str] = []
         for name, ref in self.g.constants.items():
             if name not in self.declared:
                 self.declared.add(name)
@@ -155,6 +157,19 @@ class Session:
         lines += [f"(assert (=> {n} {b}))" for n, b in named] + [f"(assert {b})" for b in bodies]
         self._load(lines)
         self.literals.update({n: self.handle(n) for n in fresh})
+
+    def push(self) -> None:
+        """Open a scope: what `extend` asserts from here on holds until the matching `pop`."""
+        self.solver.push()
+        self.scopes.append(self.background_done)
+
+    def pop(self) -> None:
+        """Take back what was asserted since the matching `push`. The constants declared since stay
+        declared (Z3 keeps the declarations it parsed): a later `extend` asserts their background again."""
+        self.solver.pop()
+        self.background_done = self.scopes.pop()
+        self.model_cache = None
+        self.has_model = False
 
     def handle(self, name: str) -> z3.ExprRef:
         """The Z3 constant called `name` (with or without its |quotes|)."""
@@ -227,7 +242,8 @@ class Session:
                 values: dict[str, bool] = {}
                 if result.status == SAT:
                     model = self.solver.model()
-                    values = {f: _true(self.ctx, _model_value(model, z3.Bool(f.strip("|"), self.ctx))) for f in flags}
+                    terms = {f: z3.Bool(f.strip("|"), self.ctx) for f in flags}
+                    values = {f: bool(_read_value(self.ctx, model, t.as_ast(), True)) for f, t in terms.items()}
             finally:
                 self.solver.pop()
                 self.model_cache = None
@@ -295,36 +311,31 @@ class Session:
         """
         model = self._model()
         if len(names) <= _FEW:
-            return {n: self._evaluate(model, n) for n in names}
+            return self._evaluate(model, names)
         key = tuple(names)
         pack = self.packs.get(key)
         if pack is None:
             pack = self.packs[key] = self._pack(names)
         out: dict[str, object] = {}
-        # The batch terms live in a context of their own: new terms in the solver's context would
-        # change the order in which Z3 explores later checks, and with it the models it finds.
-        copy = model.translate(self.reading) if pack.chunks else model
         for term, fields, width in pack.chunks:
-            value = _model_value(copy, term)
-            bits = format(int(z3.Z3_get_numeral_string(self.reading.ref(), value)), f"0{width}b")
+            bits = format(_read_value(self.ctx, model, term.as_ast(), False), f"0{width}b")
             at = 0
             for name, size, boolean in fields:
                 out[name] = bits[at] == "1" if boolean else int(bits[at:at + size], 2)
                 at += size
-        for name in pack.loose:
-            out[name] = self._evaluate(model, name)
+        out.update(self._evaluate(model, pack.loose))
         return out
 
-    def _evaluate(self, model: z3.ModelRef, name: str) -> object:
-        value = _model_value(model, self.handle(name))
-        if self.type_of(name) == "bool":
-            return _true(self.ctx, value)
-        return int(z3.Z3_get_numeral_string(self.ctx.ref(), value))
-
-    @cached_property
-    def reading(self) -> z3.Context:
-        """A context for the terms that read models in one batch, apart from the solver's."""
-        return z3.Context()
+    def _evaluate(self, model: z3.ModelRef, names: Sequence[str]) -> dict[str, object]:
+        """The values of the named constants in `model`, read one at a time."""
+        readable = self.readable
+        out: dict[str, object] = {}
+        for name in names:
+            found = readable.get(name)
+            if found is None:
+                found = readable[name] = (self.handle(name).as_ast(), self.type_of(name) == "bool")
+            out[name] = _read_value(self.ctx, model, *found)
+        return out
 
     def _pack(self, names: Sequence[str]) -> _Pack:
         """Bit-vector terms that hold the values of the bounded constants among `names`."""
@@ -345,6 +356,7 @@ class Session:
             chunks[-1].append((name, size, type_name == "bool"))
             width += size
         chunks = [c for c in chunks if c]
+        # declared afresh by name and sort, the constants are the solver's own
         lines = [self.g.declaration(n, self.type_of(n)) for c in chunks for n, _, _ in c]
         for chunk in chunks:
             parts = " ".join(f"(ite {n} #b1 #b0)" if boolean else f"((_ int2bv {size}) {n})"
@@ -352,10 +364,10 @@ class Session:
             term = f"(concat {parts} #b0)"  # a trailing bit keeps a one-constant chunk a valid concat
             lines.append(f"(assert (= {term} {term}))")
         try:
-            parsed = z3.parse_smt2_string("\n".join(lines), ctx=self.reading)
+            parsed = z3.parse_smt2_string("\n".join(lines), ctx=self.ctx)
         except z3.Z3Exception as exc:
             raise SolverError(f"the solver rejected a batch read: {_message(exc)}") from None
-        packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.reading.ref(), a.as_ast(), 0), self.reading) for a in parsed]
+        packed = [z3.BitVecRef(z3.Z3_get_app_arg(self.ctx.ref(), a.as_ast(), 0), self.ctx) for a in parsed]
         terms = [z3.Extract(t.size() - 1, 1, t) for t in packed]
         return _Pack([(t, c, sum(size for _, size, _ in c)) for t, c in zip(terms, chunks)], loose)
 
@@ -379,14 +391,17 @@ class _Pack(NamedTuple):
     loose: list[str]
 
 
-def _model_value(model: z3.ModelRef, term: z3.ExprRef) -> z3.Ast:
-    """The value `model` gives `term` (a constant it leaves out takes a default), as a raw Z3 term."""
-    return model.evaluate(term, model_completion=True).as_ast()
-
-
-def _true(ctx: z3.Context, value: z3.Ast) -> bool:
-    """Whether a raw Boolean value of a model (see `_model_value`) is true."""
-    return bool(z3.Z3_get_bool_value(ctx.ref(), value) == z3.Z3_L_TRUE)
+def _read_value(ctx: z3.Context, model: z3.ModelRef, term: z3.Ast, boolean: bool) -> bool | int:
+    """The value `model` gives the raw term `term` (a constant it leaves out takes a default): a truth value
+    when `boolean`, else a whole number. Z3's C API is called directly: its Python wrappers cost several
+    times the evaluation. The value Z3 returns stays alive until the next call that returns a term."""
+    ref = ctx.ref()
+    value = (z3.Ast * 1)()
+    if not z3.Z3_model_eval(ref, model.model, term, True, value):
+        raise SolverError("the solver could not evaluate a term in its model")
+    if boolean:
+        return bool(z3.Z3_get_bool_value(ref, value[0]) == z3.Z3_L_TRUE)
+    return int(z3.Z3_get_numeral_string(ref, value[0]))
 
 
 def _message(exc: z3.Z3Exception) -> str:

@@ -79,6 +79,8 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
 
 
 class _Case:
+    moved: Collection[str] = ()  # the questions the last `settled` found an outcome with another value for
+
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
                  keep: list[GroundedBase] | None = None) -> None:
@@ -104,7 +106,8 @@ class _Case:
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
-        self.has_copy = False
+        self.has_copy = False  # the second copy of the outcomes is asserted
+        self.copy_bodies: list[str] | None = None  # its rule bodies, once made (see `second_copy`)
 
     # -- values ------------------------------------------------------------------------
     def show(self, type_name: str, raw: object) -> str:
@@ -185,8 +188,8 @@ class _Case:
 
     @cached_property
     def plain_keys(self) -> dict[SymbolRef, Key]:
-        """The reference evaluator's key of every solver constant's application."""
-        return {r: plain_key(r.symbol, r.args) for r in self.g.constants.values()}
+        """The reference evaluator's key of every outcome and choice (what a witness gives values to)."""
+        return {r: plain_key(r.symbol, r.args) for r in self.model_refs}
 
     @cached_property
     def reference(self) -> Reference:
@@ -211,14 +214,17 @@ class _Case:
                                                      core_verified=verified, reason=why,
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        model = self.session.read(self.model_names)
+        model = self.first_model = self.session.read(self.model_names)
         broken = self.refuted({r: model[r.smt] for r in self.model_refs})
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         self.model_checked = True
         settled = self.settled(base)
-        return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+        if not self.witnesses:
+            return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+        answers = self.questions(base, settled)
+        return self.finish(lambda q: answers[q.name])
 
     @cached_property
     def rule_order(self) -> dict[str, int]:
@@ -370,7 +376,9 @@ class _Case:
         if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
             return False
         if not self.has_copy:
-            self.session.extend(second_copy(self.g))
+            if self.copy_bodies is None:
+                self.copy_bodies = second_copy(self.g)
+            self.session.extend(self.copy_bodies)
             self.has_copy = True
         return True
 
@@ -627,10 +635,12 @@ class _Case:
         """Questions whose base value no outcome can change, found with as few solver calls as possible.
 
         One check asks whether any open question can take another value; the questions the
-        answering model moves are open, and the rest are asked again until the check fails. A check
-        that gives up settles none of those left: each is then asked on its own (see `question`),
-        where a check that gives up makes it `unknown`.
+        answering model moves are open (kept in `moved`), and the rest are asked again until the check
+        fails. A check that gives up settles none of those left: each is then asked on its own (see
+        `closed`), where a check that gives up makes it `unknown`.
         """
+        moved: set[str] = set()
+        self.moved = moved
         open_parts = {q.name: self.parts(q.name) for q in self.sc.questions
                       if not all(t.known for t in self.parts(q.name))}
         while open_parts:
@@ -639,6 +649,7 @@ class _Case:
             if result.status != SAT:
                 return set(open_parts) if result.status == UNSAT else set()
             changed = {n for n, parts in open_parts.items() if self.raws(parts) != base[n]}
+            moved |= changed
             open_parts = {n: t for n, t in open_parts.items() if n not in changed}
         return set()
 
@@ -647,27 +658,76 @@ class _Case:
         return self.g.questions[name]
 
     def question(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult:
+        """The question's verdict (`value`: its value in the first model; `settled`: no outcome changes it),
+        an open one without its witnesses (see `questions` for those)."""
+        closed = self.closed(q, value, settled)
+        if closed is not None:
+            return closed
+        self._load_copy()
+        split = self.session.check(self.all, [self.split_term(q)])
+        if split.status == UNKNOWN:
+            return self.result(q, Verdict.UNKNOWN, reason=split.reason)
+        return self.result(q, Verdict.AMBIGUOUS if split.status == SAT else Verdict.CHOICE_DEPENDENT)
+
+    def questions(self, base: dict[str, tuple[object, ...]], settled: set[str]) -> dict[str, QuestionResult]:
+        """Every question's verdict by name (`base`: each one's value in the first model; `settled`: those no
+        outcome changes), an open one with its witnesses.
+
+        Whether an open question can split is checked on the second copy of the outcomes, loaded once for
+        all of them in a scope of the solver; the ambiguous ones are explained there. The scope is then
+        taken back, and the values of the choice-dependent ones listed on the first copy alone: each model
+        read and each witness re-checked holds half as many outcomes."""
+        out: dict[str, QuestionResult] = {}
+        open_questions: list[Question] = []
+        for q in self.sc.questions:
+            closed = self.closed(q, base[q.name], q.name in settled)
+            if closed is None:
+                open_questions.append(q)
+            else:
+                out[q.name] = closed
+        if not open_questions:
+            return out
+        self.session.push()
+        self._load_copy()
+        listed: list[Question] = []
+        for q in open_questions:
+            split_term = self.split_term(q)
+            split = self.session.check(self.all, [split_term])
+            if split.status == UNKNOWN:
+                out[q.name] = self.result(q, Verdict.UNKNOWN, reason=split.reason)
+            elif split.status == SAT:
+                out[q.name] = self.ambiguous(q, self.parts(q.name), self.parts("@2:" + q.name), split_term)
+            else:
+                listed.append(q)
+        if listed:
+            self.session.pop()
+            self.has_copy = False
+        for q in listed:  # the first model's values, already read and re-checked by the reference evaluator, come first
+            out[q.name] = self.choice_dependent(q, self.parts(q.name), (base[q.name], self.first_model))
+        return out
+
+    def closed(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult | None:
+        """The question's verdict when no outcome gives it another value than `value` (or a check gives up);
+        None when some does."""
         parts = self.parts(q.name)
         shown = self.show_value(q, value)
         if all(t.known for t in parts):
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
         if settled:
             return self.result(q, Verdict.DETERMINED, shown)
+        if q.name in self.moved:  # `settled` found an outcome with another value
+            return None
         other = self.session.check(self.all, [self.differs(parts, value)])
         if other.status == UNKNOWN:
             return self.result(q, Verdict.UNKNOWN, reason=other.reason)
         if other.status == UNSAT:
             return self.result(q, Verdict.DETERMINED, shown)
-        self._load_copy()
-        parts2 = self.parts("@2:" + q.name)
-        split_terms = [f"(not (= {a.smt} {b.smt}))" for a, b in zip(parts, parts2) if not a.known]
-        split_term = f"(or {' '.join(split_terms)})"
-        split = self.session.check(self.all, [split_term])
-        if split.status == UNKNOWN:
-            return self.result(q, Verdict.UNKNOWN, reason=split.reason)
-        if split.status == SAT:
-            return self.ambiguous(q, parts, parts2, split_term) if self.witnesses else self.result(q, Verdict.AMBIGUOUS)
-        return self.choice_dependent(q, parts) if self.witnesses else self.result(q, Verdict.CHOICE_DEPENDENT)
+        return None
+
+    def split_term(self, q: Question) -> str:
+        """An SMT-LIB term saying the question's two copies (see `_load_copy`) differ."""
+        pairs = zip(self.parts(q.name), self.parts("@2:" + q.name))
+        return f"(or {' '.join(f'(not (= {a.smt} {b.smt}))' for a, b in pairs if not a.known)})"
 
     def ambiguous(self, q: Question, parts: tuple[Term, ...], parts2: tuple[Term, ...], split: str) -> QuestionResult:
         one = self.refs((SymbolKind.OUTCOME,), "|o:")
@@ -716,21 +776,27 @@ class _Case:
         found = statements_naming(self.rules, needed, interpretations)
         return tuple(sorted(found, key=lambda sid: (sid.startswith(FIXED_STATEMENTS), statement_order(sid))))
 
-    def choice_dependent(self, q: Question, parts: tuple[Term, ...]) -> QuestionResult:
+    def choice_dependent(self, q: Question, parts: tuple[Term, ...],
+                         first: tuple[tuple[object, ...], dict[str, object]] | None = None) -> QuestionResult:
+        """The values a choice-dependent question takes, each with a witness re-checked: `first`, a value and
+        the model it was read from (every outcome and choice, by name), is listed first without a check."""
         choices = self.refs((SymbolKind.CHOICE,))
         outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
         found: list[tuple[object, ...]] = []
         witnesses: list[Witness] = []
         reason = ""
         while len(found) < MAX_CHOICE_VALUES:
-            r = self.session.check(self.all, [self.differs(parts, v) for v in found])
-            if r.status == UNSAT:
-                break
-            if r.status == UNKNOWN:
-                reason = f"listing values stopped: {r.reason}"
-                break
-            value = self.raws(parts)
-            every = self.session.read(self.model_names)
+            if first is not None:
+                (value, every), first = first, None
+            else:
+                r = self.session.check(self.all, [self.differs(parts, v) for v in found])
+                if r.status == UNSAT:
+                    break
+                if r.status == UNKNOWN:
+                    reason = f"listing values stopped: {r.reason}"
+                    break
+                value = self.raws(parts)
+                every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
             model = {r: every[r.smt] for r in outcomes}
             if not self.recheck({**model, **chosen}):

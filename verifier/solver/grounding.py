@@ -845,7 +845,9 @@ class _Grounder:
         labels: list[str] = []
         found: list[tuple[RuleInstance, Term]] = []
 
-        def bindings(level: int, guarded: bool) -> None:
+        # The recursion is passed the function itself: a function that named itself would be in a cycle with
+        # its closure, which would keep `found` until garbage is collected.
+        def bindings(again: Callable[..., None], level: int, guarded: bool) -> None:
             if guarded and stages[level]:
                 held = self._holds(stages[level], env)
                 if held is None:
@@ -866,13 +868,13 @@ class _Grounder:
             for value, label in zip(domains[level], shown[level]):
                 env[name] = terms[level] = value
                 labels[level] = label
-                bindings(level + 1, guarded)
+                again(again, level + 1, guarded)
             terms.pop()
             labels.pop()
             del env[name]
 
         try:
-            bindings(0, True)
+            bindings(bindings, 0, True)
         except _GuardError as exc:
             first = list(terms) + [d[0] for d in domains[len(terms):]]
             raise self._grounding_error(rule, names, first, exc.error) from None
@@ -901,7 +903,7 @@ class _Grounder:
             return 0
         env: Env = {}
 
-        def count(level: int, guarded: bool) -> int:
+        def count(again: Callable[..., int], level: int, guarded: bool) -> int:  # passed itself (see `instances`)
             if guarded and stages[level]:
                 try:
                     held = self._holds(stages[level], env)
@@ -915,11 +917,11 @@ class _Grounder:
             total = 0
             for value in domains[level]:
                 env[names[level]] = value
-                total += count(level + 1, guarded)
+                total += again(again, level + 1, guarded)
             del env[names[level]]
             return total
 
-        return count(0, True)
+        return count(count, 0, True)
 
     def _holds(self, conditions: tuple[Fn, ...], env: Env) -> bool | None:
         """None if one of `conditions` folds to false; else whether all fold to true (False: one is a solver term)."""
