@@ -29,7 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import ALIGNMENTS, read_description
+from .descriptions import ALIGNMENTS, read_description, without_article
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -714,8 +714,8 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
     description (CBN-6-R3); a description regcheck cannot check on the negating card is refused."""
     target = _find(by, "target")
     assert target is not None
-    words = _words(target)
-    description = read_description(re.sub(r"^(?:an?|any) ", "", words))
+    words = without_article(_words(target))
+    description = read_description(words)
     reason = ("a 'cannot be negated by ...' with a condition is not modelled" if conditional
               else "a limit on who may interrupt or prevent ('cannot be prevented by ...') is read only with "
                    "'cannot be negated' (CBN-6-R3)" if "g_negated" not in guards
@@ -730,7 +730,7 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
     block.cbn = True
     block.cannot_be_interrupted = block.cannot_be_interrupted or "g_interrupted" in guards
     block.cannot_be_prevented = block.cannot_be_prevented or "g_prevented" in guards
-    block.guard_by = re.sub(r"^(?:an?|any) ", "", words)
+    block.guard_by = words
     block.add("cannot", text, tuple((field, "true") for guard, field in (
         ("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
         ("g_prevented", "cannot_be_prevented")) if guard in guards) + (

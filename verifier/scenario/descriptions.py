@@ -15,8 +15,10 @@ A description with a word the table does not know is not read: the grammar repor
 
 from __future__ import annotations
 
-__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "alignment_of"]
+__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "alignment_of",
+           "without_article"]
 
+import re
 from typing import NamedTuple
 
 from .cardreading import TRAIT_WORDS
@@ -112,3 +114,8 @@ def read_description(words: str) -> Description | str:
             word = tokens[known] if known else head  # "hero (face down)": the words after the noun
             return f"the word '{word}' in the description '{words}' is not one the model can check"
     return f"the description '{words}' names no kind of card"
+
+
+def without_article(words: str) -> str:
+    """The description without a leading "a", "an" or "any" ("an evil card" -> "evil card")."""
+    return re.sub(r"^(?:an?|any) ", "", words)

@@ -113,7 +113,8 @@ def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card],
     by_card = {c.name: c for c in cards}
     negaters = [by_card[a.card] for a in abilities if a.kind == "negate_effect" or a.negates_kinds]
     for a in abilities:
-        if not a.guard_by or read_description(a.guard_by).alignment is None:  # type: ignore[union-attr]
+        described = read_description(a.guard_by) if a.guard_by else None
+        if described is None or isinstance(described, str) or described.alignment is None:
             continue
         for c in negaters:
             if c.alignment is None:

@@ -12,7 +12,7 @@ from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
 from ..cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import TYPE_ALIGNMENT, alignment_of, read_description
+from ..descriptions import TYPE_ALIGNMENT, alignment_of, read_description, without_article
 from ..model import Ability, Card, Modifier
 from .base import CaseReaderBase
 from .fields import (
@@ -449,7 +449,7 @@ class CardsSection(CaseReaderBase):
         """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
         if node is None:
             return ""
-        words = re.sub(r"^(?:an?|any) ", "", _scalar(node).text("cannot_be_negated_by").strip().lower())
+        words = without_article(_scalar(node).text("cannot_be_negated_by").strip().lower())
         description = read_description(words)
         if isinstance(description, str):
             node.fail(f"cannot_be_negated_by: {description}")
