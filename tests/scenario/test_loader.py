@@ -190,6 +190,8 @@ def test_a_guard_limited_to_a_description_bars_only_the_cards_that_fit_it(make_c
         make_case(GUARDED.replace("an evil card", "a meek card"))
     with pytest.raises(CaseError, match="cannot_be_negated_by names types, alignment and brigade only"):
         make_case(GUARDED.replace("an evil card", "a human"))
+    with pytest.raises(CaseError, match="'cannot_be_negated_by' limits the guards of an ability that cannot be negated"):
+        make_case(GUARDED.replace("        cannot_be_negated: true\n", ""))
     with pytest.raises(CaseRefused, match="luke_a1 cannot be negated by evil card, and the case does not say whether "
                                           "'fortress' .* which can negate, is good, evil or neutral"):
         make_case(GUARDED.replace("questions:", """\

@@ -339,6 +339,10 @@ class CardsSection(CaseReaderBase):
                 guard_by=self.guard_by(item.get("cannot_be_negated_by")),
                 discards_what_it_negates=_flag(item, "and_discard", False),
             )
+            if ability.guard_by and not ability.cannot_be_negated:
+                item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
+                    "'cannot_be_negated_by' limits the guards of an ability that cannot be negated: give "
+                    "'cannot_be_negated: true' as well")
             if ability.discards_what_it_negates and kind != "negate_effect":
                 item.get("and_discard").fail("'and_discard' describes a negate ability that also discards what it "  # type: ignore[union-attr]
                                              "negates ('negate and discard'): give it 'kind: negate'")
