@@ -357,6 +357,11 @@ class _Block:
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
 
+    @property
+    def guarded(self) -> bool:
+        """A "cannot be ..." sentence of the block has been read."""
+        return bool(self.cbn) or self.cannot_be_interrupted or self.cannot_be_prevented
+
     def add(self, kind: str, text: str, mapped: tuple[tuple[str, str], ...] = (), reason: str = "") -> None:
         self.pieces.append(Part(kind, re.sub(r"\s+([,;:])", r"\1", text).strip(), mapped, reason))
 
@@ -665,6 +670,10 @@ def _duration(block: _Block, tree: Tree) -> None:
         block.add("duration", text, (("duration", said),))
 
 
+# CBN-6: a "cannot be ..." sentence covers the abilities before it, not an effect written after it.
+AFTER_A_GUARD = "an effect written after a 'cannot be negated' sentence, which does not cover it (CBN-6), is not modelled"
+
+
 def _band(block: _Block, body: Tree, permitted: bool) -> None:
     """Read "may band to <description>": an ability adding characters of that description to its own side of the
     battle when its holder enters it (BAND-1, AAO-9); which characters it adds is the case's choice (`adds:`), so
@@ -674,9 +683,8 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
         block.add("band", text, (("part", "other_part"),), reason="a second effect (band) in the same ability is not "
                                                                    "modelled")
         return
-    if block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented:
-        block.add("band", text, reason="an effect written after a 'cannot be negated' sentence, which does not cover "
-                                       "it (CBN-6), is not modelled")
+    if block.guarded:
+        block.add("band", text, reason=AFTER_A_GUARD)
         return
     if not permitted:
         block.add("band", text, reason="a band its player must use (no 'may') is not modelled: the characters a band "
@@ -723,7 +731,7 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
               else f"a 'cannot be negated by' naming traits ({', '.join(description.traits)}) is not modelled"
               if description.traits
               else "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is not modelled"
-              if block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented else "")
+              if block.guarded else "")
     if reason:
         block.add("cannot", text, reason=reason)
         return
@@ -810,10 +818,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             block.add("cost", text, reason="a cost is not modelled")
             return
         block.parts.add(_PART_OF[name])
-        if block.kind is None and (block.cbn or block.cannot_be_interrupted or block.cannot_be_prevented):
-            # CBN-6: a "cannot be ..." sentence covers the abilities before it, not one written after it
-            block.add(shown, text, reason="an effect written after a 'cannot be negated' sentence, which does not "
-                                          "cover it (CBN-6), is not modelled")
+        if block.kind is None and block.guarded:
+            block.add(shown, text, reason=AFTER_A_GUARD)
             return
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]

@@ -16,7 +16,7 @@ from ..errors import CaseError, Location
 from ..language.encoding import RuleBase
 from ..vocabulary import display_value
 from ..yamlsource import YMap, YNode, YSeq, did_you_mean, load_yaml
-from .descriptions import read_description
+from .descriptions import Description, read_description
 from .model import Ability, Attempt, Card, Modifier, Question, Scenario, fits_description
 from .refusals import refuse_unanswerable
 from .sections.fields import (
@@ -45,12 +45,16 @@ class _CaseReader(QuestionsSection):
     """Reads a case: its players, cards, timeline and questions (see `sections`)."""
 
 
-def _fits_guard(words: str, card: Card) -> bool:
-    """The card fits the description a guard is limited to ("evil card"; the reader keeps only descriptions of types,
-    alignment and brigade)."""
-    d = read_description(words)
-    assert not isinstance(d, str)
-    return fits_description(card, d.types, d.brigade, d.alignment, d.traits)
+def _guard_limits(abilities: list[Ability]) -> dict[str, Description]:
+    """The description each ability's guards are limited to ("evil card"), by ability; the reader and the case
+    format keep only descriptions of types, alignment and brigade."""
+    out = {}
+    for a in abilities:
+        if a.guard_by:
+            d = read_description(a.guard_by)
+            assert not isinstance(d, str)
+            out[a.id] = d
+    return out
 
 
 def _refuse_equipping_cycles(reader: _CaseReader, cards: list[Card]) -> None:
@@ -142,6 +146,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                 raise CaseError(f"ability {a.id} adds '{added}' to battle, which is not a character (its type is "
                                 f"{display_value(types[added])}): only a Hero or an Evil Character is added to battle",
                                 reader.locate(a.card))
+    limits = _guard_limits(abilities)
     for a in abilities:
         for c in cards:
             order = a.adds.index(c.name) + 1 if c.name in a.adds else 0
@@ -154,7 +159,8 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
             reader.fact("triggered_by_entry", (a.id, c.name), triggered,
                         f"{a.id} {'is' if triggered else 'is not'} triggered by {c.name} entering battle",
                         reader.locate(a.card))
-            covered = not a.guard_by or _fits_guard(a.guard_by, c)
+            d = limits.get(a.id)
+            covered = d is None or fits_description(c, d.types, d.brigade, d.alignment, d.traits)
             reader.fact("guard_covers", (a.id, c.name), covered,
                         f"{c.name} {'fits' if covered else 'does not fit'} what {a.id}'s guards are limited to"
                         + (f" ({a.guard_by})" if a.guard_by else " (no limit)"), reader.locate(a.card))
