@@ -317,7 +317,7 @@ def test_shell_completion_as_documented(repo_root: Path) -> None:
 # with one job, the solver checks run in the process Ctrl-C ends; with --memory, each case in a process of its own
 @pytest.mark.parametrize(("jobs", "memory"), [("1", []), ("2", []), ("1", ["--memory", "512"])])
 def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str, memory: list[str]) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, *memory, "cases"],
+    process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, *memory, "--no-cache", "cases"],
                                cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, preexec_fn=_in_the_foreground)
     in_workers = jobs != "1" or bool(memory)
