@@ -352,8 +352,21 @@ def test_every_trait_is_named_by_its_own_spelling() -> None:
 
 
 def test_an_effect_offered_instead_counts_in_its_category_as_unsupported() -> None:
-    # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not
-    assert categories_of(read_card(card("By His Wounds"))) == {"heal": "modelled", "negate": "unsupported"}
+    # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not (the
+    # card's GE block alone: its STAR block, unread, could act and makes every category unsupported)
+    printed = card("By His Wounds")
+    ge_block = printed._replace(text=printed.text[printed.text.index("GE:"):])
+    assert categories_of(read_card(ge_block)) == {"heal": "modelled", "negate": "unsupported"}
+    assert categories_of(read_card(printed)) == {"heal": "unsupported", "negate": "unsupported"}
+
+
+def test_a_block_that_could_act_unread_makes_the_text_unsupported() -> None:
+    # Bound to the Law: its Curse block is read, its "A: Restrict players from controlling more than one Hero in
+    # battle." is not and is no ability its player chooses: a case with the card where it acts is refused
+    reading = read_card(card("Bound to the Law [2026 - State]"))
+    assert [a.acts_unread for a in reading.abilities] == [False, True]
+    assert reading.status == "unsupported"
+    assert blockers_of(reading)["all"]
 
 
 @pytest.mark.parametrize("name", ["Bringing Fear (LoC)", "Commitment of Paul [RR2]", "Foul Spirit [RR2]",

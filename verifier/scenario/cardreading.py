@@ -68,6 +68,14 @@ class Part(NamedTuple):
         return not self.reason
 
 
+# A block that is an ability its player chooses to use ("You may ...", "Once per game, you may ...", "Underdeck this
+# card to ..."): it does nothing unless used, and no attempt of a case uses an unread block.
+_CHOSEN = re.compile(r"(?:(?:once per (?:game|turn)|at any time|during [a-z' ]+|if [^,.]+)\s*,\s*)?"
+                     r"(?:(?:you|holder|opponent|each player) )?may\b"
+                     r"|[a-z]+ this (?:card|character|hero|evil character|enhancement|site|city|fortress|curse|"
+                     r"covenant|artifact|lost soul)\b[^.]*? to\b")
+
+
 class AbilityReading(NamedTuple):
     """One ability block of a card as read: its label, its vocabulary fields, and its parts."""
 
@@ -138,6 +146,14 @@ class AbilityReading(NamedTuple):
     def unsupported(self) -> tuple[Part, ...]:
         """The parts of this ability that are not modelled."""
         return tuple(p for p in self.pieces if not p.supported)
+
+    @property
+    def acts_unread(self) -> bool:
+        """The block is no ability of the model and not read as a protection, and its words could act without its
+        player choosing to use them ("Restrict players from ..."), unlike a block its player chooses (`_CHOSEN`):
+        a case where it could act is refused, and a card with such a block is not modelled."""
+        return (self.kind is None and not self.protections and bool(self.unsupported)
+                and not _CHOSEN.match(self.text.lower()))
 
 
 class TextReadingResult(NamedTuple):

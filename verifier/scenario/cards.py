@@ -439,11 +439,12 @@ def _band_off_a_character(a: AbilityReading) -> AbilityReading:
 
 
 def _status(abilities: tuple[AbilityReading, ...]) -> str:
-    """`unsupported` when an ability of the model has a part that is not modelled; else `modelled` when there is
-    one; else `unsupported` when a block that says the words of a category of the coverage (`WORDS`) has a part
-    that is not modelled; else `not-read`."""
+    """`unsupported` when an ability of the model has a part that is not modelled, or when there is one and a block
+    regcheck does not read could act unchosen (`AbilityReading.acts_unread`: a case with the card where it acts
+    is refused); else `modelled` when there is one; else `unsupported` when a block that says the words of a
+    category of the coverage (`WORDS`) has a part that is not modelled; else `not-read`."""
     usable = [a for a in abilities if a.kind is not None]
-    if any(a.unsupported for a in usable):
+    if any(a.unsupported for a in usable) or (usable and any(a.acts_unread for a in abilities)):
         return "unsupported"
     if usable:
         return "modelled"
@@ -516,9 +517,10 @@ def categories_of(reading: CardReading) -> dict[str, str]:
     that say them (the blocks of the text whose words say it; all blocks when none alone does).
 
     The status is the reading's: `override` when the reviewed override's block is among them and the override
-    applies; else `unsupported` when one of them has a part that is not modelled, or when the category's words
-    are those of an effect the text offers instead of the one read ("Heal ... or negate ..."); else `modelled`
-    when one of them is an ability of the model; else `not-read`.
+    applies; else `unsupported` when one of them has a part that is not modelled, when a block of the card could
+    act unread (`AbilityReading.acts_unread`), or when the category's words are those of an effect the text
+    offers instead of the one read ("Heal ... or negate ..."); else `modelled` when one of them is an ability of
+    the model; else `not-read`.
     """
     out: dict[str, str] = {}
     for category in CATEGORIES:
@@ -529,7 +531,7 @@ def categories_of(reading: CardReading) -> dict[str, str]:
             out[category] = "not-read"
         elif reading.status == "override" and any(a.number == overrides()[reading.name].block for a in relevant):
             out[category] = "override"
-        elif offered or any(a.unsupported for a in relevant):
+        elif offered or any(a.unsupported for a in relevant) or any(a.acts_unread for a in reading.abilities):
             out[category] = "unsupported"
         elif any(a.kind is not None for a in relevant):
             out[category] = "modelled"
@@ -587,8 +589,8 @@ def statuses_of(reading: CardReading) -> dict[str, str]:
 def blockers_of(reading: CardReading) -> dict[str, tuple[str, ...]]:
     """For each line of the coverage on which the text is unsupported (`statuses_of`), what blocks it: the
     reasons of the unsupported parts of the ability blocks that say the category's words (of every block, for
-    `ALL_TEXTS`; a reason joining several mechanics counted as each of them, see `cardmechanics.reasons_in`;
-    each reason once, in the order read), or `OFFERED_INSTEAD`."""
+    `ALL_TEXTS`) and of the blocks that could act unread (a reason joining several mechanics counted as each of
+    them, see `cardmechanics.reasons_in`; each reason once, in the order read), or `OFFERED_INSTEAD`."""
     from .cardmechanics import reasons_in  # its table is compiled only when blockers are asked for
 
     out: dict[str, tuple[str, ...]] = {}
@@ -596,6 +598,7 @@ def blockers_of(reading: CardReading) -> dict[str, tuple[str, ...]]:
         if status != "unsupported":
             continue
         relevant, offered = _relevant(reading, category)
+        relevant += [a for a in reading.abilities if a.acts_unread and a not in relevant]
         found = [blocker_reason(r) for a in relevant for p in a.unsupported for r in reasons_in(p.reason)]
         if offered and not found:
             found.append(OFFERED_INSTEAD)

@@ -44,13 +44,6 @@ from .fields import (
     ordinal,
 )
 
-# A block that is an ability its player chooses to use ("You may ...", "Once per game, you may ...", "Underdeck this
-# card to ..."): it does nothing unless used, and no attempt of a case uses an unread block.
-_CHOSEN = re.compile(r"(?:(?:once per (?:game|turn)|at any time|during [a-z' ]+|if [^,.]+)\s*,\s*)?"
-                     r"(?:(?:you|holder|opponent|each player) )?may\b"
-                     r"|[a-z]+ this (?:card|character|hero|evil character|enhancement|site|city|fortress|curse|"
-                     r"covenant|artifact|lost soul)\b[^.]*? to\b")
-
 
 class CardsSection(CaseReaderBase):
     """Reads the cards and their abilities."""
@@ -238,7 +231,7 @@ class CardsSection(CaseReaderBase):
                     if a.protections:  # a protection in a block with no ability of the case still holds
                         self.unmodelled.protections[f"{card} block {a.number}"] = (real.name, card, a.protections, said,
                                                                         body.get("card") or body, None)
-                    elif a.unsupported and not _CHOSEN.match(a.text.lower()):
+                    elif a.acts_unread:
                         self.unmodelled.unread_blocks[f"{card} block {a.number}"] = (real.name, card, a.label, a.text,
                                                                                      body.get("card") or body)
                     continue
