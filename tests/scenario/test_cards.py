@@ -377,3 +377,37 @@ def test_a_negate_of_every_card_of_a_list_of_kinds_is_modelled(name: str) -> Non
     reading = read_card(card(name))
     assert reading.status == "modelled" and categories_of(reading)["negate"] == "modelled"
     assert all(a.targets_every for a in reading.abilities)
+
+
+@pytest.mark.parametrize(("text", "covered", "users"), [
+    ("Enhancements used by this card cannot be negated.", "enhancements", "this card"),
+    ("O.T. Enhancements played on this Hero cannot be negated.", "ot enhancements", "this card"),
+    ("Enhancements used by N.T. human Heroes cannot be negated.", "enhancements", "nt human heroes"),
+    ("Good Enhancements cannot be negated.", "good enhancements", ""),
+])
+def test_a_cannot_be_negated_given_to_other_cards_is_read(text: str, covered: str, users: str) -> None:
+    (block,) = read_text(text).abilities
+    assert (block.kind, block.grants_unnegatable, block.grant_users, block.cannot_be_negated, block.unsupported) == (
+        "other_effect", covered, users, True, ())
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Enhancements used by this Hero cannot be interrupted.", "for 'cannot be interrupted' or 'cannot be prevented'"),
+    ("Enhancements used by Michael cannot be negated.", "its user, the word 'michael'"),
+    ("Heroes used by this card cannot be negated.", "only Enhancements are used by a character"),
+    ("Negate a good card. Evil O.T. weapons cannot be negated.", "a second effect in the same ability"),
+])
+def test_a_cannot_be_negated_given_to_other_cards_is_refused_naming_why(text: str, reason: str) -> None:
+    reasons = [p.reason for a in read_text(text).abilities for p in a.unsupported]
+    assert any(reason in r for r in reasons), reasons
+
+
+def test_a_grant_does_not_cover_the_blocks_before_it() -> None:
+    # CBN-6 covers earlier abilities only for a "cannot be negated" that does not say what it covers
+    first, _ = read_text("GE: Discard an evil card. / EE: Good Enhancements cannot be negated.").abilities
+    assert first.cannot_be_negated is False
+
+
+def test_a_grant_on_a_card_that_stays_in_play_is_not_modelled() -> None:
+    reading = read_card(card("Moses' Rod")._replace(text="Good Enhancements cannot be negated."))
+    assert reading.status == "unsupported"

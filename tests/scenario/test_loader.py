@@ -1423,3 +1423,74 @@ def test_an_alignment_against_the_cards_type_is_refused(card: str, said: str,
                                                         make_case: Callable[..., Scenario]) -> None:
     with pytest.raises(CaseError, match=said):
         make_case(f"title: t\nplayers: [alice, bob]\nturns: 1\ncards:\n  c: {card}\nquestions:\n  q: zone(c, 0)\n")
+
+
+MICHAEL = """\
+title: Michael's grant
+players: [alice, bob]
+turns: 1
+cards:
+  michael:
+    card: Michael, Dragon Slayer (Roots)
+  caleb:
+    type: Hero
+    brigade: Silver
+  sling:
+    type: GE
+    brigade: Silver
+    abilities:
+      - kind: other
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [michael, caleb]
+  - id: first
+    turn: 1
+    phase: Battle
+    play: sling
+    on: michael
+questions:
+  granted: granted_to(michael_a1_m1, sling_a1)
+"""
+
+
+def test_a_cannot_be_negated_given_to_enhancements_a_character_uses_is_a_modifier(
+        make_case: Callable[..., Scenario]) -> None:
+    """"Enhancements used by this card cannot be negated." is a modifier of Michael's ability making the whole of
+    each ability on an Enhancement played on him unnegatable (CBN-3, CBN-4, CORE-18), not his own ability, which
+    cannot be negated itself (CBN-2)."""
+    case = make_case(MICHAEL)
+    (m,) = case.modifiers
+    assert (m.id, m.ability, m.scope, m.effect, m.granted_to) == (
+        "michael_a1_m1", "michael_a1", "whole_ability", "unnegatable", ("sling_a1",))
+    assert next(a for a in case.abilities if a.id == "michael_a1").cannot_be_negated
+    on_caleb = make_case(MICHAEL.replace("on: michael", "on: caleb"))
+    assert on_caleb.modifiers[0].granted_to == ()
+
+
+def test_an_enhancement_played_both_inside_and_outside_a_grant_is_refused(make_case: Callable[..., Scenario]) -> None:
+    twice = MICHAEL.replace("questions:", """\
+  - id: second
+    turn: 1
+    phase: Battle
+    play: sling
+    on: caleb
+questions:""")
+    with pytest.raises(CaseRefused, match=r"'sling' is played on characters both inside and outside what michael_a1 "
+                                          r"covers"):
+        make_case(twice)
+
+
+def test_a_grant_to_cards_of_unstated_traits_is_refused(make_case: Callable[..., Scenario]) -> None:
+    """Faith in Our High Priest covers Enhancements used by N.T. human Heroes: a Hero it could cover whose traits
+    the case does not list is refused; with its traits listed, the grant is settled."""
+    faith = MICHAEL.replace("card: Michael, Dragon Slayer (Roots)", "type: Hero\n    brigade: Silver").replace(
+        "  sling:", "  faith:\n    card: Faith in Our High Priest\n    brigade: Silver\n  sling:").replace(
+        "  - id: first", "  - id: faith_played\n    turn: 1\n    phase: Battle\n    play: faith\n    on: michael\n"
+                         "  - id: first").replace("michael_a1_m1", "faith_a1_m1")
+    with pytest.raises(CaseRefused, match=r"faith_a1 covers cards that are N\.T\. and human .* whether 'michael' is "
+                                          r"N\.T\. and human"):
+        make_case(faith)
+    settled = make_case(faith.replace("    type: Hero\n    brigade: Silver\n  caleb",
+                                      "    type: Hero\n    brigade: Silver\n    traits: [N.T., human]\n  caleb"))
+    assert settled.modifiers[0].granted_to == ("sling_a1",)

@@ -139,6 +139,12 @@ class AbilityReading(NamedTuple):
     # "cannot be negated by <description>": the description of the cards whose abilities its guards bar; "" for
     # every card (CBN-6-R3)
     guard_by: str = ""
+    # "<description> cannot be negated": the description of the cards whose abilities the block makes unnegatable
+    # (CBN-3, CBN-4); "" when it gives none
+    grants_unnegatable: str = ""
+    # "... used by <this card | a description of characters>": whose Enhancements the grant covers ("this card",
+    # or the description); "" when it names no user
+    grant_users: str = ""
     # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
     effect_class: str = "plain_effect"
 

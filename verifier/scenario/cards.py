@@ -396,7 +396,7 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
     names a few cards; the whole card list is read without filling the cache)."""
     abilities = (cached_read_text(card.text) if cached else _grammar_reading(card.text)).abilities
     if card.type in STAYING_TYPES:
-        abilities = tuple(_ongoing_negate(a) for a in abilities)
+        abilities = tuple(_ongoing_grant(_ongoing_negate(a)) for a in abilities)
     if card.type not in ("Hero", "Evil_Character"):
         abilities = tuple(_band_off_a_character(a) for a in abilities)
     o = overrides().get(card.name)
@@ -424,6 +424,18 @@ def _ongoing_negate(a: AbilityReading) -> AbilityReading:
     if a.kind != "negate_effect" or a.negates_kinds or a.label not in ("", "A", "ART", "F", "S", "LS"):
         return a
     return a._replace(pieces=a.pieces + (Part("negate", a.text, (), ONGOING_NEGATE),))
+
+
+ONGOING_GRANT = ("a 'cannot be negated' given to other cards by a card that stays in play acts while the card is in "
+                 "play; regcheck reads it only as used once (CBN-5)")
+
+
+def _ongoing_grant(a: AbilityReading) -> AbilityReading:
+    """A "cannot be negated" given to other cards, read from the text of a card that stays in play, with a part saying
+    it is not modelled."""
+    if not a.grants_unnegatable or a.label not in ("", "A", "ART", "F", "S", "LS"):
+        return a
+    return a._replace(pieces=a.pieces + (Part("grant", a.text, (), ONGOING_GRANT),))
 
 
 BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelled: regcheck adds characters to "

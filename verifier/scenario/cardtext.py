@@ -338,6 +338,8 @@ class _Block:
         self.cannot_be_prevented = False
         self.guard_condition = ""
         self.guard_by = ""
+        self.grant = ""
+        self.grant_users = ""
         self.zone: str | None = None
         self.also_in_play = False
         self.opponents = False
@@ -745,6 +747,52 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
         ("guard_by", f"only against abilities on {block.guard_by} (CBN-6-R3)"),))
 
 
+GRANT_NOT_MODELLED = "'cannot be negated' given to other cards is not modelled"
+# "Enhancements used by this card", "O.T. Enhancements played on this Hero": the covered cards and their user
+_USED_BY = re.compile(r"(?P<what>.+?) (?:used by|played on) (?P<user>.+)")
+_THIS_CHARACTER = re.compile(r"this (?:card|hero|character|evil character)|him|her")
+
+
+def _grant(block: _Block, body: Tree, text: str) -> None:
+    """Read "<description> cannot be negated" and "<Enhancements> used by <this card, or a description of
+    characters> cannot be negated": a "cannot be negated" that covers the abilities on other cards (CBN-3, CBN-4),
+    those of every card of the description, or of the Enhancements a character of the user's description uses
+    (CORE-18: the character it is played on). The ability that gives it cannot itself be negated (CBN-2)."""
+    guards = {c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")}
+    subject = _words(next(c for c in body.children if isinstance(c, Tree) and c.data == "words")).strip()
+    used_by = _USED_BY.fullmatch(subject)
+    what, user = (used_by.group("what"), used_by.group("user")) if used_by else (subject, "")
+    covered = read_description(without_article(what))
+    users = read_description(without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
+    reason = (f"{GRANT_NOT_MODELLED} for 'cannot be interrupted' or 'cannot be prevented' alone (the model's "
+              "modifiers make abilities unnegatable only)" if "g_negated" not in guards
+              else "a second effect in the same ability is not modelled" if block.kind is not None
+              else "a 'cannot be ...' beside a 'cannot be negated' given to other cards is not modelled"
+              if block.guarded
+              else f"{GRANT_NOT_MODELLED}: {covered}" if isinstance(covered, str)
+              else f"{GRANT_NOT_MODELLED}: its user, {users}" if isinstance(users, str)
+              else f"{GRANT_NOT_MODELLED}: 'used by' names characters, and '{user}' names other cards"
+              if users is not None and not set(users.types) <= {"Hero", "Evil_Character"}
+              else f"{GRANT_NOT_MODELLED}: only Enhancements are used by a character (CORE-18), and '{what}' "
+                   "names other cards" if user and not set(covered.types) <= {"GE", "EE"} or user and not covered.types
+              else "")
+    if reason:
+        block.add("grant", text, reason=reason)
+        return
+    block.kind = "other_effect"
+    block.parts.add("other_part")
+    block.min_targets, block.max_targets = 0, None  # it names no card to target: it covers abilities (CBN-4)
+    block.cbn = True
+    block.grant = without_article(what)
+    block.grant_users = "this card" if user and users is None else without_article(user)
+    whose = (f", used by {'its own card' if block.grant_users == 'this card' else block.grant_users}"
+             f" (the character each is played on, CORE-18)" if user else "")
+    block.add("grant", text, (("kind", "other_effect"),
+                              ("grants", f"'cannot be negated' to every ability on {block.grant}{whose}, from its "
+                                         "use to the end of that phase (CBN-3, CBN-4, CBN-5)"),
+                              ("cannot_be_negated", "true: the ability that gives it (CBN-2)")))
+
+
 # An on-return clause whose subject is the returning card itself.
 _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
                              r"(?:hero|heroes|hero\(s\)|character|characters|evil character|he|she|it|they)\b")
@@ -1016,11 +1064,13 @@ def _sentence(block: _Block, sentence: str) -> None:
     if name == "protect":
         _protection(block, "protect", text, text, about_the_set_aside=False)
         return
+    if name == "grant_cannot":
+        _grant(block, body, text)
+        return
     reasons = {
         "on_turn_returns": "a return on a stated turn is not modelled",
         "gains_ability": "an ability given to the set-aside card: when it applies is not modelled",
         "each_upkeep": mechanic_reason("each upkeep"),
-        "grant_cannot": "'cannot be negated' given to other cards is not modelled",
         "cost_effect": "a cost is not modelled",
     }
     block.add(name, text, reason=reasons.get(name, "not modelled"))
@@ -1257,6 +1307,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
         cannot_be_interrupted=block.cannot_be_interrupted, cannot_be_prevented=block.cannot_be_prevented,
         guard_condition=block.guard_condition, guard_by=block.guard_by,
+        grants_unnegatable=block.grant, grant_users=block.grant_users,
         targets_opponents_cards=block.opponents, targets_own_cards=block.own,
         targets_all_in_location=block.all_in_location and block.zone is not None,
         parts=tuple(sorted(block.parts)), heals_only=tuple(sorted(block.heals_only)),
@@ -1291,7 +1342,8 @@ def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityR
     it, with a part saying where each came from."""
     out = list(readings)
     for i, later in enumerate(readings):
-        guards = [g for g in _GUARDS if getattr(later, g) is True]
+        # a "cannot be negated" given to other cards says what it covers
+        guards = [g for g in _GUARDS if getattr(later, g) is True and not later.grants_unnegatable]
         for j in range(i):
             earlier = out[j]
             added = [g for g in guards if getattr(earlier, g) is not True]

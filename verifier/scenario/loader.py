@@ -170,6 +170,7 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
+    modifiers += reader.granted_guards(cards, abilities, attempts)
     refuse_unanswerable(reader.unmodelled, cards, abilities, steps, attempts)
     interp: list[str] = []
     inode = root.get("interpretations")

@@ -91,6 +91,11 @@ class Ability(NamedTuple):
     guard_condition: str = ""  # a "cannot be interrupted if ..." its card says, whose condition is not read
     # "cannot be negated by <description>": the cards whose abilities its guards bar ("" for every card, CBN-6-R3)
     guard_by: str = ""
+    # "<description> cannot be negated": the cards whose abilities it makes unnegatable ("" for none, CBN-3)
+    grants_unnegatable: str = ""
+    # "... used by <this card | description>": whose Enhancements that covers ("this card" or a description of
+    # characters; "" when it names no user)
+    grant_users: str = ""
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets

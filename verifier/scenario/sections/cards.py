@@ -12,8 +12,8 @@ from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
 from ..cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import TYPE_ALIGNMENT, alignment_of, read_description, without_article
-from ..model import Ability, Card, Modifier
+from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
+from ..model import Ability, Attempt, Card, Modifier, fits_description
 from .base import CaseReaderBase
 from .fields import (
     ABILITY_KEYS,
@@ -43,6 +43,21 @@ from .fields import (
     describe_duration,
     ordinal,
 )
+
+
+def _settled_fit(g: Ability, d: Description, c: Card, where: Location) -> bool:
+    """The card fits the description the ability `g` gives "cannot be negated" to; refused when the card's alignment
+    or traits, which the description asks for, are not stated."""
+    if not fits_description(c, d.types, d.brigade, None, ()):
+        return False
+    if d.alignment is not None and c.alignment is None:
+        raise CaseRefused(f"{g.id} covers {d.alignment.replace('/', ' or ')} cards ('{g.text}'), and the case does not "
+                          f"say whether '{c.name}' is good, evil or neutral: state it as 'alignment: ...'", where)
+    missing = [t for t in d.traits if t not in c.traits]
+    if missing and not c.traits_stated:
+        raise CaseRefused(f"{g.id} covers cards that are {' and '.join(d.traits)} ('{g.text}'), and the case does not "
+                          f"say whether '{c.name}' is {' and '.join(missing)}: list its traits under 'traits:'", where)
+    return fits_description(c, d.types, d.brigade, d.alignment, d.traits)
 
 
 class CardsSection(CaseReaderBase):
@@ -439,6 +454,7 @@ class CardsSection(CaseReaderBase):
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
                        guard_condition=a.guard_condition, guard_by=a.guard_by,
+                       grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
 
@@ -545,14 +561,56 @@ class CardsSection(CaseReaderBase):
                 targets.append(name)
             m = Modifier(mid, ability, scope, part, effect, condition, tuple(targets or [ability]))
             out.append(m)
-            self.fact("modifier_scope", (mid,), scope, f"{mid} targets {display_value(scope)}", item.loc)
-            self.fact("modifier_part", (mid,), part, f"{mid} names the {display_value(part)}", item.loc)
-            self.fact("modifier_effect", (mid,), effect, f"{mid} makes {display_value(effect)}", item.loc)
-            self.fact("modifier_condition", (mid,), condition,
-                      f"{mid}'s conditions {'hold' if condition else 'do not hold'}", item.loc)
-            for a in ids:
-                self.fact("granted_to", (mid, a), a in m.granted_to,
-                          f"{mid} {'is' if a in m.granted_to else 'is not'} granted to {a}", item.loc)
+            self.modifier_facts(m, ids, item.loc)
+        return out
+
+    def modifier_facts(self, m: Modifier, ids: list[str], loc: Location) -> None:
+        """State a modifier's inputs: its scope, part, effect, condition and the abilities it is granted to."""
+        self.fact("modifier_scope", (m.id,), m.scope, f"{m.id} targets {display_value(m.scope)}", loc)
+        self.fact("modifier_part", (m.id,), m.part, f"{m.id} names the {display_value(m.part)}", loc)
+        self.fact("modifier_effect", (m.id,), m.effect, f"{m.id} makes {display_value(m.effect)}", loc)
+        self.fact("modifier_condition", (m.id,), m.condition,
+                  f"{m.id}'s conditions {'hold' if m.condition else 'do not hold'}", loc)
+        for a in ids:
+            self.fact("granted_to", (m.id, a), a in m.granted_to,
+                      f"{m.id} {'is' if a in m.granted_to else 'is not'} granted to {a}", loc)
+
+    def granted_guards(self, cards: list[Card], abilities: list[Ability], attempts: list[Attempt]) -> list[Modifier]:
+        """The modifier of each ability read from a real card that gives "cannot be negated" to the abilities on
+        other cards (CBN-3, CBN-4): it targets every ability as a whole (CBN-4), and is granted to each ability but
+        its own on a card of the description it covers; for "used by <user>", on an Enhancement played on a
+        character of the user's description (its own card for "this card": CORE-18). When that is not settled
+        (a card of unknown alignment or traits the description asks for, an Enhancement played on characters of
+        both kinds) the case is refused."""
+        by_card = {c.name: c for c in cards}
+        ids = [a.id for a in abilities]
+        out = []
+        for g in abilities:
+            if not g.grants_unnegatable:
+                continue
+            covered = read_description(g.grants_unnegatable)
+            users = read_description(g.grant_users) if g.grant_users not in ("", "this card") else None
+            assert not isinstance(covered, str) and not isinstance(users, str)
+            where = self.locate(g.card)
+            granted = []
+            for a in abilities:
+                c = by_card[a.card]
+                if a.id == g.id or not _settled_fit(g, covered, c, where):
+                    continue
+                if g.grant_users:
+                    on = {x.played_on for x in attempts if x.kind == "play_card" and x.card == c.name}
+                    fits = {u == g.card if users is None else _settled_fit(g, users, by_card[u], where)
+                            for u in on if u is not None}
+                    if len(fits) > 1:
+                        raise CaseRefused(f"'{c.name}' is played on characters both inside and outside what {g.id} "
+                                          f"covers ('{g.text}'): whether the grant covers its ability is decided "
+                                          "per card, not per play, in regcheck", self.locate(c.name))
+                    if fits != {True}:
+                        continue
+                granted.append(a.id)
+            m = Modifier(f"{g.id}_m1", g.id, "whole_ability", "other_part", "unnegatable", True, tuple(granted))
+            out.append(m)
+            self.modifier_facts(m, ids, where)
         return out
 
     def duration(self, node: YNode | None) -> tuple[str, int, int]:
