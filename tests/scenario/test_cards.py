@@ -411,3 +411,16 @@ def test_a_grant_does_not_cover_the_blocks_before_it() -> None:
 def test_a_grant_on_a_card_that_stays_in_play_is_not_modelled() -> None:
     reading = read_card(card("Moses' Rod")._replace(text="Good Enhancements cannot be negated."))
     assert reading.status == "unsupported"
+
+
+def test_a_negate_offering_another_effect_is_read_with_the_other_left_unmodelled() -> None:
+    # "Negate a good Enhancement or bounce a Hero": the negate is read; an entry using it says 'effect: negate'
+    (block,) = read_text("Negate a good Enhancement or bounce a Hero.").abilities
+    assert (block.kind, block.target_types, block.alternatives, block.unsupported) == (
+        "negate_effect", ("GE",), ("bounce a hero",), ())
+
+
+def test_the_special_ability_of_a_card_is_what_a_negate_of_the_card_targets() -> None:
+    (block,) = read_text("Negate the special ability of one female Hero in battle.").abilities
+    assert (block.kind, block.target_types, block.target_traits, block.target_zone, block.max_targets,
+            block.unsupported) == ("negate_effect", ("Hero",), ("female",), "field_of_battle", 1, ())

@@ -133,7 +133,7 @@ PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "se
 heal: "heal" target location? heal_condition? increase? alternative?
 alternative: ","? "or" ALT_VERB words?
 ALT_VERB: "negate" | "underdeck" | "prevent" | "place" | "take" | "shuffle" | "discard" | "return" | "banish"
-        | "search" | "draw" | "convert" | "protect"
+        | "search" | "draw" | "convert" | "protect" | "withdraw" | "bounce" | "reserve"
 increase: "and" "increase" ("hero" | "abilities" | "it" | "him")? NUMBER "/" NUMBER
 heal_condition: ","? ("that" | "who" | "which") "is" "about" "to" "be" "discarded" -> about_to_be_discarded
               | ","? ("that" | "who") ("is" | "are") "being" "discarded" -> being_discarded
@@ -152,7 +152,8 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" AND_DISCARD? target location?
+negate_target.1: "negate" AND_DISCARD? special_ability_of? target location? alternative?
+special_ability_of: "the" "special" "ability" "of"
 AND_DISCARD: "and discard"
 negate: "negate" words
 // "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
@@ -902,6 +903,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.parts.add("discard_part")
                 block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
                                                                   "by a special ability (DISC-1-R1, CORE-13)"),))
+            if _find(body, "special_ability_of") is not None:
+                block.add("target", "the special ability of", (("negates", "the special ability of the card it names, "
+                                                                "as every negate of a card does"),))
             target = _find(body, "target")
             if name == "healed":
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")
@@ -928,9 +932,10 @@ def _sentence(block: _Block, sentence: str) -> None:
             if alt is not None:
                 alternative = _words(alt).removeprefix(",").strip().removeprefix("or ").strip()
                 block.alternatives.append(alternative)
+                word = _EFFECT_KINDS[name].removesuffix("_effect")
                 block.add("alternative", _words(alt), (("alternative", f"'{alternative}', which the player may pick "
                                                          "instead: not modelled; an entry that uses this ability "
-                                                         "says 'effect: heal'"),))
+                                                         f"says 'effect: {word}'"),))
             inc = next((c for c in body.children if isinstance(c, Tree) and c.data == "increase"), None)
             if inc is not None:
                 block.add("increase", _words(inc), (("inert", "the model has no strength or toughness numbers; "
