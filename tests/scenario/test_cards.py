@@ -424,3 +424,21 @@ def test_the_special_ability_of_a_card_is_what_a_negate_of_the_card_targets() ->
     (block,) = read_text("Negate the special ability of one female Hero in battle.").abilities
     assert (block.kind, block.target_types, block.target_traits, block.target_zone, block.max_targets,
             block.unsupported) == ("negate_effect", ("Hero",), ("female",), "field_of_battle", 1, ())
+
+
+@pytest.mark.parametrize(("text", "against"), [
+    ("Protect hand and other evil cards in territory from opponents' good cards.", "any"),
+    ("Protect evil cards in this Site from DragonRaid.", "any"),
+    ("Protect holder's hand and draw pile from discard abilities on evil cards.", "evil"),
+    ("Protect your hand and human Heroes from opponent's evil cards.", "evil"),
+])
+def test_a_protection_is_against_evil_cards_only_when_it_names_them_as_what_it_guards_from(text: str,
+                                                                                            against: str) -> None:
+    (block,) = read_text(text).abilities
+    assert [p.split("/")[1] for p in block.protections] == [against]
+
+
+def test_a_draw_beside_a_grant_is_refused() -> None:
+    # "You may draw 2. N.T. Enhancements used by this card cannot be negated.": only the grant is kept from negates
+    (block,) = read_text("You may draw 2. N.T. Enhancements used by this card cannot be negated.").abilities
+    assert any("beside another ability" in p.reason for p in block.unsupported)

@@ -1245,10 +1245,11 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
     The model has no protection: the reading records it so that a case in which the protection could
     decide something is refused (see the case loader); against capture, which the model does not have,
     it decides nothing. What it guards: the cards the ability sets aside, cards in set-aside areas, or
-    (any other wording) any card; against what: capture, evil cards, or (any other wording) anything.
+    (any other wording) any card; against what: capture, evil cards (named after "from", "to" or "by": not the
+    evil cards it guards), or (any other wording) anything.
     """
     source = ("capture" if re.search(r"\bfrom capture$", effect) and "," not in effect
-              else "evil" if re.search(r"\bevil cards\b", effect) else "any")
+              else "evil" if re.search(r"\b(?:from|to|by)\b.*\bevil cards\b", effect) else "any")
     whom = ("set_aside_cards" if about_the_set_aside
             else "set_aside_areas" if re.search(r"\bin (?:a |all )?set[- ]aside areas?\b", effect) else "any_card")
     block.protections.add(f"{whom}/{source}/{'paired' if kind == 'paired' else 'card'}")
@@ -1297,6 +1298,10 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     for sentence in block.draws:
         if block.kind is None:
             block.add("sentence", sentence, reason=unread_reason(sentence))
+        elif block.grant:
+            # the grant alone cannot be negated (CBN-2); a negate may still reach the draw
+            block.add("draw", sentence, reason=f"{GRANT_NOT_MODELLED} beside another ability in one block (only "
+                                               "the grant is kept from negates, CBN-2)")
         else:
             block.use_changes.add("draw_pile:any")
             block.add("draw", sentence, (("use_changes", "cards in a draw pile (not carried out: a case holding one "
