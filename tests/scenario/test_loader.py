@@ -201,6 +201,13 @@ def test_a_guard_limited_to_a_description_bars_only_the_cards_that_fit_it(make_c
       - kind: negate
         negates: [heal]
 questions:"""))
+    # a negate of unknown alignment that the case never uses decides nothing about the guard
+    assert make_case(GUARDED.replace("questions:", """\
+  fortress:
+    type: Fortress
+    abilities:
+      - kind: negate
+questions:""")).cards
 
 
 

@@ -47,7 +47,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
-    _refuse_unsettled_guard_alignment(unmodelled, cards, abilities)
+    _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
@@ -107,11 +107,14 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
                               where or unmodelled.locate(name))
 
 
-def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability]) -> None:
-    """A guard limited to cards of an alignment ("cannot be negated by an evil card"), in a case holding a card with
-    a negate ability whose alignment neither its type nor the case gives, is refused: none is assumed."""
+def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
+                                      attempts: list[Attempt]) -> None:
+    """A guard limited to cards of an alignment ("cannot be negated by an evil card"), in a case where a card whose
+    alignment neither its type nor the case gives negates (a negate attempt of the card, or its ongoing negation of
+    ability kinds), is refused: none is assumed."""
     by_card = {c.name: c for c in cards}
-    negaters = [by_card[a.card] for a in abilities if a.kind == "negate_effect" or a.negates_kinds]
+    used = {x.card for x in attempts if x.kind == "negate_ability"}
+    negaters = [by_card[a.card] for a in abilities if a.negates_kinds or (a.kind == "negate_effect" and a.card in used)]
     for a in abilities:
         described = read_description(a.guard_by) if a.guard_by else None
         if described is None or isinstance(described, str) or described.alignment is None:
