@@ -442,3 +442,16 @@ def test_a_draw_beside_a_grant_is_refused() -> None:
     # "You may draw 2. N.T. Enhancements used by this card cannot be negated.": only the grant is kept from negates
     (block,) = read_text("You may draw 2. N.T. Enhancements used by this card cannot be negated.").abilities
     assert any("beside another ability" in p.reason for p in block.unsupported)
+
+
+def test_what_the_opponent_may_do_is_not_the_abilitys_users_effect() -> None:
+    # "Opponent may discard a good Enhancement from hand": the opponent decides and discards from their own hand
+    (block,) = read_text("Opponent may discard a good Enhancement from hand.").abilities
+    assert any("the opponent, carries out" in p.reason for p in block.unsupported)
+
+
+def test_a_condition_on_a_protection_after_the_effect_is_the_protections_alone() -> None:
+    # "Negate a good card. If used by a Moabite, protect ...": the negate needs no Moabite; the protection, refused
+    # wherever it could matter, is read as if it held
+    (block,) = read_text("Negate a good card. If used by a Moabite, protect O.T. Lost Souls from rescue.").abilities
+    assert (block.kind, block.requires, block.unsupported, bool(block.protections)) == ("negate_effect", (), (), True)

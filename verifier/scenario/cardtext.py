@@ -834,8 +834,16 @@ def _sentence(block: _Block, sentence: str) -> None:
     leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
     for lead in leads:
-        if lead.data == "lead_permission":
+        if lead.data == "lead_permission" and _words(lead).startswith("opponent"):
+            # "Opponent may discard ...": the opponent decides and carries it out, not the ability's user
+            block.add("permission", _words(lead), reason=mechanic_reason("every player"))
+        elif lead.data == "lead_permission":
             block.add("permission", _words(lead), (("optional", "the player may use it"),))
+        elif lead.data in ("lead_used_by", "lead_condition") and body.data == "protect" and block.kind is not None:
+            # "Negate a good card. If used by a Moabite, protect ...": the condition is the protection's alone, and
+            # the protection is refused wherever it could matter, met or not
+            block.add("condition", _words(lead), (("protection_condition", "of the protection that follows alone, "
+                                                   "which is read as if it held"),))
         elif lead.data in ("lead_used_by", "lead_condition") and _words(lead).startswith("if used by "):
             _used_by(block, _words(lead))
         elif lead.data == "lead_limit":
