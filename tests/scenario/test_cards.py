@@ -395,7 +395,7 @@ def test_a_cannot_be_negated_given_to_other_cards_is_read(text: str, covered: st
     ("Enhancements used by this Hero cannot be interrupted.", "for 'cannot be interrupted' or 'cannot be prevented'"),
     ("Enhancements used by Michael cannot be negated.", "its user, the word 'michael'"),
     ("Heroes used by this card cannot be negated.", "only Enhancements are used by a character"),
-    ("Negate a good card. Evil O.T. weapons cannot be negated.", "a second effect in the same ability"),
+    ("Negate a good card. Evil O.T. weapons cannot be negated.", "a second effect (grant) in the same ability"),
 ])
 def test_a_cannot_be_negated_given_to_other_cards_is_refused_naming_why(text: str, reason: str) -> None:
     reasons = [p.reason for a in read_text(text).abilities for p in a.unsupported]

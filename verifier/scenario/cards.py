@@ -414,6 +414,8 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
 # Card types whose special abilities act while the card is in play (a Lost Soul in a Land of Bondage, an
 # Artifact, a Fortress, a Site ...), rather than once when a character or an enhancement is used.
 STAYING_TYPES = frozenset({"Lost_Soul", "Artifact", "Fortress", "Site", "City", "Covenant", "Curse"})
+# The labels of a block of such a card that acts while it is in play (none, or the card's own type's).
+_STAYING_LABELS = ("", "A", "ART", "F", "S", "LS")
 ONGOING_NEGATE = ("a negate on a card that stays in play acts while the card is in play; regcheck reads a negate "
                   "only as used once")
 
@@ -421,7 +423,7 @@ ONGOING_NEGATE = ("a negate on a card that stays in play acts while the card is 
 def _ongoing_negate(a: AbilityReading) -> AbilityReading:
     """A negate read from the text of a card that stays in play, with a part saying it is not modelled (unless
     it is an ongoing negation of ability kinds, which is read as such)."""
-    if a.kind != "negate_effect" or a.negates_kinds or a.label not in ("", "A", "ART", "F", "S", "LS"):
+    if a.kind != "negate_effect" or a.negates_kinds or a.label not in _STAYING_LABELS:
         return a
     return a._replace(pieces=a.pieces + (Part("negate", a.text, (), ONGOING_NEGATE),))
 
@@ -433,7 +435,7 @@ ONGOING_GRANT = ("a 'cannot be negated' given to other cards by a card that stay
 def _ongoing_grant(a: AbilityReading) -> AbilityReading:
     """A "cannot be negated" given to other cards, read from the text of a card that stays in play, with a part saying
     it is not modelled."""
-    if not a.grants_unnegatable or a.label not in ("", "A", "ART", "F", "S", "LS"):
+    if not a.grants_unnegatable or a.label not in _STAYING_LABELS:
         return a
     return a._replace(pieces=a.pieces + (Part("grant", a.text, (), ONGOING_GRANT),))
 

@@ -29,7 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import ALIGNMENTS, read_description, without_article
+from .descriptions import ALIGNMENTS, Description, read_description, without_article
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -765,18 +765,7 @@ def _grant(block: _Block, body: Tree, text: str) -> None:
     what, user = (used_by.group("what"), used_by.group("user")) if used_by else (subject, "")
     covered = read_description(without_article(what))
     users = read_description(without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
-    reason = (f"{GRANT_NOT_MODELLED} for 'cannot be interrupted' or 'cannot be prevented' alone (the model's "
-              "modifiers make abilities unnegatable only)" if "g_negated" not in guards
-              else "a second effect in the same ability is not modelled" if block.kind is not None
-              else "a 'cannot be ...' beside a 'cannot be negated' given to other cards is not modelled"
-              if block.guarded
-              else f"{GRANT_NOT_MODELLED}: {covered}" if isinstance(covered, str)
-              else f"{GRANT_NOT_MODELLED}: its user, {users}" if isinstance(users, str)
-              else f"{GRANT_NOT_MODELLED}: 'used by' names characters, and '{user}' names other cards"
-              if users is not None and not set(users.types) <= {"Hero", "Evil_Character"}
-              else f"{GRANT_NOT_MODELLED}: only Enhancements are used by a character (CORE-18), and '{what}' "
-                   "names other cards" if user and not set(covered.types) <= {"GE", "EE"} or user and not covered.types
-              else "")
+    reason = _grant_refusal(block, guards, what, user, covered, users)
     if reason:
         block.add("grant", text, reason=reason)
         return
@@ -792,6 +781,27 @@ def _grant(block: _Block, body: Tree, text: str) -> None:
                               ("grants", f"'cannot be negated' to every ability on {block.grant}{whose}, from its "
                                          "use to the end of that phase (CBN-3, CBN-4, CBN-5)"),
                               ("cannot_be_negated", "true: the ability that gives it (CBN-2)")))
+
+
+def _grant_refusal(block: _Block, guards: set[str], what: str, user: str, covered: Description | str,
+                   users: Description | str | None) -> str:
+    """Why a "cannot be negated" given to other cards is not read, or "" when it is."""
+    if "g_negated" not in guards:
+        return (f"{GRANT_NOT_MODELLED} for 'cannot be interrupted' or 'cannot be prevented' alone (the model's "
+                "modifiers make abilities unnegatable only)")
+    if block.kind is not None:
+        return "a second effect (grant) in the same ability is not modelled"
+    if block.guarded:
+        return "a 'cannot be ...' beside a 'cannot be negated' given to other cards is not modelled"
+    if isinstance(covered, str):
+        return f"{GRANT_NOT_MODELLED}: {covered}"
+    if isinstance(users, str):
+        return f"{GRANT_NOT_MODELLED}: its user, {users}"
+    if users is not None and not set(users.types) <= {"Hero", "Evil_Character"}:
+        return f"{GRANT_NOT_MODELLED}: 'used by' names characters, and '{user}' names other cards"
+    if user and not (covered.types and set(covered.types) <= {"GE", "EE"}):
+        return f"{GRANT_NOT_MODELLED}: only Enhancements are used by a character (CORE-18), and '{what}' names other cards"
+    return ""
 
 
 # An on-return clause whose subject is the returning card itself.
