@@ -61,7 +61,8 @@ def test_two_workers_give_the_same_results(table) -> None:  # type: ignore[no-un
     two = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=2,
                         progress=lambda done, total: seen.append((done, total)))
     assert one == two
-    assert seen and seen[-1] == (2 * len(scenarios), 2 * len(scenarios))
+    # the cases are split between the workers: each is passed once
+    assert seen and seen[-1] == (len(scenarios), len(scenarios))
 
 
 def test_a_mutant_has_the_same_fate_whichever_mutants_run_before_it(repo_root: Path) -> None:

@@ -6,6 +6,10 @@ ground to something else there, or that changes a definition one of the case's q
 question's terms are then grounded once more, with the mutant's definitions, and read in its place).
 A mutant is killed by the first case (in the table's order) with a question that was answered as
 expected and is no longer; it is then run on no further case.
+
+With several jobs, the cases are split between worker processes, each running every mutant on its
+cases, and each mutant's fate is then the one the first case (in the table's order) that decides it
+gives, as if the cases had been run in turn: each case is grounded and answered in one process only.
 """
 
 from __future__ import annotations
@@ -14,9 +18,9 @@ __all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "cha
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import EncodingError
 from ..language.encoding import RuleBase
@@ -117,11 +121,15 @@ class _Run:
                 self.results[m.mutant.id] = MutantResult(m.mutant.id, MutantStatus.INVALID, reason=m.invalid)
             else:
                 self.alive.append(m)
-        self.runs: dict[str, int] = {}
-        self.unknown: dict[str, str] = {}
+        # by mutant: the cases it was run on, the first that left it undecided (with why), and the case that
+        # killed it or could not be grounded with it; a case is its place in the table
+        self.runs: dict[str, list[int]] = {}
+        self.unknown: dict[str, tuple[int, str]] = {}
+        self.ended: dict[str, int] = {}
         self.grounders: dict[str, RuleGrounder] = {}
 
-    def case(self, sc: Scenario) -> None:
+    def case(self, sc: Scenario, at: int = 0) -> None:
+        """Run every mutant still alive that can change `sc`, the case at place `at` in the table, on it."""
         active = {r.id for r in self.rules.active_rules(sc.interpretations)}
         called = _called(sc)
         candidates = [m for m in self.alive if active.intersection(m.mutant.rules) or called & m.definitions]
@@ -130,7 +138,7 @@ class _Run:
         sw = SwitchedCase(sc, self.rules, *self.limits)
         if sw.limit_hit:
             for m in candidates:
-                self.unknown.setdefault(m.mutant.id, f"{sc.path}: {sw.limit_hit}")
+                self.unknown.setdefault(m.mutant.id, (at, f"{sc.path}: {sw.limit_hit}"))
             return
         before = sw.answers()
         ok = {r.question for r in before.results if r.ok}
@@ -147,14 +155,15 @@ class _Run:
             except EncodingError as exc:
                 self.results[mid] = MutantResult(mid, MutantStatus.INVALID, case=sc.path,
                                                  reason=f"cannot be grounded over {sc.path}: {exc.message}")
+                self.ended[mid] = at
                 killed.add(mid)
                 continue
             if change is None:
                 continue
             left_out, bodies, asked = change
-            self.runs[mid] = self.runs.get(mid, 0) + 1
+            self.runs.setdefault(mid, []).append(at)
             if unanswered:
-                self.unknown.setdefault(mid, unanswered)
+                self.unknown.setdefault(mid, (at, unanswered))
             if not ok or sw.unchanged(before, left_out, bodies, asked):
                 continue
             after = sw.answers(left_out, bodies, asked)
@@ -164,10 +173,11 @@ class _Run:
             question, expected, got, gave_up = found
             if gave_up:
                 reason = next(a.reason for a in after.results if a.question == question)
-                self.unknown.setdefault(mid, f"{sc.path}::{question}: {reason}")
+                self.unknown.setdefault(mid, (at, f"{sc.path}::{question}: {reason}"))
                 continue
             self.results[mid] = MutantResult(mid, MutantStatus.KILLED, sc.path, question, expected, got,
-                                             cases_run=self.runs[mid])
+                                             cases_run=len(self.runs[mid]))
+            self.ended[mid] = at
             killed.add(mid)
         self.alive = [m for m in self.alive if m.mutant.id not in killed]
         for mid in killed:
@@ -183,11 +193,50 @@ class _Run:
         for m in self.alive:
             mid = m.mutant.id
             if mid in self.unknown:
-                self.results[mid] = MutantResult(mid, MutantStatus.UNKNOWN, reason=self.unknown[mid],
-                                                 cases_run=self.runs.get(mid, 0))
+                self.results[mid] = MutantResult(mid, MutantStatus.UNKNOWN, reason=self.unknown[mid][1],
+                                                 cases_run=len(self.runs.get(mid, ())))
             else:
-                self.results[mid] = MutantResult(mid, MutantStatus.SURVIVED, cases_run=self.runs.get(mid, 0))
+                self.results[mid] = MutantResult(mid, MutantStatus.SURVIVED, cases_run=len(self.runs.get(mid, ())))
         return list(self.results.values())
+
+    def tally(self) -> _Tally:
+        """What this run found, to be merged with the runs of the other cases (see `_merged`)."""
+        self.finish()
+        return _Tally(self.results, self.runs, self.unknown, self.ended)
+
+
+class _Tally(NamedTuple):
+    """A run over some of the cases: each mutant's result there, and by mutant the cases it was run on, the
+    first that left it undecided (with why) and the one that ended it (see `_Run`)."""
+
+    results: dict[str, MutantResult]
+    runs: dict[str, list[int]]
+    unknown: dict[str, tuple[int, str]]
+    ended: dict[str, int]
+
+
+def _merged(mutations: Sequence[Mutation], tallies: Sequence[_Tally]) -> list[MutantResult]:
+    """Each mutant's result over every case, from runs over parts of them: what the first case that ended it
+    found (its cases run counted up to that case), else undecided or surviving over all of them."""
+    out = []
+    for m in mutations:
+        mid = m.mutant.id
+        if m.invalid:
+            out.append(tallies[0].results[mid])
+            continue
+        runs = [at for t in tallies for at in t.runs.get(mid, ())]
+        ends = [(t.ended[mid], t) for t in tallies if mid in t.ended]
+        if ends:
+            at, tally = min(ends, key=lambda end: end[0])
+            result = tally.results[mid]
+            if result.status is MutantStatus.KILLED:
+                result = replace(result, cases_run=sum(1 for run in runs if run <= at))
+            out.append(result)
+            continue
+        unknown = min((t.unknown[mid] for t in tallies if mid in t.unknown), default=None)
+        out.append(MutantResult(mid, MutantStatus.UNKNOWN, reason=unknown[1], cases_run=len(runs)) if unknown
+                   else MutantResult(mid, MutantStatus.SURVIVED, cases_run=len(runs)))
+    return out
 
 
 # What a part of the run tells as it goes: a case passed ("case", 1), how many survivors it will try to prove
@@ -198,9 +247,9 @@ Tell = Callable[[str, int], None]
 def _run_part(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
               memory_mb: int | None, tell: Tell, prove: bool = False) -> list[MutantResult]:
     run = _Run(rules, mutations, timeout_ms, memory_mb)
-    for sc in scenarios:
+    for at, sc in enumerate(scenarios):
         if run.alive:
-            run.case(sc)
+            run.case(sc, at)
         tell("case", 1)
     results = run.finish()
     if prove:
@@ -229,6 +278,7 @@ def _proven(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[
 
 
 _forked: tuple[RuleBase, Sequence[Scenario], list[list[Mutation]], int, int | None, object, bool] | None = None
+_workers = 1  # how many workers share the cases (see `_case_worker`)
 
 
 def _worker(part: int) -> list[MutantResult]:
@@ -236,6 +286,19 @@ def _worker(part: int) -> list[MutantResult]:
     rules, scenarios, parts, timeout_ms, memory_mb, queue, prove = _forked
     return _run_part(rules, scenarios, parts[part], timeout_ms, memory_mb,
                      lambda what, n: queue.put((what, n)), prove)  # type: ignore[attr-defined]
+
+
+def _case_worker(part: int) -> _Tally:
+    """Every mutant run on the cases whose place in the table is `part` modulo the number of workers."""
+    assert _forked is not None
+    rules, scenarios, parts, timeout_ms, memory_mb, queue, _ = _forked
+    (mutations,) = parts
+    run = _Run(rules, mutations, timeout_ms, memory_mb)
+    for at in range(part, len(scenarios), _workers):
+        if run.alive:
+            run.case(scenarios[at], at)
+        queue.put(("case", 1))  # type: ignore[attr-defined]
+    return run.tally()
 
 
 def _split(mutations: Sequence[Mutation], parts: int) -> list[list[Mutation]]:
@@ -258,12 +321,15 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
     `equivalent` instead. `progress` is told how many case passes are done of how many; `proving`, how many
     survivors were tried of those known so far (each part of the run tells its own once its case passes end).
 
-    With several jobs, the mutants are split between worker processes, each running its part over every case.
+    With several jobs, the cases are split between worker processes, each running every mutant on its cases
+    (see `_merged`); with `prove`, the mutants are split instead, each part run over every case (a survivor is
+    proven over every case's universe).
     """
-    global _forked
+    global _forked, _workers
     order = {m.mutant.id: i for i, m in enumerate(mutations)}
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(mutations), 8))
-    total = len(scenarios) * workers
+    by_case = not prove
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(scenarios) if by_case else len(mutations), 8))
+    total = len(scenarios) * (1 if by_case else workers)
     done = survivors = tried = 0
 
     def tell(what: str, n: int) -> None:
@@ -285,15 +351,18 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
         return sorted(results, key=lambda r: order[r.mutant_id])
     import multiprocessing
     import queue as queues
-    from concurrent.futures import wait
+    from concurrent.futures import Future, wait
 
     from ..processes import forked_pool
 
     ticks = multiprocessing.get_context("fork").Queue()
-    _forked = (rules, scenarios, _split(mutations, workers), timeout_ms, memory_mb, ticks, prove)
+    _forked = (rules, scenarios, [list(mutations)] if by_case else _split(mutations, workers), timeout_ms, memory_mb,
+               ticks, prove)
+    _workers = workers
     try:
         with forked_pool(workers) as pool:
-            futures = [pool.submit(_worker, part) for part in range(workers)]
+            futures: list[Future[Any]] = [pool.submit(_case_worker if by_case else _worker, part)
+                                          for part in range(workers)]
             while not all(f.done() for f in futures):
                 try:
                     tell(*ticks.get(timeout=0.2))
@@ -304,9 +373,11 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
                     tell(*ticks.get(timeout=1 if done < total else 0.05))
                 except queues.Empty:
                     break
-            results = [r for f in futures for r in f.result()]
+            results = (_merged(mutations, [f.result() for f in futures]) if by_case
+                       else [r for f in futures for r in f.result()])
     finally:
         _forked = None
+        _workers = 1
     return sorted(results, key=lambda r: order[r.mutant_id])
 
 
