@@ -222,8 +222,18 @@ _LOADED: dict[tuple[str, Path, tuple[tuple[str, int, int], ...]], object] = {}
 # deck, the HTML report, the mutation runs. Every other file's tests stay together too, for their module
 # fixtures. A test marked with a group of its own keeps it (the tests that count the card list's coverage
 # join the gate's, which counts it: once per run, not once per worker).
+#
+# Each group runs on one worker, and a worker takes the next group in the order of the collected tests
+# (`--no-loadscope-reorder`, in pyproject.toml). The groups that take longest come first, longest first, so
+# that the run does not end with one worker busy on a long group while the other has nothing left to do;
+# the other groups follow in the order they are collected.
 _CASE_RESULTS = {"test_cases.py", "test_snapshot.py", "gate/test_gate_repository.py"}
 _SHARED_FOLDERS = {"gate", "sweep", "htmlreport", "mutation"}
+LONGEST_GROUPS = ("sweep", "case-results", "gate", "mutation", "explore/test_search.py", "solver/test_pruned_grounding.py",
+                  "solver/test_grounding.py", "explore/test_rediscovery.py", "test_cli_controls.py", "test_docs_commands.py",
+                  "differential/test_differential.py", "test_malformed.py", "test_explanation.py", "test_determinism.py",
+                  "htmlreport", "fuzz/test_fuzzed_inputs.py", "test_cli.py", "solver/test_engine.py", "test_resultcache.py",
+                  "explore/test_explore_cli.py", "test_style.py")
 _TESTS = Path(__file__).resolve().parent
 
 
@@ -240,6 +250,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         group = ("case-results" if name in _CASE_RESULTS
                  else where.parts[0] if len(where.parts) > 1 and where.parts[0] in _SHARED_FOLDERS else name)
         item.add_marker(pytest.mark.xdist_group(group))
+    rank = {group: number for number, group in enumerate(LONGEST_GROUPS)}
+    items.sort(key=lambda item: rank.get(group_of(item), len(rank)))  # stable: a group's tests keep their order
+
+
+def group_of(item: pytest.Item) -> str | None:
+    """The xdist group a test runs in (None for a test outside tests/, which has none)."""
+    marker = item.get_closest_marker("xdist_group")
+    if marker is None:
+        return None
+    return str(marker.args[0] if marker.args else marker.kwargs.get("name"))
+
+
+@pytest.fixture(scope="session")
+def longest_groups() -> tuple[str, ...]:
+    """The groups the run hands out first, longest first (see `pytest_collection_modifyitems`)."""
+    return LONGEST_GROUPS
 
 
 def _memoised(kind: str, load: Callable[[Path], object]) -> Callable[[Path], object]:

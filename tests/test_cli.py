@@ -556,7 +556,9 @@ def test_workers_end_when_regcheck_is_killed(repo_root: Path) -> None:
         assert len(workers) >= 2, "the workers did not start"
         process.kill()
         process.wait(10)
-        time.sleep(5)
+        deadline = time.monotonic() + 60  # the workers notice their parent is gone and end
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert [pid for pid in workers if _alive(pid)] == []
     finally:
         with contextlib.suppress(ProcessLookupError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -317,15 +318,18 @@ def test_shell_completion_as_documented(repo_root: Path) -> None:
 # with one job, the solver checks run in the process Ctrl-C ends; with --memory, each case in a process of its own
 @pytest.mark.parametrize(("jobs", "memory"), [("1", []), ("2", []), ("1", ["--memory", "512"])])
 def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str, memory: list[str]) -> None:
+    # unbuffered, so each case's answer reaches the pipe when it is written
     process = subprocess.Popen([sys.executable, "-m", "verifier", "check", "--jobs", jobs, *memory, "--no-cache", "cases"],
                                cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=_in_the_foreground)
-    in_workers = jobs != "1" or bool(memory)
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
+                               preexec_fn=_in_the_foreground)
     try:
-        deadline = time.monotonic() + 60
-        while in_workers and time.monotonic() < deadline and process.poll() is None and not _has_children(process.pid):
-            time.sleep(0.1)
-        time.sleep(1 if in_workers else 3)
+        # Ctrl-C once the first case is answered: the checks are under way (in its workers, when it has them),
+        # with many cases still to check
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], 120)
+        first = process.stdout.readline() if ready else ""
+        assert first.strip(), f"no case was answered (exit {process.poll()})"
         os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
         _, err = process.communicate(timeout=60)
         assert process.returncode == 130
@@ -333,15 +337,6 @@ def test_ctrl_c_exits_130_without_a_traceback(repo_root: Path, jobs: str, memory
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-
-
-def _has_children(pid: int) -> bool:
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    return True
-    return False
 
 
 def _in_the_foreground() -> None:

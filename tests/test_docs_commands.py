@@ -7,7 +7,8 @@ right after the line `<!-- commands: slow -->` holds commands that take long (a 
 they run only with `-m slow`. A block after `<!-- commands: cluster -->` needs a running Dask cluster
 and is not run here (`tests/sweep/test_cluster.py` runs a sweep on one). Each page's commands run in
 order, in a copy of the repository's rules, cases and examples, so a command may use what an earlier
-one of its page wrote, and nothing is written into the repository.
+one of its page wrote, and nothing is written into the repository. They run in-process, as the `cli`
+fixture runs the real command line (tests/conftest.py), from the copy's root as their current folder.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from click.testing import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
@@ -100,17 +102,19 @@ def _copy(tmp_path: Path, commands: list[Command]) -> Path:
     return repo
 
 
-def _run(commands: list[Command], tmp_path: Path) -> None:
+def _run(commands: list[Command], tmp_path: Path, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
     repo = _copy(tmp_path, commands)
     # as a user runs them: with the result cache (kept apart from the suite's), so a page's second gate is quick
-    env = {k: v for k, v in os.environ.items() if k != "REGCHECK_NO_CACHE"}
-    env["REGCHECK_CACHE_DIR"] = str(tmp_path / "cache")
+    monkeypatch.delenv("REGCHECK_NO_CACHE", raising=False)
+    monkeypatch.setenv("REGCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(repo)
     for c in commands:
-        done = subprocess.run([sys.executable, "-m", "verifier", *c.args], cwd=repo, capture_output=True, text=True,
-                              env=env, timeout=3600 if c.slow else 300)
-        assert done.returncode == c.exit_code, (
-            f"{c.page}:{c.line}: regcheck {shlex.join(c.args)} exited {done.returncode}, the page says {c.exit_code}\n"
-            f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        done = cli(*c.args)
+        where = f"{c.page}:{c.line}: regcheck {shlex.join(c.args)}"
+        if done.exception is not None and not isinstance(done.exception, SystemExit):
+            raise AssertionError(f"{where} crashed: {done.exception!r}\n{done.output[-2000:]}")
+        assert done.exit_code == c.exit_code, (
+            f"{where} exited {done.exit_code}, the page says {c.exit_code}\n{done.output[-2000:]}")
 
 
 def test_the_pages_hold_commands_and_the_reader_finds_them() -> None:
@@ -140,11 +144,13 @@ def test_the_reader_reads_exit_codes_and_marks(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("page", [p for p, cs in ALL.items() if any(not c.slow and not c.cluster for c in cs)])
-def test_the_commands_of_a_page_exit_as_it_says(page: str, tmp_path: Path) -> None:
-    _run([c for c in ALL[page] if not c.slow and not c.cluster], tmp_path)
+def test_the_commands_of_a_page_exit_as_it_says(page: str, tmp_path: Path, cli: Callable[..., Result],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    _run([c for c in ALL[page] if not c.slow and not c.cluster], tmp_path, cli, monkeypatch)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p, cs in ALL.items() if any(c.slow for c in cs)])
-def test_every_command_of_a_page_exits_as_it_says(page: str, tmp_path: Path) -> None:
-    _run([c for c in ALL[page] if not c.cluster], tmp_path)
+def test_every_command_of_a_page_exits_as_it_says(page: str, tmp_path: Path, cli: Callable[..., Result],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _run([c for c in ALL[page] if not c.cluster], tmp_path, cli, monkeypatch)

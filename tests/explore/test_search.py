@@ -107,10 +107,17 @@ templates: [zone, on_return_fires]
 """
 
 
-def test_each_witness_case_gives_the_findings_verdict(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
+@pytest.fixture(scope="module")
+def set_aside_and_negate(rule_base: RuleBase, tmp_path_factory: pytest.TempPathFactory) -> ExploreResult:
+    """The whole search of SET_ASIDE_AND_NEGATE (with its witnesses shrunk), made once for the tests reading it."""
+    path = tmp_path_factory.mktemp("set-aside-and-negate") / "scope.yaml"
     path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
-    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+    return explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+
+
+def test_each_witness_case_gives_the_findings_verdict(set_aside_and_negate: ExploreResult, rule_base: RuleBase,
+                                                      tmp_path: Path) -> None:
+    result = set_aside_and_negate
     assert result.findings, "negating a set-aside with an on-return clause is a known contradiction"
     for number, finding in enumerate(result.findings):
         case = tmp_path / f"witness-{number}.yaml"
@@ -122,10 +129,8 @@ def test_each_witness_case_gives_the_findings_verdict(rule_base: RuleBase, tmp_p
         assert len(scenario.attempts) == len(finding.attempts) and scenario.steps[-1].turn == finding.turns
 
 
-def test_findings_come_with_the_fewest_attempts(rule_base: RuleBase, tmp_path: Path) -> None:
-    path = tmp_path / "scope.yaml"
-    path.write_text(SET_ASIDE_AND_NEGATE, "utf-8")
-    result = explore_scope(load_scope(path, rule_base), rule_base, ExploreOptions(jobs=1))
+def test_findings_come_with_the_fewest_attempts(set_aside_and_negate: ExploreResult) -> None:
+    result = set_aside_and_negate
     # a contradiction needs both the set-aside and its negate, and nothing more
     assert {len(f.attempts) for f in result.findings if f.verdict == "contradiction"} == {2}
     assert all(f.turns == 1 for f in result.findings if f.attempts[-1].startswith("turn 1"))

@@ -103,14 +103,17 @@ def test_the_count_of_cases_checked_again_is_what_the_edited_rule_reaches(gate: 
            "SA-5 (changed); the others keep their answers" in result.stdout
     assert "rules and definitions changed since HEAD: SA-5 (changed)\n" in result.stdout
 
-    data = json.loads(gate(committed, "--base", "HEAD", "--format", "json").stdout)
+    # one run gives the other formats: its JSON, and its JUnit and SARIF files (rendered as --format renders them)
+    junit_file, sarif_file = tmp_path / "gate.xml", tmp_path / "gate.sarif"
+    data = json.loads(gate(committed, "--base", "HEAD", "--format", "json", "--junit-file", str(junit_file),
+                           "--sarif-file", str(sarif_file)).stdout)
     assert {c["case"] for c in data["checked_at_base"] if "case" in c} == reached
     assert data["summary"]["base_cases_checked"] == len(reached) and data["summary"]["base_cases"] == 7
     assert data["changed_since_base"] == [{"name": "SA-5", "how": "changed"}]
     assert any(c["question"] == "zap_legal" and c["before"] == "contradiction" for c in data["changes"]), data["changes"]
-    junit = gate(committed, "--base", "HEAD", "--format", "junit").stdout
+    junit = junit_file.read_text(encoding="utf-8")
     assert f'<property name="base_cases_checked" value="{len(reached)}" />' in junit
-    sarif = json.loads(gate(committed, "--base", "HEAD", "--format", "sarif").stdout)
+    sarif = json.loads(sarif_file.read_text(encoding="utf-8"))
     assert sarif["runs"][0]["properties"]["baseCasesChecked"] == len(reached)
 
     # a full check at the base (every case and scope searched there) finds the very same changes

@@ -29,9 +29,16 @@ def table(small_repo: Path):  # type: ignore[no-untyped-def]
     return repo, scenarios, chosen
 
 
-def test_the_same_fate_as_the_naive_way(table) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def one_worker(table):  # type: ignore[no-untyped-def]
+    """The chosen mutants run on one worker, once for the tests comparing it."""
     repo, scenarios, chosen = table
-    fast = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1)
+    return run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1)
+
+
+def test_the_same_fate_as_the_naive_way(table, one_worker) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+    fast = one_worker
     assert [r.mutant_id for r in fast] == [m.mutant.id for m in chosen]
     before = [check_scenario(sc, repo.rules, None, DEFAULT_TIMEOUT_MS) for sc in scenarios]
     for m, r in zip(chosen, fast):
@@ -54,9 +61,9 @@ def test_a_killed_mutant_names_its_case_and_question(table) -> None:  # type: ig
     assert r.expected and r.got and r.expected != r.got
 
 
-def test_two_workers_give_the_same_results(table) -> None:  # type: ignore[no-untyped-def]
+def test_two_workers_give_the_same_results(table, one_worker) -> None:  # type: ignore[no-untyped-def]
     repo, scenarios, chosen = table
-    one = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=1)
+    one = one_worker
     seen: list[tuple[int, int]] = []
     two = run_mutations(repo.rules, scenarios, chosen, DEFAULT_TIMEOUT_MS, jobs=2,
                         progress=lambda done, total: seen.append((done, total)))

@@ -6,11 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 
+import verifier.sweep.run
 from verifier.sweep.store import read_store
 
 from .cluster_helpers import cluster as start_cluster
@@ -27,6 +29,10 @@ def cluster() -> Iterator[str]:
         yield address
 
 
+# A long run (a cluster of its own, and the whole small sweep on it), run with `-m slow`: in the default run,
+# tests/sweep/test_cluster_faults.py's `test_a_worker_killed_while_it_holds_combinations_loses_none` runs the same
+# sweep on a cluster and asserts the same of it (exit 0, on the cluster, each row's worker, the local results).
+@pytest.mark.slow
 def test_a_sweep_on_a_cluster_matches_the_local_one(cluster: str, tmp_path: Path, small_deck: Path,
                                                     small_sweep: Path, repo_root: Path) -> None:
     database = tmp_path / "cluster.db"
@@ -43,8 +49,9 @@ def test_a_sweep_on_a_cluster_matches_the_local_one(cluster: str, tmp_path: Path
     assert len({r.worker for r in rows}) >= 1 and all(r.worker for r in rows)
 
 
-def test_an_unreachable_scheduler_is_a_usage_error(tmp_path: Path, small_deck: Path, repo_root: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "verifier", "sweep", str(tmp_path / "s.db"), "--deck", str(small_deck),
-                          "--scheduler", f"tcp://127.0.0.1:{free_port()}", *SMALL_OPTIONS], cwd=repo_root,
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 2 and "cannot reach the Dask scheduler" in run.stderr
+def test_an_unreachable_scheduler_is_a_usage_error(cli: Callable[..., Result], tmp_path: Path, small_deck: Path,
+                                                   repo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verifier.sweep.run, "CONNECT_SECONDS", 1)  # nothing answers on that port, however long
+    address = f"tcp://127.0.0.1:{free_port()}"
+    run = cli("sweep", tmp_path / "s.db", "--deck", small_deck, "--scheduler", address, *SMALL_OPTIONS, "--root", repo_root)
+    assert run.exit_code == 2 and f"cannot reach the Dask scheduler at {address} within 1 s" in run.stderr

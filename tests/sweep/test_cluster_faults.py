@@ -63,10 +63,12 @@ def test_a_worker_killed_while_it_holds_combinations_loses_none(tmp_path: Path, 
             stop(sweep)
     assert held and sweep.returncode == 0, err  # every finding is accepted in the repository
     assert "Traceback" not in err
+    assert f"on Dask cluster at {address}" in out
     assert "6 done, 0 failed, 0 unknown, 0 pending" in out and "this run: 6 combinations" in out
     keys = _keys(database)
     assert len(keys) == len(set(keys)) == 6
     assert _results(database) == _results(small_sweep)
+    assert all(r.worker for r in read_store(database)[1]), "each result names the worker that answered it"
 
 
 def test_the_scheduler_killed_ends_the_sweep_with_an_error_and_a_rerun_resumes(
