@@ -24,6 +24,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import cached_property
 from itertools import combinations
+from typing import NamedTuple
 
 from ..errors import Location, SolverError
 from ..language.encoding import RuleBase
@@ -78,9 +79,14 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
                   "and the case's facts conflict on their own")
 
 
-class _Case:
-    moved: Collection[str] = ()  # the questions the last `settled` found an outcome with another value for
+class Settling(NamedTuple):
+    """What `_Case.settled` found: the questions no outcome gives another value, and those some outcome did."""
 
+    settled: frozenset[str]
+    moved: frozenset[str]
+
+
+class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
                  keep: list[GroundedBase] | None = None) -> None:
@@ -220,10 +226,10 @@ class _Case:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         self.model_checked = True
-        settled = self.settled(base)
+        settling = self.settled(base)
         if not self.witnesses:
-            return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
-        answers = self.questions(base, settled)
+            return self.finish(lambda q: self.question(q, base[q.name], settling))
+        answers = self.questions(base, settling)
         return self.finish(lambda q: answers[q.name])
 
     @cached_property
@@ -631,36 +637,35 @@ class _Case:
         ranked = sorted((int(r), a.id) for a, r in zip(self.sc.abilities, raws) if isinstance(r, int) and r > 0)
         return " -> ".join(a for _, a in ranked) or "nothing activates"
 
-    def settled(self, base: dict[str, tuple[object, ...]]) -> set[str]:
+    def settled(self, base: dict[str, tuple[object, ...]]) -> Settling:
         """Questions whose base value no outcome can change, found with as few solver calls as possible.
 
         One check asks whether any open question can take another value; the questions the
-        answering model moves are open (kept in `moved`), and the rest are asked again until the check
+        answering model moves are open (`moved`), and the rest are asked again until the check
         fails. A check that gives up settles none of those left: each is then asked on its own (see
         `closed`), where a check that gives up makes it `unknown`.
         """
         moved: set[str] = set()
-        self.moved = moved
         open_parts = {q.name: self.parts(q.name) for q in self.sc.questions
                       if not all(t.known for t in self.parts(q.name))}
         while open_parts:
             any_differs = " ".join(self.differs(parts, base[n]) for n, parts in open_parts.items())
             result = self.session.check(self.all, [f"(or {any_differs})"])
             if result.status != SAT:
-                return set(open_parts) if result.status == UNSAT else set()
+                return Settling(frozenset(open_parts) if result.status == UNSAT else frozenset(), frozenset(moved))
             changed = {n for n, parts in open_parts.items() if self.raws(parts) != base[n]}
             moved |= changed
             open_parts = {n: t for n, t in open_parts.items() if n not in changed}
-        return set()
+        return Settling(frozenset(), frozenset(moved))
 
     def parts(self, name: str) -> tuple[Term, ...]:
         """The grounded terms of the question called `name` (`@2:` and the name: in the second copy)."""
         return self.g.questions[name]
 
-    def question(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult:
-        """The question's verdict (`value`: its value in the first model; `settled`: no outcome changes it),
+    def question(self, q: Question, value: tuple[object, ...], settling: Settling) -> QuestionResult:
+        """The question's verdict (`value`: its value in the first model; `settling`: what `settled` found),
         an open one without its witnesses (see `questions` for those)."""
-        closed = self.closed(q, value, settled)
+        closed = self.closed(q, value, settling)
         if closed is not None:
             return closed
         self._load_copy()
@@ -669,9 +674,9 @@ class _Case:
             return self.result(q, Verdict.UNKNOWN, reason=split.reason)
         return self.result(q, Verdict.AMBIGUOUS if split.status == SAT else Verdict.CHOICE_DEPENDENT)
 
-    def questions(self, base: dict[str, tuple[object, ...]], settled: set[str]) -> dict[str, QuestionResult]:
-        """Every question's verdict by name (`base`: each one's value in the first model; `settled`: those no
-        outcome changes), an open one with its witnesses.
+    def questions(self, base: dict[str, tuple[object, ...]], settling: Settling) -> dict[str, QuestionResult]:
+        """Every question's verdict by name (`base`: each one's value in the first model; `settling`: what
+        `settled` found), an open one with its witnesses.
 
         Whether an open question can split is checked on the second copy of the outcomes, loaded once for
         all of them in a scope of the solver; the ambiguous ones are explained there. The scope is then
@@ -680,7 +685,7 @@ class _Case:
         out: dict[str, QuestionResult] = {}
         open_questions: list[Question] = []
         for q in self.sc.questions:
-            closed = self.closed(q, base[q.name], q.name in settled)
+            closed = self.closed(q, base[q.name], settling)
             if closed is None:
                 open_questions.append(q)
             else:
@@ -706,16 +711,16 @@ class _Case:
             out[q.name] = self.choice_dependent(q, self.parts(q.name), (base[q.name], self.first_model))
         return out
 
-    def closed(self, q: Question, value: tuple[object, ...], settled: bool) -> QuestionResult | None:
+    def closed(self, q: Question, value: tuple[object, ...], settling: Settling) -> QuestionResult | None:
         """The question's verdict when no outcome gives it another value than `value` (or a check gives up);
         None when some does."""
         parts = self.parts(q.name)
         shown = self.show_value(q, value)
         if all(t.known for t in parts):
             return self.result(q, Verdict.DETERMINED, shown, reason="fixed by the scenario's structure")
-        if settled:
+        if q.name in settling.settled:
             return self.result(q, Verdict.DETERMINED, shown)
-        if q.name in self.moved:  # `settled` found an outcome with another value
+        if q.name in settling.moved:  # `settled` found an outcome with another value
             return None
         other = self.session.check(self.all, [self.differs(parts, value)])
         if other.status == UNKNOWN:

@@ -145,8 +145,8 @@ class SwitchedCase(_Case):
         base = {q.name: self.raws(self.parts(q.name)) for q in self.sc.questions}
         if not left_out and not put_in and not self.asking:
             self.baseline = base
-        settled = self.settled(base)
-        return self.finish(lambda q: self.question(q, base[q.name], q.name in settled))
+        settling = self.settled(base)
+        return self.finish(lambda q: self.question(q, base[q.name], settling))
 
     def unchanged(self, before: CaseResult, left_out: Collection[str] = (), put_in: Sequence[str] = (),
                   asked: Mapping[str, str] | None = None) -> bool:
