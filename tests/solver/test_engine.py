@@ -156,6 +156,23 @@ def test_choice_dependent(run: Callable[..., CaseResult]) -> None:
     assert "SA-5" in q.rules_involved
 
 
+@pytest.mark.parametrize("limit", [1, 2, 3, 4])
+def test_the_value_list_says_more_only_when_a_further_value_exists(run: Callable[..., CaseResult],
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  limit: int) -> None:
+    from verifier.solver import engine
+
+    every = {w.value for w in by_question(run(PASSOVER))["returns_at"].witnesses}
+    monkeypatch.setattr(engine, "MAX_CHOICE_VALUES", limit)
+    q = by_question(run(PASSOVER))["returns_at"]
+    assert len(q.witnesses) == min(limit, len(every))
+    assert {w.value for w in q.witnesses} <= every
+    if limit < len(every):
+        assert q.reason == f"more than {limit} values; the first {limit} are listed"
+    else:
+        assert q.reason == ""
+
+
 # -- ambiguous --------------------------------------------------------------------------------
 
 

@@ -813,7 +813,11 @@ class _Case:
             witnesses.append(Witness(self.show_value(q, value),
                                      tuple((self.show_ref(c), self.show(c.type, v)) for c, v in chosen.items()), ()))
         else:
-            reason = f"more than {MAX_CHOICE_VALUES} values; the first {MAX_CHOICE_VALUES} are listed"
+            more = self.session.check(self.all, [self.differs(parts, v) for v in found])
+            if more.status == SAT:
+                reason = f"more than {MAX_CHOICE_VALUES} values; the first {MAX_CHOICE_VALUES} are listed"
+            elif more.status == UNKNOWN:
+                reason = f"whether there are more than {MAX_CHOICE_VALUES} values is not known: {more.reason}"
         # show the choices that tell the values apart
         varying = {n for n, _ in witnesses[0].choices
                    if len({dict(w.choices)[n] for w in witnesses}) > 1} if witnesses else set()
