@@ -95,6 +95,31 @@ def test_locations() -> None:
     assert (a.target_zone, a.also_in_play) == ("set_aside_area", True)
 
 
+@pytest.mark.parametrize(("text", "types", "alignment", "zone", "also_in_play"), [
+    ("Negate a Hero or an Artifact.", ("Hero", "Artifact"), None, None, False),
+    ("Negate and discard a Fortress or Site in play or set aside.", ("Fortress", "Site"), None, "set_aside_area", True),
+    ("Discard an evil Enhancement or Curse in play.", ("EE", "Curse"), None, None, False),
+    ("Negate and discard an evil Character or an evil Fortress in play or set-aside area.",
+     ("Evil_Character", "Fortress"), "evil", "set_aside_area", True),
+])
+def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types: tuple[str, ...],
+                                                                alignment: str | None, zone: str | None,
+                                                                also_in_play: bool) -> None:
+    a = only(text)
+    assert not a.unsupported, a.unsupported
+    assert (a.target_types, a.target_alignment, a.min_targets, a.max_targets) == (types, alignment, 1, 1)
+    assert (a.target_zone, a.also_in_play) == (zone, also_in_play)
+
+
+@pytest.mark.parametrize("text", [
+    "Negate a good Enhancement or an evil Fortress.",  # two alignments: one for all targets is all the model checks
+    "Discard an Artifact or a Site from opponent's hand , deck or Reserve.",  # a place the grammar does not read
+    "Discard an evil Enhancement or Curse in play for each human Hero you have in play.",
+])
+def test_alternative_types_the_model_cannot_check_are_refused(text: str) -> None:
+    assert any("applies to" in r for r in reasons(only(text)))
+
+
 def test_targets_count_and_description() -> None:
     a = only("Set aside up to X Heroes in battle for 2 turns.")
     assert (a.min_targets, a.max_targets, a.target_types) == (0, "x", ("Hero",))

@@ -29,7 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import ALIGNMENTS, Description, read_description, without_article
+from .descriptions import ALIGNMENTS, TYPE_ALIGNMENT, Description, read_description, without_article
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -127,7 +127,7 @@ PLACE_WORD: "in" | "from"
 place: placeowner? PLACE
 placeowner: "your" | "a" | "an" | "the" | "each" | "an opponent's" | "opponent's" | "opponents'" | "holder's" | "any"
 PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "set-aside area" | "set-aside areas"
-     | "set aside area" | "set-aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
+     | "set aside area" | "set-aside" | "set aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
 
 // heal -----------------------------------------------------------------------------------
 heal: "heal" target location? heal_condition? increase? alternative?
@@ -371,7 +371,7 @@ class _Block:
 
 _PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "territory": "territory",
            "territories": "territory", "set-aside area": "set_aside_area", "set-aside areas": "set_aside_area",
-           "set aside area": "set_aside_area", "set-aside": "set_aside_area", "hand": "hand",
+           "set aside area": "set_aside_area", "set-aside": "set_aside_area", "set aside": "set_aside_area", "hand": "hand",
            "discard pile": "discard_pile", "draw pile": "draw_pile", "land of bondage": "land_of_bondage"}
 
 
@@ -500,25 +500,42 @@ def _targets_text(low: int | str, high: int | str | None, every: bool = False) -
     return f"up to {high}"
 
 
-# "Negate a Hero or a good Enhancement", "Discard an Artifact, a Fortress or a Site": one card of any of the types
-# named, each a noun of the descriptions table that names types alone (no alignment, brigade or trait word)
-_ONE_OF = re.compile(r"(negate and discard|negate|discard) (?:a|an|one) ([a-z' -]+?(?: ,)? (?:or (?:a |an )?)?[a-z' -]+)")
+# "Negate a Hero or an Artifact", "Discard an Artifact, a Fortress or a Site", "Negate and discard an evil Character
+# or an evil Fortress in play or set-aside area": one card of any of the types named, each a noun of the
+# descriptions table that names types alone, or types and the alignment every noun names, then a place
+_ONE_OF = re.compile(r"(negate and discard|negate|discard) (?:a|an|one) ([a-z' -]+?(?: ,)? (?:or (?:a |an )?)?[a-z' -]+?)"
+                     r"(?: ((?:in|from) [a-z' -]+))?")
 _OR_SPLIT = re.compile(r" , (?:or )?| or ")
 
 
 def _one_of_types(block: _Block, name: str, text: str) -> bool:
-    """Read a negate or discard of one card named by alternative types ("a Hero or a good Enhancement"); False
-    when the words are not such a list (the caller refuses them)."""
+    """Read a negate or discard of one card named by alternative types ("a Hero or an Artifact"), with the
+    place its targets are in when one follows the list ("in play or set-aside area", read as a place of any
+    target); False when the words are not such a list (the caller refuses them)."""
     m = _ONE_OF.fullmatch(text)
     if m is None or " or " not in m.group(2):
         return False
-    types: list[str] = []
-    for noun in _OR_SPLIT.split(m.group(2)):
-        noun = re.sub(r"^(?:a|an) ", "", noun.strip())
-        d = read_description(noun)
-        if isinstance(d, str) or not d.types or d.alignment or d.brigade or d.traits:
+    location = None
+    if m.group(3):
+        parsed = _parse(f"negate a card {m.group(3)}")
+        location = _find(parsed, "location") if parsed is not None else None
+        if location is None or _words(location) != m.group(3):
             return False
+    types: list[str] = []
+    nouns = []
+    for noun in _OR_SPLIT.split(m.group(2)):
+        d = read_description(re.sub(r"^(?:a|an) ", "", noun.strip()))
+        if isinstance(d, str) or not d.types or d.brigade or d.traits:
+            return False
+        nouns.append(d)
         types += [t for t in d.types if t not in types]
+    named = {d.alignment for d in nouns if d.alignment}
+    # "an Evil Character or an evil Fortress": one alignment, which each noun names or is a type of; the model
+    # checks one alignment for all the targets ("a Hero or an evil Fortress" is refused)
+    if len(named) > 1 or any(not d.alignment and {TYPE_ALIGNMENT.get(t) for t in d.types} != named
+                             for d in nouns if named):
+        return False
+    alignment = next(iter(named), None)
     block.add(name, m.group(1), (("kind", _EFFECT_KINDS[name]),))
     if m.group(1) == "negate and discard":
         block.discards_negated = True
@@ -527,7 +544,12 @@ def _one_of_types(block: _Block, name: str, text: str) -> bool:
                                                           "special ability (DISC-1-R1, CORE-13)"),))
     block.types = tuple(types)
     block.min_targets, block.max_targets = 1, 1
-    block.add("target", m.group(2), (("targets", _targets_text(1, 1)), ("target_types", "/".join(types))))
+    mapped = [("targets", _targets_text(1, 1)), ("target_types", "/".join(types))]
+    if alignment is not None:
+        block.alignment = alignment
+        mapped.append(("target_alignment", alignment))
+    block.add("target", m.group(2), tuple(mapped))
+    _location(block, location, text)
     return True
 
 
