@@ -120,6 +120,34 @@ def test_alternative_types_the_model_cannot_check_are_refused(text: str) -> None
     assert any("applies to" in r for r in reasons(only(text)))
 
 
+@pytest.mark.parametrize(("text", "kind", "changes"), [
+    ("Draw two cards. Cannot be prevented.", "other_effect", ("draw_pile:any",)),
+    ("You may take a good Exodus Enhancement from deck or Reserve.", "other_effect", ("draw_pile:any", "reserve:any")),
+    ("You may search deck or Reserve for a Curse or Red Dragon.", "other_effect", ("draw_pile:any", "reserve:any")),
+    ("You may draw 2 or take an Enhancement of matching brigade from Reserve.", "other_effect",
+     ("draw_pile:any", "reserve:any")),
+    ("Negate an evil card. You may take up to 2 OT angels from deck or Reserve.", "negate_effect",
+     ("draw_pile:any", "reserve:any")),
+    ("Negate a card. If used by Job, you may draw X (limit 3).", "negate_effect", ("draw_pile:any",)),
+])
+def test_a_move_from_a_pile_to_a_hand_is_read_and_not_carried_out(text: str, kind: str,
+                                                                   changes: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.use_changes, a.unsupported) == (kind, changes, ())
+    if kind == "other_effect":
+        assert (a.min_targets, a.max_targets, a.target_types) == (0, None, ())
+
+
+@pytest.mark.parametrize("text", [
+    "Search deck for The Throne of David and put it in play.",  # a card the case does not hold enters play
+    "You may take a good Enhancement from discard pile.",  # a discard pile may hold the case's cards
+    "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition
+    "You may take an Assyrian to territory from deck.",
+])
+def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:
+    assert only(text).unsupported
+
+
 def test_targets_count_and_description() -> None:
     a = only("Set aside up to X Heroes in battle for 2 turns.")
     assert (a.min_targets, a.max_targets, a.target_types) == (0, "x", ("Hero",))
@@ -255,7 +283,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
         ("Interrupt the battle.", ["interrupting the battle"]),
         ("When Evil Character is presented, flip Hero face up.", ["face down"]),
         ("If Peter is captured, search deck for an Acts angel.", ["capture", "searching"]),
-        ("Draw three cards.", ["drawing"]),
+        ("Draw three cards and discard one.", ["drawing"]),
         ("If you draw this card, you may set aside a Hero in each territory for two turns.", ["drawing this card"]),
         ("You may play an evil OT Fortress from Reserve.", ["Reserve"]),
         ("The next time Hero enters battle he cannot be blocked by humans.", ["cannot be blocked"]),

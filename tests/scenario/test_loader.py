@@ -827,7 +827,7 @@ questions:
   where: zone(elijah, 0)
 """
     with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(STAR\): set aside effect, "
-                                        r"2 \(GE\): nothing the model uses\); say which this entry uses with 'ability:'"):
+                                        r"2 \(GE\): other effect\); say which this entry uses with 'ability:'"):
         make_case(text)
     sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
     assert sc.attempts[0].ability == "fountain_a1"
@@ -1272,6 +1272,70 @@ questions:
     with pytest.raises(CaseError, match=r"also says 'Each player may draw X.', which regcheck does not carry out, and "
                                         r"it could change card 'jonah' \(in a draw pile\)"):
         make_case(text.replace("  appears:", "  jonah:\n    type: Hero\n    zone: draw pile\n  appears:"))
+
+
+@pytest.mark.parametrize(("zone", "words"), [("draw pile", "in a draw pile"), ("reserve", "in a Reserve")])
+def test_a_take_from_a_pile_refuses_a_case_holding_a_card_in_it(make_case: Callable[..., Scenario], zone: str,
+                                                               words: str) -> None:
+    # Wheel Within a Wheel (Roots), GE: "Negate an evil card. You may take up to 2 O.T. angels from deck or
+    # Reserve. Cannot be interrupted."
+    text = """\
+players: [alice, bob]
+cards:
+  michael:
+    type: Hero
+    brigade: Silver
+  goliath:
+    type: Evil_Character
+    owner: bob
+    abilities:
+      - {kind: afflict, inflicts: paralyzed, target_type: Hero, target_count: 1, text: "Paralyze a Hero."}
+  wheel:
+    card: Wheel Within a Wheel (Roots)
+timeline:
+  - {turn: 1, phase: Battle, enter_battle: [michael]}
+  - {turn: 1, phase: Battle, player: bob, enter_battle: [goliath]}
+  - {id: paralyze, turn: 1, phase: Battle, player: bob, activate: goliath, targets: [michael]}
+  - {id: negate_it, turn: 1, phase: Battle, negate: paralyze, by: wheel}
+questions:
+  negated: negated(paralyze)
+"""
+    assert make_case(text).attempts[-1].id == "negate_it"
+    held = text.replace("  wheel:", f"  gabriel:\n    type: Hero\n    zone: {zone}\n  wheel:")
+    with pytest.raises(CaseError, match=rf"also says 'You may take up to 2 OT angels from deck or Reserve.', which "
+                                        rf"regcheck does not carry out, and it could change card 'gabriel' \({words}\)"):
+        make_case(held)
+    # unused, the take changes nothing
+    assert make_case(held.replace("  - {id: negate_it, turn: 1, phase: Battle, negate: paralyze, by: wheel}\n", ""))
+
+
+def test_a_negate_entry_of_an_enhancement_that_needs_a_user_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # My Lord and My God (GoC), GE: "If used by a disciple, negate and discard an evil card in play or a set-aside
+    # area."; a negate entry names no character using the enhancement
+    text = """\
+players: [alice, bob]
+cards:
+  thomas:
+    type: Hero
+    traits: [Disciple]
+  goliath:
+    type: Evil_Character
+    owner: bob
+    abilities:
+      - {kind: afflict, inflicts: paralyzed, target_type: Hero, target_count: 1, text: "Paralyze a Hero."}
+  faith:
+    card: My Lord and My God (GoC)
+timeline:
+  - {turn: 1, phase: Battle, enter_battle: [thomas]}
+  - {turn: 1, phase: Battle, player: bob, enter_battle: [goliath]}
+  - {id: paralyze, turn: 1, phase: Battle, player: bob, activate: goliath, targets: [thomas]}
+  - {id: negate_it, turn: 1, phase: Battle, negate: paralyze, by: faith}
+questions:
+  negated: negated(paralyze)
+"""
+    with pytest.raises(CaseError, match=r"attempt 'negate_it' \(line 17\) may not be: a negate entry does not say "
+                                        r"which character uses the enhancement, and it must be a Disciple"):
+        make_case(text)
 
 
 def test_a_card_that_gains_an_ability_refuses_an_early_return(make_case: Callable[..., Scenario]) -> None:

@@ -355,7 +355,9 @@ class _Block:
         self.every = False
         self.effect_class = "plain_effect"
         self.discards_negated = False
-        self.draws: list[str] = []
+        # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
+        # and whether a condition leads it
+        self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -854,10 +856,10 @@ def _sentence(block: _Block, sentence: str) -> None:
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
         return
     tree = _parse(low)
-    if tree is None and _EVERY_PLAYER_DRAWS.fullmatch(low):
-        # "Each player may draw X.": not carried out; a case holding a card in a draw pile is refused. Read
-        # only beside another effect of the block, before or after it (see `read_block`).
-        block.draws.append(sentence)
+    move = _PILE_MOVES.fullmatch(low) if tree is None else None
+    if move is not None:
+        # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
+        block.pile_moves.append((sentence, _pile_zones(low), move.group("condition") is not None))
         return
     if tree is None:
         # the mechanics its words name (see `cardmechanics.MECHANICS`), or "not understood by the card grammar"
@@ -1206,10 +1208,30 @@ def on_return_changes(clause: str) -> tuple[str, ...] | None:
 
 _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)(?: or (preparation|battle|discard))? "
                             r"phases? ,")
-# "You may draw 2.", "Draw X (limit 3).", "Each player must draw 1.", "Holder may draw a card.": cards move from a
-# draw pile to a hand (DRAW-1); read with another effect of its block, not carried out
-_EVERY_PLAYER_DRAWS = re.compile(r"(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?draw "
-                                 r"(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?(?: from bottom of deck)?")
+# Moves of cards from a draw pile or a Reserve to a hand: "You may draw 2.", "Draw X (limit 3).", "Each player
+# must draw 1." (DRAW-1); "You may take a Daniel Hero from deck.", "You may take an evil card from Reserve (or deck
+# if ...)." (SRCH-6, SRCH-6-R1); "You may search deck or Reserve for a Curse." (SRCH-1, SRCH-3); or one of several
+# ("You may draw 2 or take an Enhancement from Reserve."). Not carried out: the card taken is none of a case's
+# cards unless the case holds one in such a pile, and a case that does is refused (`PILE_ZONES` names the piles).
+_PILE = r"(?:your |a |the |opponent's |each )?(?:deck|draw pile|reserve)"
+_PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|reserve) if [^()]*\))?"
+# what a take or a search names: any words, but none that would put the card into play or battle
+_TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give)\b)[^,;:])+?"
+_MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
+         r"(?: from (?:the )?bottom of (?:your )?deck)?"
+         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN})")
+_PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?"
+                         rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
+PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
+_ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve"}
+
+
+def _pile_zones(low: str) -> tuple[str, ...]:
+    """The zones a move of `_PILE_MOVES` takes cards from."""
+    found = {zone for word, zone in PILE_ZONES.items() if re.search(rf"\b{word}\b", low)}
+    if re.search(r"\bdraw\b(?! pile)", low):
+        found.add("draw_pile")
+    return tuple(sorted(found))
 
 
 # "Demon gains the ability 'May band with a demon from another brigade.'": the set-aside card, named again
@@ -1335,17 +1357,29 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
-    for sentence in block.draws:
-        if block.kind is None:
+    for sentence, zones, conditional in block.pile_moves:
+        where = " or ".join(_ZONE_NAMES[z] for z in zones)
+        if block.kind is None and (conditional or block.protections):
+            # whether an ability whose one effect waits on a condition may be used is not read; a protection's
+            # block is no ability of the model
             block.add("sentence", sentence, reason=unread_reason(sentence))
-        elif block.grant:
-            # the grant alone cannot be negated (CBN-2); a negate may still reach the draw
+            continue
+        if block.grant:
+            # the grant alone cannot be negated (CBN-2); a negate may still reach the move
             block.add("draw", sentence, reason=f"{GRANT_NOT_MODELLED} beside another ability in one block (only "
                                                "the grant is kept from negates, CBN-2)")
-        else:
-            block.use_changes.add("draw_pile:any")
-            block.add("draw", sentence, (("use_changes", "cards in a draw pile (not carried out: a case holding one "
-                                                         "is refused)"),))
+            continue
+        mapped: tuple[tuple[str, str], ...] = ()
+        if block.kind is None:
+            # the block's one effect: an ability of the model whose effect changes no card of a case
+            block.kind = "other_effect"
+            block.parts.add("other_part")
+            block.min_targets, block.max_targets = 0, None
+            mapped = (("kind", "other_effect: it moves cards from a pile to a hand, which the model does not carry "
+                               "out"),)
+        block.use_changes |= {f"{z}:any" for z in zones}
+        block.add("draw", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
+                                                              "one is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
     if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":

@@ -63,6 +63,13 @@ def _uses(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
             and x.kind in ("play_card", "activate_ability")]
 
 
+def _every_use(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
+    """The attempts that use the ability: those that play or activate it (`_uses`), and the negate entries made
+    with it."""
+    return _uses(attempts, ability_id) + [x for x in attempts if ability_id is not None and x.ability == ability_id
+                                          and x.kind == "negate_ability"]
+
+
 def _description_uses(cards: list[Card], abilities: list[Ability], attempts: list[Attempt]
                        ) -> list[tuple[str | None, tuple[str, ...], Location | None]]:
     """Each use of an ability with the cards its description is checked against: the cards it targets, the
@@ -281,7 +288,8 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                     "protection does in this case", where.loc)
 
 
-_ZONE_WORDS = {"hand": "in a hand", "draw_pile": "in a draw pile", "discard_pile": "that may be in a discard pile"}
+_ZONE_WORDS = {"hand": "in a hand", "draw_pile": "in a draw pile", "discard_pile": "that may be in a discard pile",
+               "reserve": "in a Reserve"}
 
 
 def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
@@ -378,7 +386,7 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
     """
     by_card = {c.name: c for c in cards}
     for ability_id, (name, own_card, changes, said, where) in unmodelled.use_effects.items():
-        uses = _uses(attempts, ability_id)
+        uses = _every_use(attempts, ability_id)
         targets = {t for x in uses for t in x.targets}
         hit = []
         if "placed_on_targets:evil" in changes:
@@ -402,17 +410,20 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
                                attempts: list[Attempt]) -> None:
     """A real card's ability that does something only when used as its text requires ("If used by a N.T. Hero",
     "If played during your Preparation or Battle phase"): a use not known to meet it is refused, since the model
-    cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on;
-    of any other card's ability, the card. A set-aside whose card gains an ability ("Demon gains the ability
-    '...'") is refused when an attempt could return its cards early (an early return, or a negate of the use)."""
+    cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on
+    (none is known for a negate entry); of any other card's ability, the card. A set-aside whose card gains an
+    ability ("Demon gains the ability '...'") is refused when an attempt could return its cards early (an early
+    return, or a negate of the use)."""
     by_card = {c.name: c for c in cards}
     for ability_id, (name, requires, where) in unmodelled.requirements.items():
         phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
         types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
         traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
-        for x in _uses(attempts, ability_id):
+        for x in _every_use(attempts, ability_id):
             step = steps[x.step]
             user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
+            if x.kind == "negate_ability" and user is not None and user.type in ("GE", "EE"):
+                user = None  # a negate entry does not say which character uses its enhancement
             why = ""
             early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
                      or (y.kind == "negate_ability" and y.negated_attempt == x.id)]
@@ -430,10 +441,12 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
                 shown = ' '.join(traits + ['/'.join(display_value(t) for t in types)])
                 why = (f"its user ('{user.name}', {display_value(user.type)} with traits "
                        f"{', '.join(user.traits) or 'none known'}) is not known to be a {shown}" if user is not None
+                       else f"a negate entry does not say which character uses the enhancement, and it must be a "
+                            f"{shown}" if x.kind == "negate_ability"
                        else f"it names no user known to be a {shown}")
             if why:
                 raise CaseRefused(
                     f"{quoted(name)} does something only when used as its text says, and attempt '{x.id}' (line "
                     f"{x.loc.line}) may not be: {why}. regcheck cannot state a use whose effect does not happen: "
                     f"keep 'card: {name}' for its type and brigade and write the ability by hand under 'abilities:'"
-                    f"{', or give the user its traits' if types else ''}", where.loc)
+                    f"{', or give the user its traits' if types and x.kind != 'negate_ability' else ''}", where.loc)
