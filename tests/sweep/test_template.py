@@ -68,3 +68,13 @@ def test_the_target_has_the_traits_the_cards_name(rule_base: RuleBase) -> None:
     scope = load_scope(ScopeText("pair", text), rule_base)
     hero = next(c for c in scope.base.cards if c.name == "hero")
     assert hero.traits == ("N.T.", "human") and hero.traits_stated
+
+
+def test_a_character_no_card_names_traits_for_has_none(rule_base: RuleBase) -> None:
+    # the template's Evil Character is no target of these cards: it is stated to have no traits, so that a
+    # description with traits checked against every card of a scope is answered for it
+    text = scope_text(_cards("Pentecost", "Miracle at Troas"), DEFAULT_TEMPLATE)
+    assert yaml.safe_load(text)["cards"]["evil"]["traits"] == []
+    scope = load_scope(ScopeText("pair", text), rule_base)
+    evil = next(c for c in scope.base.cards if c.name == "evil")
+    assert evil.traits == () and evil.traits_stated

@@ -117,8 +117,8 @@ def scope_text(cards: Sequence[SweepCard], template: SweepTemplate) -> str:
             shown = _brigades(brigades[character])
             if shown is not None:
                 body["brigade"] = shown
-            if traits[character]:
-                body["traits"] = sorted(set(traits[character]))
+            # stated even when empty: a description with traits is checked against every character of a scope
+            body["traits"] = sorted(set(traits[character]))
             if character.endswith("_in_hand"):
                 body["zone"] = "hand"
             if character == "hero" and heals:
