@@ -121,14 +121,15 @@ def test_the_coverage_key_follows_the_card_modules_and_data(tmp_path: Path, monk
     copy = tmp_path / "verifier"
     (copy / "scenario").mkdir(parents=True)
     (copy / "data").mkdir()
-    for path in here.glob("card*.py"):
+    for path in {*here.glob("card*.py"), *(here / name for name in cardcache.READING_SOURCES)}:
         shutil.copy(path, copy / "scenario" / path.name)
     for name in ("cards.tsv", "card-overrides.yaml"):
         shutil.copy(here.parent / "data" / name, copy / "data" / name)
     key = cardcache._coverage_key()
     monkeypatch.setattr(cardcache, "__file__", str(copy / "scenario" / "cardcache.py"))
     assert cardcache._coverage_key() == key
-    for changed in (copy / "scenario" / "cards.py", copy / "data" / "card-overrides.yaml", copy / "data" / "cards.tsv"):
+    for changed in (copy / "scenario" / "cards.py", copy / "scenario" / "descriptions.py",
+                    copy / "data" / "card-overrides.yaml", copy / "data" / "cards.tsv"):
         changed.write_bytes(changed.read_bytes() + b"\n")
         assert cardcache._coverage_key() != key, changed.name
         key = cardcache._coverage_key()

@@ -86,7 +86,8 @@ def cached_read_text(text: str) -> TextReadingResult:
 def _coverage_key() -> str:
     here = Path(__file__).resolve().parent
     data = here.parent / "data"
-    return _files_digest([*sorted(here.glob("card*.py")), data / "cards.tsv", data / "card-overrides.yaml"])[:32]
+    sources = sorted({*here.glob("card*.py"), *(here / name for name in READING_SOURCES)})
+    return _files_digest([*sources, data / "cards.tsv", data / "card-overrides.yaml"])[:32]
 
 
 # One distinct printed text of the card list as surveyed: the name of its card (its first printing), its status on
