@@ -174,6 +174,8 @@ def test_targets_count_and_description() -> None:
          "Clay", 0, None),
         ("Set a human evil character aside for 3 turns.", ("Evil_Character",), ("human",), None, 1, 1),
         ("Set aside your Persian for three turns.", ("Hero", "Evil_Character"), ("Persian",), None, 1, 1),
+        ("Discard one Old Testament Hero in play.", ("Hero",), ("O.T.",), None, 1, 1),
+        ("Discard all New Testament Evil Characters in play.", ("Evil_Character",), ("N.T.",), None, 0, None),
     ],
 )
 def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits: tuple[str, ...],

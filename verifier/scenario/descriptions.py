@@ -74,7 +74,8 @@ def alignment_of(card_type: str, stated: str | None) -> str | None:
 
 def read_description(words: str) -> Description | str:
     """The checks a description's words ask for, or the reason it cannot be read (naming the word)."""
-    rest = words.strip()
+    # "an Old Testament Hero": the words the card list abbreviates elsewhere ("an O.T. Hero")
+    rest = re.sub(r"\b(old|new) testament\b", lambda m: "ot" if m.group(1) == "old" else "nt", words.strip())
     alignment = brigade = None
     traits: list[str] = []
     while rest:
