@@ -1212,7 +1212,7 @@ _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)
 # must draw 1." (DRAW-1); "You may take a Daniel Hero from deck.", "You may take an evil card from Reserve (or deck
 # if ...)." (SRCH-6, SRCH-6-R1); "You may search deck or Reserve for a Curse." (SRCH-1, SRCH-3); or one of several
 # ("You may draw 2 or take an Enhancement from Reserve."). Not carried out: the card taken is none of a case's
-# cards unless the case holds one in such a pile, and a case that does is refused (`PILE_ZONES` names the piles).
+# cards unless the case holds one in such a pile, and a case that does is refused (`_PILE_ZONES` names the piles).
 _PILE = r"(?:your |a |the |opponent's |each )?(?:deck|draw pile|reserve)"
 _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|reserve) if [^()]*\))?"
 # what a take or a search names: any words, but none that would put the card into play or battle
@@ -1222,13 +1222,13 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(
          rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN})")
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
-PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
+_PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
 _ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve"}
 
 
 def _pile_zones(low: str) -> tuple[str, ...]:
     """The zones a move of `_PILE_MOVES` takes cards from."""
-    found = {zone for word, zone in PILE_ZONES.items() if re.search(rf"\b{word}\b", low)}
+    found = {zone for word, zone in _PILE_ZONES.items() if re.search(rf"\b{word}\b", low)}
     if re.search(r"\bdraw\b(?! pile)", low):
         found.add("draw_pile")
     return tuple(sorted(found))
@@ -1366,7 +1366,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             continue
         if block.grant:
             # the grant alone cannot be negated (CBN-2); a negate may still reach the move
-            block.add("draw", sentence, reason=f"{GRANT_NOT_MODELLED} beside another ability in one block (only "
+            block.add("move", sentence, reason=f"{GRANT_NOT_MODELLED} beside another ability in one block (only "
                                                "the grant is kept from negates, CBN-2)")
             continue
         mapped: tuple[tuple[str, str], ...] = ()
@@ -1378,7 +1378,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             mapped = (("kind", "other_effect: it moves cards from a pile to a hand, which the model does not carry "
                                "out"),)
         block.use_changes |= {f"{z}:any" for z in zones}
-        block.add("draw", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
+        block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
                                                               "one is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
