@@ -78,7 +78,7 @@ def test_contradiction_page_shows_its_ways_out_and_the_answers_under_each(site: 
 
 def test_sweep_page_lists_new_and_accepted_findings_with_their_witnesses(site: Path) -> None:
     page = pages(site)["sweep.html"]
-    assert "1 combination of 2 cards: 1 done, 0 failed, 0 unknown, 0 pending" in page
+    assert "1 combination of 2 cards: 1 done, 0 refused, 0 failed, 0 unknown, 0 pending" in page
     new, accepted = page.split("<h2>Accepted findings")
     assert "<h2>New findings (" in new
     # Provisions' paired ability (SA-2c) and the heal's open place are findings awaiting a ruling

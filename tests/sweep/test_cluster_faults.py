@@ -64,7 +64,7 @@ def test_a_worker_killed_while_it_holds_combinations_loses_none(tmp_path: Path, 
     assert held and sweep.returncode == 0, err  # every finding is accepted in the repository
     assert "Traceback" not in err
     assert f"on Dask cluster at {address}" in out
-    assert "6 done, 0 failed, 0 unknown, 0 pending" in out and "this run: 6 combinations" in out
+    assert "6 done, 0 refused, 0 failed, 0 unknown, 0 pending" in out and "this run: 6 combinations" in out
     keys = _keys(database)
     assert len(keys) == len(set(keys)) == 6
     assert _results(database) == _results(small_sweep)
@@ -151,7 +151,7 @@ def test_a_worker_of_another_regcheck_or_rule_base_is_refused_before_it_answers(
     finally:
         stop(scheduler)
     assert run.returncode == 0, run.stderr
-    assert "this run: 2 combinations" in run.stdout and "2 done, 0 failed, 0 unknown, 4 pending" in run.stdout
+    assert "this run: 2 combinations" in run.stdout and "2 done, 0 refused, 0 failed, 0 unknown, 4 pending" in run.stdout
     assert [r for r in _results(database) if r[1] == "done"] == _results(small_sweep)[:2]
 
 

@@ -77,7 +77,7 @@ def unaccepting_root(tmp_path: Path, repo_root: Path) -> Path:
 def test_text_and_json(cli: Cli, small_sweep: Path, repo_root: Path, unaccepting_root: Path) -> None:
     text = cli("sweep", "report", str(small_sweep), "--root", str(repo_root))
     assert text.exit_code == 0, text.output  # every finding is accepted in the repository
-    assert "6 combinations of 2 cards: 6 done, 0 failed, 0 unknown, 0 pending" in text.output
+    assert "6 combinations of 2 cards: 6 done, 0 refused, 0 failed, 0 unknown, 0 pending" in text.output
     causes = len(sweep_report(small_sweep).findings)
     assert causes >= 2  # the paired ability's open targets, and the heal's open place
     assert f"0 new findings, {causes} accepted, by their statements at fault:" in text.output and "witness (" in text.output
@@ -110,3 +110,28 @@ def test_junit_has_a_test_case_per_combination(cli: Cli, small_sweep: Path, repo
     accepted = ET.fromstring(cli("sweep", "report", str(small_sweep), "--format", "junit", "--root",
                                  str(repo_root)).output)
     assert accepted.get("failures") == "0"  # a combination fails only with a new finding
+
+
+def test_a_refused_combination_is_listed_with_its_reason(tmp_path: Path) -> None:
+    from verifier.sweep.report import render_sweep, sweep_junit, sweep_sarif
+    from verifier.sweep.store import RunIdentity, open_store
+
+    identity = RunIdentity("rules1", "cards1", "template1", {"size": 2, "turns": 1, "phases": ["Preparation"],
+                                                             "attempts": ["play"], "per_phase": 2,
+                                                             "max_attempts": 2}, [], [])
+    db = tmp_path / "r.db"
+    why = "card_1_a1 names demon for its targets, and the case does not say whether 'card_2' is demon"
+    with open_store(db, identity, [("A + B", ("A", "B")), ("A + C", ("A", "C"))]) as store:
+        store.record(0, "refused", None, [], why, 0.1, 0.1, "w")
+        store.record(1, "done", 3, [], "", 0.1, 0.1, "w")
+    report = sweep_report(db)
+    assert report.counts["refused"] == 1 and not report.new
+    text = render_sweep(report)
+    assert "2 combinations of 2 cards: 1 done, 1 refused, 0 failed, 0 unknown, 0 pending" in text
+    assert f"refused (regcheck will not answer these scopes without guessing, for the reason given):\n  A + B: {why}" in text
+    log = sweep_sarif(report)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text("utf-8"))).validate(log)
+    assert [(r["ruleId"], r["level"]) for r in log["runs"][0]["results"]] == [("regcheck/sweep-refused", "note")]
+    root = ET.fromstring(sweep_junit(report))
+    assert (root.findall("testsuite/testcase")[0].find("skipped").get("message"), root.get("failures"),  # type: ignore[union-attr]
+            root.get("errors")) == (f"refused: {why}", "0", "0")

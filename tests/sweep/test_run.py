@@ -16,7 +16,11 @@ from pathlib import Path
 
 from click.testing import Result
 
+from verifier.solver.engine import DEFAULT_TIMEOUT_MS
+from verifier.sweep import DEFAULT_TEMPLATE, select_cards
+from verifier.sweep.run import run_combination
 from verifier.sweep.store import read_store
+from verifier.sweep.template import combination_name, scope_text
 
 from .sweep_helpers import SMALL_OPTIONS
 
@@ -77,10 +81,10 @@ def test_the_command_line_lists_what_it_left_out_and_resumes(cli: Cli, tmp_path:
     first = cli(*args, "--limit", "1")
     assert first.exit_code == 0, first.output
     assert "left out: Elijah: no ability of the categories asked" in first.output
-    assert "3 cards, 3 combinations: 1 done, 0 failed, 0 unknown, 2 pending" in first.output
+    assert "3 cards, 3 combinations: 1 done, 0 refused, 0 failed, 0 unknown, 2 pending" in first.output
     assert "sweep: 1/3 combinations" in first.stderr and "ETA" in first.stderr
     second = cli(*args)
-    assert "3 done, 0 failed, 0 unknown, 0 pending" in second.output and "this run: 2 combinations" in second.output
+    assert "3 done, 0 refused, 0 failed, 0 unknown, 0 pending" in second.output and "this run: 2 combinations" in second.output
     other = cli(*args[:-2], "--turns", "2", "--root", str(repo_root))
     assert other.exit_code == 2 and "another scope template" in other.stderr
 
@@ -92,3 +96,14 @@ def test_bad_input_is_exit_2(cli: Cli, tmp_path: Path) -> None:
     assert result.exit_code == 2 and "deck.txt:1: no card named 'Provisons'" in result.stderr
     assert cli("sweep", str(tmp_path / "s.db"), "--attempts", "play,fly").exit_code == 2
     assert cli("sweep", "report", str(tmp_path / "missing.db")).exit_code == 2
+
+
+def test_a_scope_regcheck_will_not_answer_is_refused_not_failed(repo_root: Path) -> None:
+    # A Child is Born: "Discard all Demons in Play."; the card list does not say whether Achaicus is a demon
+    names = ("A Child is Born", "Achaicus")
+    by_name = {c.name: c for c in select_cards(["cannot-be-negated", "set-aside"], names).cards}
+    cards = [by_name[n] for n in names]
+    result = run_combination(str(repo_root), combination_name(cards), scope_text(cards, DEFAULT_TEMPLATE),
+                             DEFAULT_TIMEOUT_MS, None, 100)
+    assert result["status"] == "refused" and result["scenarios"] is None and result["findings"] == []
+    assert "does not say whether 'card_2' is demon" in result["error"]

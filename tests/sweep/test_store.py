@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -47,7 +49,24 @@ def test_failed_results_can_be_retried(tmp_path: Path) -> None:
         store.record(0, "failed", None, [], "broke", 1.0, 0.5, "w")
         store.record(1, "done", 2, [], "", 1.0, 0.5, "w")
         assert store.retry_failed() == 1
-        assert store.counts() == {"pending": 1, "done": 1, "failed": 0, "unknown": 0}
+        assert store.counts() == {"pending": 1, "done": 1, "refused": 0, "failed": 0, "unknown": 0}
+
+
+def test_a_refused_result_is_kept_by_a_retry(tmp_path: Path) -> None:
+    with open_store(tmp_path / "r.db", IDENTITY, COMBOS) as store:
+        assert store.record(0, "refused", None, [], "the case does not say whether 'card_2' is demon", 1.0, 0.5, "w")
+        assert store.retry_failed() == 0
+        assert store.counts()["refused"] == 1
+    assert [r.status for r in read_store(tmp_path / "r.db")[1]] == ["refused", "pending"]
+
+
+def test_a_database_of_another_format_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    open_store(db, IDENTITY, COMBOS).close()
+    with closing(sqlite3.connect(db)) as con, con:
+        con.execute("UPDATE run SET format = 1")
+    with pytest.raises(InputError, match="the database is of format 1, this regcheck writes format 2"):
+        open_store(db, IDENTITY, COMBOS)
 
 
 def test_a_file_that_is_no_database_is_bad_input(tmp_path: Path) -> None:

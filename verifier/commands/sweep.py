@@ -13,6 +13,7 @@ import click
 from .. import api
 from ..errors import RegcheckError
 from ..escaping import escape_text
+from ..sweep.store import SHOWN_STATUSES
 from ..terminal import plural
 from .common import (
     EXIT_FINDING,
@@ -103,8 +104,8 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
 
         def show(p: SweepProgress) -> None:
             eta = "" if p.eta_seconds is None else f", ETA {_duration(p.eta_seconds)}"
-            click.echo(f"sweep: {p.finished}/{p.total} combinations ({p.failed} failed, {p.unknown} unknown, "
-                       f"{p.with_findings} with findings), {p.per_minute:.1f}/min{eta}", err=True)
+            click.echo(f"sweep: {p.finished}/{p.total} combinations ({p.refused} refused, {p.failed} failed, "
+                       f"{p.unknown} unknown, {p.with_findings} with findings), {p.per_minute:.1f}/min{eta}", err=True)
 
         pool, summary = api.sweep(repo, Path(database), options, _names_list(categories, "category"),
                                   Path(deck) if deck else None, show)
@@ -115,7 +116,7 @@ def sweep_run(database: str, categories: str, deck: str | None, size: int, turns
         click.echo(f"left out: {escape_text(s.name)}: {escape_text(s.reason)}")
     c = summary.counts
     click.echo(f"{plural(len(pool.cards), 'card')}, {plural(summary.total, 'combination')}: " + ", ".join(
-        f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")))
+        f"{c[s]} {s}" for s in SHOWN_STATUSES))
     click.echo(f"this run: {plural(summary.ran, 'combination')} in {summary.seconds:.1f} s ({summary.per_minute:.1f}/min) "
                f"on {summary.workers}; `regcheck sweep report {escape_text(database)}` shows the findings")
     report = api.sweep_report(repo, Path(database))

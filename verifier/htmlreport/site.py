@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..files import write_file
 from ..gate.model import AcceptedFinding
 from ..report import RuleStatus, same_under_every_resolution
+from ..sweep.store import SHOWN_STATUSES
 from ..terminal import plural
 from ..timeline import Timeline
 from ..verdicts import CoreItem, Explanation, QuestionResult, Verdict
@@ -520,7 +521,7 @@ def _sweep(site: Site) -> str:
     run, c = report.run, report.counts
     template = run["template"]
     body = [f"<h1>Sweep</h1><p>{escape(report.database)}: {plural(len(report.rows), 'combination')} of {template['size']} "
-            "cards: " + ", ".join(f"{c[k]} {k}" for k in ("done", "failed", "unknown", "pending")) + ". "
+            "cards: " + ", ".join(f"{c[k]} {k}" for k in SHOWN_STATUSES) + ". "
             f"Template: {template['turns']} turn(s), phases {escape(', '.join(template['phases']))}, attempts "
             f"{escape(', '.join(template['attempts']))}, {template['per_phase']} per phase, at most "
             f"{template['max_attempts']}. Rule base {escape(run['rules_fingerprint'])}; {len(run['cards'])} cards "

@@ -25,7 +25,7 @@ from ..escaping import escape_text
 from ..explore.search import RULES_INVOLVED, Key, cause_of
 from ..rulesdoc import statement_order
 from ..terminal import plural
-from .store import STATUSES, Row, read_store
+from .store import SHOWN_STATUSES, STATUSES, Row, read_store
 
 if TYPE_CHECKING:
     from ..gate.model import AcceptedFinding
@@ -111,7 +111,7 @@ def render_sweep(report: SweepReport) -> str:
     run, c = report.run, report.counts
     template = run["template"]
     lines = [f"{escape_text(report.database)}: {plural(len(report.rows), 'combination')} of {template['size']} cards: "
-             + ", ".join(f"{c[s]} {s}" for s in ("done", "failed", "unknown", "pending")),
+             + ", ".join(f"{c[s]} {s}" for s in SHOWN_STATUSES),
              f"  rule base {run['rules_fingerprint']}, cards {run['cards_fingerprint']}, "
              f"template {run['template_fingerprint']} (turns {template['turns']}, phases {', '.join(template['phases'])}, "
              f"attempts {', '.join(template['attempts'])}, {template['per_phase']} per phase, "
@@ -132,10 +132,10 @@ def render_sweep(report: SweepReport) -> str:
         lines.append(f"    witness ({escape_text(f.witness_combination)}): {escape_text(w['question'])}, "
                      f"after {escape_text(', '.join(w['attempts']) or 'no attempts')}")
         lines += [f"      {escape_text(line)}" for line in w["case"].rstrip("\n").split("\n")]
-    for status in ("failed", "unknown"):
+    for status in ("refused", "failed", "unknown"):
         rows = [r for r in report.rows if r.status == status]
         if rows:
-            lines.append(f"{status}:")
+            lines.append(f"{status}{REFUSED_MEANS if status == 'refused' else ''}:")
             lines += [f"  {escape_text(r.key)}: {escape_text(r.error)}" for r in rows]
     if run["skipped"]:
         lines.append("cards left out:")
@@ -170,7 +170,10 @@ SARIF_RULES = {
     "sweep-ambiguous": "two outcomes that share every input and choice answer a question differently",
     "sweep-failed": "a combination could not be searched",
     "sweep-unknown": "a combination's search was cut short or a check gave up",
+    "sweep-refused": "regcheck will not answer a combination's scope without guessing",
 }
+# What a refused combination is, shown with the list of them.
+REFUSED_MEANS = " (regcheck will not answer these scopes without guessing, for the reason given)"
 
 
 def sweep_sarif(report: SweepReport) -> dict[str, Any]:
@@ -192,10 +195,10 @@ def sweep_sarif(report: SweepReport) -> dict[str, Any]:
             "properties": {"combinations": list(f.combinations), "witness": f.witness["case"]},
         })
     for r in report.rows:
-        if r.status in ("failed", "unknown"):
+        if r.status in ("refused", "failed", "unknown"):
             rule = f"sweep-{r.status}"
             results.append({"ruleId": f"regcheck/{rule}", "ruleIndex": ids.index(rule),
-                            "level": "error" if r.status == "failed" else "warning",
+                            "level": {"failed": "error", "unknown": "warning", "refused": "note"}[r.status],
                             "message": {"text": f"{r.key}: {r.error}"}, "locations": where})
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -233,6 +236,9 @@ def sweep_junit(report: SweepReport) -> str:
         elif r.status == "pending":
             skipped += 1
             ET.SubElement(case, "skipped", message="not searched yet")
+        elif r.status == "refused":
+            skipped += 1
+            ET.SubElement(case, "skipped", message=f"refused: {r.error}")
     for element in (suite, root):
         element.set("tests", str(len(report.rows)))
         element.set("failures", str(failures))

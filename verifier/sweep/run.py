@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import ClusterError, RegcheckError, UsageError
+from ..errors import CaseRefused, ClusterError, RegcheckError, UsageError
 from ..explore.search import DEFAULT_MAX_SCENARIOS
 from ..solver.engine import DEFAULT_TIMEOUT_MS
 from .pool import CardPool, SweepCard, cards_fingerprint
@@ -64,6 +64,7 @@ class SweepProgress(NamedTuple):
 
     finished: int
     total: int
+    refused: int
     failed: int
     unknown: int
     with_findings: int
@@ -184,6 +185,9 @@ def run_combination(root: str, name: str, text: str, timeout_ms: int, memory_mb:
 
     try:
         report = explore(repository, [ScopeText(name, text)], ExploreOptions(timeout_ms, memory_mb, 1, max_scenarios))
+    except CaseRefused as err:
+        # what a real card says and regcheck does not model could change the scope's answers
+        return {"status": "refused", "scenarios": None, "findings": [], "error": str(err), **timing()}
     except RegcheckError as err:
         return {"status": "failed", "scenarios": None, "findings": [], "error": str(err), **timing()}
     except Exception as err:  # a combination that breaks regcheck is recorded, and the sweep goes on
@@ -345,8 +349,8 @@ def run_sweep(root: Path, pool: CardPool, database: Path, options: SweepOptions,
                 elapsed = time.perf_counter() - started
                 pace = ran / elapsed * 60 if elapsed > 0 else 0.0
                 left = counts["pending"] if options.limit is None else len(pending) - ran
-                progress(SweepProgress(len(combos) - counts["pending"], len(combos), counts["failed"], counts["unknown"],
-                                       with_findings, pace, left / pace * 60 if pace else None))
+                progress(SweepProgress(len(combos) - counts["pending"], len(combos), counts["refused"], counts["failed"],
+                                       counts["unknown"], with_findings, pace, left / pace * 60 if pace else None))
         seconds = time.perf_counter() - started
         return SweepSummary(len(combos), store.counts(), ran, round(seconds, 3),
                             round(ran / seconds * 60, 2) if seconds > 0 else 0.0, where)

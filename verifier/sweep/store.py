@@ -14,7 +14,7 @@ for another run is refused. One sweep at a time writes a database (an advisory l
 
 from __future__ import annotations
 
-__all__ = ["SweepStore", "RunIdentity", "Row", "STATUSES", "open_store", "read_store"]
+__all__ = ["SweepStore", "RunIdentity", "Row", "STATUSES", "SHOWN_STATUSES", "open_store", "read_store"]
 
 import contextlib
 import fcntl
@@ -27,8 +27,11 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError, Location
 
-STATUSES = ("pending", "done", "failed", "unknown")
-FORMAT = 1
+# "refused": a combination whose scope regcheck will not state without guessing (a case loader's refusal)
+STATUSES = ("pending", "done", "refused", "failed", "unknown")
+# the order the counts of a sweep are shown in
+SHOWN_STATUSES = ("done", "refused", "failed", "unknown", "pending")
+FORMAT = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS run (
@@ -46,7 +49,7 @@ CREATE TABLE IF NOT EXISTS combination (
     position INTEGER PRIMARY KEY,
     key TEXT NOT NULL UNIQUE,
     cards TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed', 'unknown')),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'refused', 'failed', 'unknown')),
     scenarios INTEGER,
     findings TEXT,
     error TEXT,
