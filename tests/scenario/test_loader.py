@@ -831,6 +831,11 @@ questions:
         make_case(text)
     sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
     assert sc.attempts[0].ability == "fountain_a1"
+    # Samaria: "SITE: You may take ... from deck. FORT: If your evil king of Israel blocks, you may take ..."
+    site = text.replace("card: Fountain of Living Water (PoC)", "card: Samaria").replace("    on: elijah\n", "")
+    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(SITE\): other effect, "
+                                        r"2 \(FORT\): nothing the model uses\)"):
+        make_case(site.replace("    targets: [elijah]\n", ""))
 
 
 WORSHIPPING = """\
