@@ -148,6 +148,29 @@ def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:
     assert only(text).unsupported
 
 
+@pytest.mark.parametrize(("text", "types", "traits", "own"), [
+    ("All of holder's Heroes gain 2/2 until end of turn.", ("Hero",), (), True),
+    ("Your Heroes gain 4/4 until end of turn.", ("Hero",), (), True),
+    ("All New Testament Heroes in play gain 1/1 until end of battle.", ("Hero",), ("N.T.",), False),
+    ("Increase your human Heroes by 1/1.", ("Hero",), ("human",), True),
+])
+def test_an_increase_of_every_card_of_a_description_is_an_ability_that_targets_them(
+        text: str, types: tuple[str, ...], traits: tuple[str, ...], own: bool) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("other_effect", ())
+    assert (a.target_types, a.target_traits, a.targets_own_cards, a.min_targets, a.max_targets) == (
+        types, traits, own, 0, None)
+
+
+@pytest.mark.parametrize("text", [
+    "Hero gains 8/8 until end of battle.",  # the card's own user: not read as a target
+    "Decrease a Hero by 2/2 until end of turn.",  # a decrease can discard a character (INCDEC-6)
+    "Negate a Hero. All Heroes gain 2/2.",  # a second effect
+])
+def test_a_change_of_numbers_the_reader_does_not_take_is_refused(text: str) -> None:
+    assert only(text).unsupported
+
+
 def test_targets_count_and_description() -> None:
     a = only("Set aside up to X Heroes in battle for 2 turns.")
     assert (a.min_targets, a.max_targets, a.target_types) == (0, "x", ("Hero",))

@@ -856,6 +856,9 @@ def _sentence(block: _Block, sentence: str) -> None:
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
         return
     tree = _parse(low)
+    gain = _GAIN.fullmatch(low) if tree is None else None
+    if gain is not None and _increase(block, sentence, gain):
+        return
     move = _PILE_MOVES.fullmatch(low) if tree is None else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
@@ -1234,6 +1237,39 @@ def _pile_zones(low: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+# An increase of numbers the cards of a description gain: "All of holder's Heroes gain 2/2 until end of turn.",
+# "Your Heroes gain 4/4 until the end of battle.", "Increase your human Heroes by 1/1." (INCDEC-1, INCDEC-3)
+_NUMBERS_UP = r"(?:\d+|\*)/(?:\d+|\*)"
+_UNTIL = r"(?: until (?:the )?end of (?:the |this )?(?:turn|battle))?"
+_GAIN = re.compile(rf"(?P<who>(?:all |each )?(?:of )?[a-z.' -]+?) gains? {_NUMBERS_UP}{_UNTIL}"
+                   rf"|increase (?P<whom>[a-z.' -]+?) by {_NUMBERS_UP}{_UNTIL}")
+
+
+def _increase(block: _Block, sentence: str, m: re.Match[str]) -> bool:
+    """Read an increase of every card of a description as an ability of kind other whose targets are the cards
+    it increases (INCDEC-3), where they are (in play unless it names a place, INCDEC-7); the change is not
+    carried out, as the model has no numbers. False when its words name no such cards (the sentence stays
+    unread)."""
+    who = m.group("who") or m.group("whom")
+    parsed = _parse(f"negate {who}")
+    if parsed is None or block.kind is not None or block.guarded:
+        return False
+    target = _find(parsed, "target")
+    if target is None:
+        return False
+    probe = _Block()
+    _target(probe, target)
+    if not probe.every or not all(p.supported for p in probe.pieces):
+        return False  # "Hero gains 8/8": the card's own user, which the reader does not name as a target
+    block.kind = "other_effect"
+    block.parts.add("other_part")
+    block.add("increase", sentence, (("kind", "other_effect: an increase of strength or toughness, which the model "
+                                              "does not carry out (it has no numbers, INCDEC-1, INCDEC-3)"),))
+    _target(block, target)
+    _location(block, _find(parsed, "location"), sentence)
+    return True
+
+
 # "Demon gains the ability 'May band with a demon from another brigade.'": the set-aside card, named again
 _GAINS_QUOTED = re.compile(r"(?:that |the )?(?:hero|heroes|demon|demons|character|characters|evil character|"
                            r"evil characters) gains? the ability(?: ,)? '([^']+)'")
@@ -1359,9 +1395,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         _sentence(block, sentence)
     for sentence, zones, conditional in block.pile_moves:
         where = " or ".join(_ZONE_NAMES[z] for z in zones)
-        if block.kind is None and (conditional or block.protections):
-            # whether an ability whose one effect waits on a condition may be used is not read; a protection's
-            # block is no ability of the model
+        if block.kind is None and conditional:
+            # whether an ability whose one effect waits on a condition may be used is not read
             block.add("sentence", sentence, reason=unread_reason(sentence))
             continue
         if block.grant:
