@@ -29,7 +29,7 @@ import typing
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import RegcheckError
 from .files import WriteError, write_file
@@ -38,6 +38,9 @@ from .language.syntax import Call, walk
 from .rulesdoc import RulesDocument
 from .scenario.model import Scenario
 from .verdicts import CaseResult, Verdict
+
+if TYPE_CHECKING:
+    from .solver.grounding import GroundedBase
 
 CACHE_FOLDER = ".regcheck_cache"
 FORMAT = 1
@@ -133,16 +136,18 @@ class Reach(NamedTuple):
     rules: dict[str, str]
 
 
-def grounding_key(scenario: Scenario, rules: RuleBase, doc: RulesDocument) -> Reach | None:
+def grounding_key(scenario: Scenario, rules: RuleBase, doc: RulesDocument, keep: list[GroundedBase] | None = None
+                  ) -> Reach | None:
     """The digest of everything the engine reads to answer `scenario`: its grounded problem (every rule instance
     and fact, in order, with the places, templates and cited statements of the rules), its questions, and the
     interpretations a contradiction's ways out may try, with the statements they cite. Two scenarios with one
     digest get one answer, whatever else differs in the rule base. None when the scenario cannot be grounded
-    (it is then checked, and its error reported, as usual)."""
+    (it is then checked, and its error reported, as usual). With `keep`, the scenario's base as grounded is
+    appended to it (see `solver.grounding.ground`)."""
     from .solver.grounding import RuleInstance, ground_and_keep
 
     try:
-        g = ground_and_keep(scenario, rules)
+        g = ground_and_keep(scenario, rules, keep)
     except RegcheckError:
         return None
     statements = doc.by_id()

@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
-__all__ = ["CaseInputError", "CaseTask", "RulingTask", "input_error_of"]
+__all__ = ["CaseInputError", "CaseTask", "Answered", "RulingTask", "input_error_of"]
 
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import InputError, RegcheckError
 from .files import display_path, irregular
@@ -20,6 +21,7 @@ from .scenario.defaultcheck import warning_lines
 from .scenario.loader import load_case
 from .scenario.model import Scenario
 from .solver.engine import check_ruling, check_scenario
+from .solver.grounding import GroundedBase
 from .verdicts import CaseResult, RulingCheck
 
 
@@ -38,6 +40,18 @@ class CaseInputError:
 
     def json(self) -> dict[str, object]:
         return {"file": self.file, "line": self.line, "column": self.column, "message": self.message}
+
+
+class Answered(NamedTuple):
+    """A case file's answer (see `CaseTask.answer_grounded`): its result, defaults as text and why it was checked,
+    with the case as read (None when the result cache held its answer for the file's very text) and its rules
+    and facts as grounded (None when they were not, or the case is too large to ground)."""
+
+    result: CaseResult
+    defaults: str
+    why: str
+    scenario: Scenario | None = None
+    grounded: GroundedBase | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +87,12 @@ class CaseTask:
         since it was last checked (see `ResultCache.changes`). With `readings`, a kept answer is taken only for
         this very state of the repository: the readings a case rests on depend on definitions and rules its own
         grounding need not hold."""
+        answered = self.answer_grounded(path, display, keep=False)
+        return answered.result, answered.defaults, answered.why
+
+    def answer_grounded(self, path: Path, display: str | None = None, keep: bool = True) -> Answered:
+        """`answer`, with the case as read and (with `keep`) its rules and facts as grounded, when the answer
+        needed them."""
         cache, shown = self.cache, display if display is not None else display_path(path)
         options = self._options()
         text = self._text(path)
@@ -81,20 +101,22 @@ class CaseTask:
             keys.append(cache.key(text, shown, options))
             kept = cache.get(keys[0])
             if kept is not None:
-                return (*kept, "")
+                return Answered(*kept, "")
         scenario = load_case(path, self.rules, display)
+        grounded: list[GroundedBase] | None = [] if keep else None
         why = ""
         if cache is not None and text is not None and self.readings is None:
-            reach = grounding_key(scenario, self.rules, self.doc())
+            reach = grounding_key(scenario, self.rules, self.doc(), grounded)
             if reach is not None:
                 keys.append(cache.reach_key(text, shown, options, reach))
                 kept = cache.get(keys[1])
                 if kept is not None:
                     cache.put(keys[:1], *kept)
                     cache.changes(text, shown, options, reach)
-                    return (*kept, "")
+                    return Answered(*kept, "", scenario, grounded[0] if grounded else None)
             why = cache.changes(text, shown, options, reach)
-        result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve)
+        result = check_scenario(scenario, self.rules, self.doc, self.timeout_ms, self.memory_mb, self.resolve,
+                                grounded)
         if self.readings is not None:
             result = self.readings(result, scenario, self.rules, self.timeout_ms, self.memory_mb)
         warnings = warning_lines(scenario)
@@ -105,7 +127,7 @@ class CaseTask:
             with contextlib.suppress(OSError):
                 if path.read_bytes() == text:  # kept only under the text that was checked
                     cache.put(keys, result, defaults)
-        return result, defaults, why or "checked"
+        return Answered(result, defaults, why or "checked", scenario, grounded[0] if grounded else None)
 
     def kept(self, path: Path, display: str | None = None) -> tuple[CaseResult, str] | None:
         """The result and defaults the result cache holds for the case file in this very state of the repository,

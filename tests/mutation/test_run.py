@@ -1,5 +1,6 @@
 """Mutants run against cases: the same fate as the naive way (each mutated rule base checked in full on every
-case), the killing case and question, invalid mutants, and the same results with two workers."""
+case), the killing case and question, invalid mutants, the same results with two workers, and the same results
+when the mutants run on the groundings the cases' answers made."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 
 from verifier.api import load, open_repository
 from verifier.gate.run import case_files
-from verifier.mutation import MutantStatus, mutations, naive_status, run_mutations
+from verifier.mutation import MutantStatus, answer_and_mutate, mutations, naive_status, run_mutations
+from verifier.solver import grounding
 from verifier.solver.engine import DEFAULT_TIMEOUT_MS, check_scenario
+from verifier.solver.grounding import GroundedBase
 from verifier.solver.swap import SwitchedCase
 from verifier.verdicts import Verdict
 
@@ -127,3 +130,41 @@ def test_a_mutant_of_a_definition_only_questions_use_is_killed_by_a_question_it_
     assert killed
     asked = {q.name for q in case.questions}
     assert all(r.question in asked and r.expected != r.got for r in killed)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_mutants_run_on_the_groundings_the_answers_made_have_the_same_fates(table, one_worker, jobs: int,
+                                                                           monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+    grounded: list[str] = []
+    ground = grounding._ground
+
+    def counted(scenario, rules, keep=None):  # type: ignore[no-untyped-def]
+        grounded.append(scenario.path)
+        return ground(scenario, rules, keep)
+
+    monkeypatch.setattr(grounding, "_ground", counted)
+
+    def answer(at: int):  # type: ignore[no-untyped-def]
+        kept: list[GroundedBase] = []
+        result = check_scenario(scenarios[at], repo.rules, None, DEFAULT_TIMEOUT_MS, keep=kept)
+        return result, scenarios[at], kept[0]
+
+    told: list[tuple[str, int, int]] = []
+    answers, fates = answer_and_mutate(repo.rules, chosen, len(scenarios), answer, DEFAULT_TIMEOUT_MS, jobs=jobs,
+                                       told=lambda what, done, total: told.append((what, done, total)))
+    assert fates == one_worker
+    assert answers == [check_scenario(sc, repo.rules, None, DEFAULT_TIMEOUT_MS) for sc in scenarios]
+    assert ("cases", len(scenarios), len(scenarios)) in told and ("mutation", len(scenarios), len(scenarios)) in told
+    if jobs == 1:  # each case grounded once, for its answer (and once more for the comparison above)
+        assert grounded == [sc.path for sc in scenarios] * 2
+
+
+def test_a_case_that_cannot_be_read_leaves_the_mutants_without_results(table) -> None:  # type: ignore[no-untyped-def]
+    repo, scenarios, chosen = table
+
+    def answer(at: int):  # type: ignore[no-untyped-def]
+        return at, (None if at == 1 else scenarios[at]), None
+
+    answers, fates = answer_and_mutate(repo.rules, chosen, len(scenarios), answer, DEFAULT_TIMEOUT_MS, jobs=1)
+    assert answers == list(range(len(scenarios))) and fates is None

@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import CaseError, InputError, Location, RegcheckError
 from ..explore import ExploreOptions, ExploreResult, explore_scope, load_scope
@@ -43,6 +44,11 @@ from .reach import EncodingChanges, Grounds, case_grounds, encoding_changes, sco
 from .revision import answers, compare_answers, extract_revision
 from .survivors import SURVIVORS_FILE, AcceptedSurvivor, read_survivors
 from .traceability import check_traceability
+
+if TYPE_CHECKING:  # the mutation check is imported where it runs
+    from ..mutation import MutantResult, Mutation
+    from ..scenario.model import Scenario
+    from ..solver.grounding import GroundedBase
 
 # Told what is being checked, how many of it are done and how many there are.
 Progress = Callable[[str, int, int], None]
@@ -334,9 +340,15 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
 
     cache = result_cache(root) if options.cache and checker is None else None
     checked: list[tuple[str, str]] = []
-    check = checker or check_folder(options, cache, checked)
     files = case_files(root)
-    results = _results(root, files, _counted(check(rules, lambda: doc, files), len(files), progress))
+    deleted = _kept_deletions(rules, files, options, cache) if options.mutate and files else None
+    if options.mutate and files and deleted is None and checker is None and options.memory_mb is None:
+        # the cases are answered, and the deletions checked on the groundings made for the answers
+        answered, deleted = _answered_with_deletions(rules, doc, files, options, cache, checked, progress)
+        results = _results(root, files, answered)
+    else:
+        check = checker or check_folder(options, cache, checked)
+        results = _results(root, files, _counted(check(rules, lambda: doc, files), len(files), progress))
     rechecked = tuple(checked) if cache is not None else None
     places: dict[tuple[str, str | None], Place] = {}
     for f in files:
@@ -396,7 +408,7 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
 
     deletions: tuple[int, int] | None = None
     if options.mutate and files and not any(isinstance(r, str) for r in results.values()):
-        deletions, found_problems = _deletions(root, rules, files, survivors, options, progress, cache)
+        deletions, found_problems = _deletions(root, rules, files, survivors, options, progress, cache, deleted)
         problems += found_problems
 
     changes: tuple[Change, ...] = ()
@@ -415,27 +427,112 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
                       tuple((a.rule, a.reason, a.place) for a in survivors), SURVIVORS_FILE, rechecked, base_checks)
 
 
-def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[AcceptedSurvivor],
-               options: GateOptions, progress: Progress | None, cache: ResultCache | None = None
-               ) -> tuple[tuple[int, int], list[Problem]]:
-    """Every rule (not an interpretation) deleted in turn and checked against the cases: how many deletions
-    some case notices and how many none does, and the problems: a surviving deletion not accepted, an
-    accepted survivor whose deletion is now noticed, a deletion the solver could not decide. With `cache`,
-    the fates found before for these very cases, in this state of the repository, are not sought again."""
-    from ..mutation import MutantResult, MutantStatus, mutations, run_mutations
+def _deletion_mutants(rules: RuleBase) -> list[Mutation]:
+    """Every rule's deletion, but an interpretation's."""
+    from ..mutation import mutations
 
-    found = [m for m in mutations(rules, kinds=("delete",)) if not rules.rule(m.mutant.target).interpretation]
+    return [m for m in mutations(rules, kinds=("delete",)) if not rules.rule(m.mutant.target).interpretation]
+
+
+def _deletions_content(options: GateOptions, files: list[Path]) -> bytes:
+    """What the deletions' fates are kept by in the result cache: the solver's limits and every case file's name
+    and text."""
     content = f"{options.timeout_ms}:{options.memory_mb}\0".encode()
     for f in files:
         content += display_path(f).encode() + b"\0" + f.read_bytes() + b"\0"
-    results = cache.recall("deletions", content, tuple[MutantResult, ...]) if cache is not None else None
-    if results is None or [r.mutant_id for r in results] != [m.mutant.id for m in found]:
+    return content
+
+
+def _kept_deletions(rules: RuleBase, files: list[Path], options: GateOptions, cache: ResultCache | None
+                    ) -> tuple[MutantResult, ...] | None:
+    """The deletions' fates the result cache holds for these very cases in this state of the repository, or None."""
+    from ..mutation import MutantResult
+
+    if cache is None:
+        return None
+    results = cache.recall("deletions", _deletions_content(options, files), tuple[MutantResult, ...])
+    if results is None or [r.mutant_id for r in results] != [m.mutant.id for m in _deletion_mutants(rules)]:
+        return None
+    return results
+
+
+def _keep_deletions(files: list[Path], options: GateOptions, cache: ResultCache | None,
+                    results: tuple[MutantResult, ...]) -> None:
+    from ..mutation import MutantStatus
+
+    if cache is not None and not any(r.status is MutantStatus.UNKNOWN for r in results):
+        cache.keep("deletions", _deletions_content(options, files), results)
+
+
+@dataclass(frozen=True)
+class _AnsweringCase:
+    """The gate's answer of the case file at a place in the table, as `check_folder` gives it, with the case as
+    read and its rules and facts as grounded (see `mutation.answer_and_mutate`)."""
+
+    task: CaseTask
+    files: list[Path]
+
+    def __call__(self, at: int) -> tuple[tuple[CaseResult, str] | CaseInputError, Scenario | None, GroundedBase | None]:
+        path = self.files[at]
+        try:
+            answered = self.task.answer_grounded(path)
+        except RegcheckError as err:
+            return input_error_of(path, err), None, None
+        outcome = answered.result, answered.why
+        if answered.scenario is not None:
+            return outcome, answered.scenario, answered.grounded
+        try:  # the answer was kept in the result cache: the mutants' run reads the case itself
+            return outcome, load_case(path, self.task.rules, display_path(path)), None
+        except RegcheckError:
+            return outcome, None, None
+
+
+def _answered_with_deletions(rules: RuleBase, doc: RulesDocument, files: list[Path], options: GateOptions,
+                             cache: ResultCache | None, checked: list[tuple[str, str]], progress: Progress | None
+                             ) -> tuple[list[CaseResult | str], tuple[MutantResult, ...] | None]:
+    """Each case file's result (or the message of its input error), as `check_folder` checks them, and every
+    deletion's fate against the cases (None when some case cannot be read), each case grounded once for both;
+    `checked` gains each case that was checked, with why. With `cache`, a case's answer and the fates are kept
+    in the result cache."""
+    from ..mutation import answer_and_mutate
+
+    task = CaseTask(rules, lambda: doc, options.timeout_ms, options.memory_mb, False, resolve=False, cache=cache)
+    told = (lambda what, done, total: progress(what, done, total)) if progress else None
+    outcomes, fates = answer_and_mutate(rules, _deletion_mutants(rules), len(files), _AnsweringCase(task, files),
+                                        options.timeout_ms, options.memory_mb, options.jobs, told)
+    results: list[CaseResult | str] = []
+    for path, outcome in zip(files, outcomes):
+        if isinstance(outcome, CaseInputError):
+            results.append(str(outcome))
+            continue
+        if outcome[1]:
+            checked.append((display_path(path), outcome[1]))
+        results.append(outcome[0])
+    deleted = tuple(fates) if fates is not None else None
+    if deleted is not None:
+        _keep_deletions(files, options, cache, deleted)
+    return results, deleted
+
+
+def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[AcceptedSurvivor],
+               options: GateOptions, progress: Progress | None, cache: ResultCache | None = None,
+               results: tuple[MutantResult, ...] | None = None) -> tuple[tuple[int, int], list[Problem]]:
+    """Every rule (not an interpretation) deleted in turn and checked against the cases: how many deletions
+    some case notices and how many none does, and the problems: a surviving deletion not accepted, an
+    accepted survivor whose deletion is now noticed, a deletion the solver could not decide. `results`: the
+    deletions' fates, when found already. With `cache`, the fates found before for these very cases, in this
+    state of the repository, are not sought again."""
+    from ..mutation import MutantStatus, run_mutations
+
+    found = _deletion_mutants(rules)
+    if results is None:
+        results = _kept_deletions(rules, files, options, cache)
+    if results is None:
         scenarios = [load_case(f, rules, display_path(f)) for f in files]
         step = (lambda done, total: progress("mutation", done, total)) if progress else None
         results = tuple(run_mutations(rules, scenarios, found, options.timeout_ms, options.memory_mb, options.jobs,
                                       step))
-        if cache is not None and not any(r.status is MutantStatus.UNKNOWN for r in results):
-            cache.keep("deletions", content, results)
+        _keep_deletions(files, options, cache, results)
     accepted = {a.rule: a for a in survivors}
     problems: list[Problem] = []
     for m, r in zip(found, results):

@@ -10,24 +10,28 @@ expected and is no longer; it is then run on no further case.
 With several jobs, the cases are split between worker processes, each running every mutant on its
 cases, and each mutant's fate is then the one the first case (in the table's order) that decides it
 gives, as if the cases had been run in turn: each case is grounded and answered in one process only.
+
+`answer_and_mutate` runs the mutants on the cases as a caller answers them (the gate, which answers every
+case anyway): each case's grounding, made for the caller's answer, is taken up by the mutants' run.
 """
 
 from __future__ import annotations
 
-__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "changes_in", "Change"]
+__all__ = ["MutantStatus", "MutantResult", "run_mutations", "naive_status", "changes_in", "Change", "CaseRun", "Tally",
+           "merged", "answer_and_mutate", "Answering"]
 
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import EncodingError
 from ..language.encoding import RuleBase
 from ..language.syntax import Call, walk
 from ..scenario.model import Scenario
 from ..solver.engine import check_scenario
-from ..solver.grounding import RuleGrounder
+from ..solver.grounding import GroundedBase, RuleGrounder
 from ..solver.swap import SwitchedCase
 from ..verdicts import CaseResult, Verdict
 from .mutants import Mutation
@@ -108,8 +112,8 @@ def _called(sc: Scenario) -> frozenset[str]:
     return frozenset(c.func for q in sc.questions for c in walk(q.expr) if isinstance(c, Call))
 
 
-class _Run:
-    """Mutants run over the cases in turn, each case grounded once."""
+class CaseRun:
+    """Mutants run over the cases in turn (in the table's order), each case grounded once."""
 
     def __init__(self, rules: RuleBase, mutations: Sequence[Mutation], timeout_ms: int, memory_mb: int | None) -> None:
         self.rules = rules
@@ -128,14 +132,15 @@ class _Run:
         self.ended: dict[str, int] = {}
         self.grounders: dict[str, RuleGrounder] = {}
 
-    def case(self, sc: Scenario, at: int = 0) -> None:
-        """Run every mutant still alive that can change `sc`, the case at place `at` in the table, on it."""
+    def case(self, sc: Scenario, at: int = 0, grounded: GroundedBase | None = None) -> None:
+        """Run every mutant still alive that can change `sc`, the case at place `at` in the table, on it
+        (`grounded`: its rules and facts as grounded already, when they are)."""
         active = {r.id for r in self.rules.active_rules(sc.interpretations)}
         called = _called(sc)
         candidates = [m for m in self.alive if active.intersection(m.mutant.rules) or called & m.definitions]
         if not candidates:
             return
-        sw = SwitchedCase(sc, self.rules, *self.limits)
+        sw = SwitchedCase(sc, self.rules, *self.limits, base=grounded)
         if sw.limit_hit:
             for m in candidates:
                 self.unknown.setdefault(m.mutant.id, (at, f"{sc.path}: {sw.limit_hit}"))
@@ -199,15 +204,15 @@ class _Run:
                 self.results[mid] = MutantResult(mid, MutantStatus.SURVIVED, cases_run=len(self.runs.get(mid, ())))
         return list(self.results.values())
 
-    def tally(self) -> _Tally:
-        """What this run found, to be merged with the runs of the other cases (see `_merged`)."""
+    def tally(self) -> Tally:
+        """What this run found, to be merged with the runs of the other cases (see `merged`)."""
         self.finish()
-        return _Tally(self.results, self.runs, self.unknown, self.ended)
+        return Tally(self.results, self.runs, self.unknown, self.ended)
 
 
-class _Tally(NamedTuple):
+class Tally(NamedTuple):
     """A run over some of the cases: each mutant's result there, and by mutant the cases it was run on, the
-    first that left it undecided (with why) and the one that ended it (see `_Run`)."""
+    first that left it undecided (with why) and the one that ended it (see `CaseRun`)."""
 
     results: dict[str, MutantResult]
     runs: dict[str, list[int]]
@@ -215,7 +220,7 @@ class _Tally(NamedTuple):
     ended: dict[str, int]
 
 
-def _merged(mutations: Sequence[Mutation], tallies: Sequence[_Tally]) -> list[MutantResult]:
+def merged(mutations: Sequence[Mutation], tallies: Sequence[Tally]) -> list[MutantResult]:
     """Each mutant's result over every case, from runs over parts of them: what the first case that ended it
     found (its cases run counted up to that case), else undecided or surviving over all of them."""
     out = []
@@ -246,7 +251,7 @@ Tell = Callable[[str, int], None]
 
 def _run_part(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Sequence[Mutation], timeout_ms: int,
               memory_mb: int | None, tell: Tell, prove: bool = False) -> list[MutantResult]:
-    run = _Run(rules, mutations, timeout_ms, memory_mb)
+    run = CaseRun(rules, mutations, timeout_ms, memory_mb)
     for at, sc in enumerate(scenarios):
         if run.alive:
             run.case(sc, at)
@@ -288,12 +293,12 @@ def _worker(part: int) -> list[MutantResult]:
                      lambda what, n: queue.put((what, n)), prove)  # type: ignore[attr-defined]
 
 
-def _case_worker(part: int) -> _Tally:
+def _case_worker(part: int) -> Tally:
     """Every mutant run on the cases whose place in the table is `part` modulo the number of workers."""
     assert _forked is not None
     rules, scenarios, parts, timeout_ms, memory_mb, queue, _ = _forked
     (mutations,) = parts
-    run = _Run(rules, mutations, timeout_ms, memory_mb)
+    run = CaseRun(rules, mutations, timeout_ms, memory_mb)
     for at in range(part, len(scenarios), _workers):
         if run.alive:
             run.case(scenarios[at], at)
@@ -322,7 +327,7 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
     survivors were tried of those known so far (each part of the run tells its own once its case passes end).
 
     With several jobs, the cases are split between worker processes, each running every mutant on its cases
-    (see `_merged`); with `prove`, the mutants are split instead, each part run over every case (a survivor is
+    (see `merged`); with `prove`, the mutants are split instead, each part run over every case (a survivor is
     proven over every case's universe).
     """
     global _forked, _workers
@@ -373,12 +378,102 @@ def run_mutations(rules: RuleBase, scenarios: Sequence[Scenario], mutations: Seq
                     tell(*ticks.get(timeout=1 if done < total else 0.05))
                 except queues.Empty:
                     break
-            results = (_merged(mutations, [f.result() for f in futures]) if by_case
+            results = (merged(mutations, [f.result() for f in futures]) if by_case
                        else [r for f in futures for r in f.result()])
     finally:
         _forked = None
         _workers = 1
     return sorted(results, key=lambda r: order[r.mutant_id])
+
+
+T = TypeVar("T")
+# Answers the case at a place in the table: the caller's answer, with the case as read and its rules and facts as
+# grounded (None when they were not); the case as read is None when it cannot be read or grounded, and the
+# mutants' results are then not wanted.
+Answering = Callable[[int], tuple[T, Scenario | None, GroundedBase | None]]
+# Told what (cases answered, or cases the mutants ran on) is done, how many, and of how many.
+Told = Callable[[str, int, int], None]
+
+_answering: tuple[Answering[Any], RuleBase, Sequence[Mutation], tuple[int, int | None], int, int, Any] | None = None
+
+
+def _answered_part(answer: Answering[T], rules: RuleBase, mutations: Sequence[Mutation], limits: tuple[int, int | None],
+                   count: int, workers: int, part: int, tell: Callable[[str], None]) -> tuple[list[T], Tally | None]:
+    """The answers of the cases whose place in the table is `part` modulo `workers`, in order, and every mutant run
+    on them (None once one of them cannot be read)."""
+    run = CaseRun(rules, mutations, *limits)
+    outcomes: list[T] = []
+    mutating = True
+    for at in range(part, count, workers):
+        outcome, sc, grounded = answer(at)
+        outcomes.append(outcome)
+        tell("cases")
+        mutating = mutating and sc is not None
+        if mutating and run.alive:
+            assert sc is not None
+            run.case(sc, at, grounded)
+        tell("mutation")
+    return outcomes, run.tally() if mutating else None
+
+
+def _answering_worker(part: int) -> tuple[list[Any], Tally | None]:
+    assert _answering is not None
+    answer, rules, mutations, limits, count, workers, ticks = _answering
+    return _answered_part(answer, rules, mutations, limits, count, workers, part, lambda what: ticks.put(what))
+
+
+def answer_and_mutate(rules: RuleBase, mutations: Sequence[Mutation], count: int, answer: Answering[T],
+                      timeout_ms: int, memory_mb: int | None = None, jobs: int | None = None,
+                      told: Told | None = None) -> tuple[list[T], list[MutantResult] | None]:
+    """The answers `answer` gives the `count` cases of the table, in order, and each mutation's result against the
+    cases (as `run_mutations` gives them, in the order of `mutations`; None when some case cannot be read). Each
+    case is answered and then run under the mutants in one process, on the grounding its answer made.
+
+    With several jobs, the cases are split between worker processes as `run_mutations` splits them; `answer` is
+    called in the worker (forked: it may be any callable)."""
+    global _answering
+    workers = max(1, min(jobs or os.cpu_count() or 1, count, 8))
+    done = {"cases": 0, "mutation": 0}
+
+    def tell(what: str) -> None:
+        done[what] += 1
+        if told is not None:
+            told(what, done[what], count)
+
+    limits = (timeout_ms, memory_mb)
+    if workers == 1:
+        parts = [_answered_part(answer, rules, mutations, limits, count, 1, 0, tell)]
+    else:
+        import multiprocessing
+        import queue as queues
+        from concurrent.futures import Future, wait
+
+        from ..processes import forked_pool
+
+        ticks = multiprocessing.get_context("fork").Queue()
+        _answering = (answer, rules, mutations, limits, count, workers, ticks)
+        try:
+            with forked_pool(workers) as pool:
+                futures: list[Future[tuple[list[T], Tally | None]]] = [pool.submit(_answering_worker, part)
+                                                                        for part in range(workers)]
+                while not all(f.done() for f in futures):
+                    try:
+                        tell(ticks.get(timeout=0.2))
+                    except queues.Empty:
+                        wait(futures, timeout=0)
+                while True:  # a worker's last ticks may still be on their way when its part is done
+                    try:
+                        tell(ticks.get(timeout=1 if done["mutation"] < count else 0.05))
+                    except queues.Empty:
+                        break
+                parts = [f.result() for f in futures]
+        finally:
+            _answering = None
+    outcomes = [parts[at % workers][0][at // workers] for at in range(count)]
+    tallies = [tally for _, tally in parts]
+    if any(tally is None for tally in tallies):
+        return outcomes, None
+    return outcomes, merged(mutations, [t for t in tallies if t is not None])
 
 
 def naive_status(rules: RuleBase, scenarios: Sequence[Scenario], mutation: Mutation, timeout_ms: int,

@@ -885,11 +885,13 @@ class _Case:
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None,
-                   resolve: bool = False) -> CaseResult:
+                   resolve: bool = False, keep: list[GroundedBase] | None = None) -> CaseResult:
     """Every question's verdict for one scenario (with a ruling's claims, when it has any). With
     `resolve`, a contradiction comes with the ways out of it: the interpretation rules and minimal
-    correction sets that make the scenario consistent, with every question's answer under each."""
-    return _Case(scenario, rules, doc, timeout_ms, memory_mb).run(resolve)
+    correction sets that make the scenario consistent, with every question's answer under each. With
+    `keep`, the scenario's rules and facts as grounded are appended to it (see `ground`), so that the
+    scenario can be grounded again from there."""
+    return _Case(scenario, rules, doc, timeout_ms, memory_mb, keep=keep).run(resolve)
 
 
 class ScenarioScreen:

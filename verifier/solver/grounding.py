@@ -1215,10 +1215,11 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
 _KEPT: list[tuple[Scenario, RuleBase, Grounding]] = []
 
 
-def ground_and_keep(scenario: Scenario, rules: RuleBase) -> Grounding:
+def ground_and_keep(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None) -> Grounding:
     """`ground`, with the grounding kept for the next `ground` of this very scenario and rule base, which takes
-    it instead of grounding again (the caller only reads it)."""
-    g = ground(scenario, rules)
+    it instead of grounding again (the caller only reads it). With `keep`, the scenario's base is appended to it
+    (see `ground`)."""
+    g = ground(scenario, rules, keep=keep)
     _KEPT[:] = [(scenario, rules, g)]
     return g
 
@@ -1350,9 +1351,11 @@ class RuleGrounder:
         return _question_parts(gr, g, q._replace(name=name), "q", terms)[0]
 
 
-def ground_with_memo(scenario: Scenario, rules: RuleBase) -> tuple[Grounding, GroundingMemo]:
-    """`ground`, and what it worked out on the way (for `RuleGrounder.ground`)."""
-    g = ground(scenario, rules)
+def ground_with_memo(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None
+                     ) -> tuple[Grounding, GroundingMemo]:
+    """`ground` (from `base`, when it serves the scenario), and what it worked out on the way (for
+    `RuleGrounder.ground`)."""
+    g = ground(scenario, rules, base)
     gr = _grounder(rules)
     return g, gr.memo()
 

@@ -21,6 +21,7 @@ from ..verdicts import CaseResult, Verdict
 from .backend import SAT, UNKNOWN, UNSAT, Session
 from .engine import _Case
 from .grounding import (
+    GroundedBase,
     RuleGrounder,
     RuleInstance,
     Term,
@@ -37,7 +38,9 @@ class SwitchedCase(_Case):
     """One scenario grounded once; `answers` gives every question's verdict with some rules left out
     and others (grounded by `ground_rules`) put in their place."""
 
-    def __init__(self, scenario: Scenario, rules: RuleBase, timeout_ms: int, memory_mb: int | None = None) -> None:
+    def __init__(self, scenario: Scenario, rules: RuleBase, timeout_ms: int, memory_mb: int | None = None,
+                 base: GroundedBase | None = None) -> None:
+        """`base`: the scenario's rules and facts as grounded already (see `ground`), when they are."""
         self.sc = scenario
         self.rules = rules
         self.doc = None
@@ -54,7 +57,7 @@ class SwitchedCase(_Case):
         self.baseline: dict[str, tuple[object, ...]] | None = None  # the questions' raw values, every rule in force
         self.active = frozenset(r.id for r in rules.active_rules(scenario.interpretations))
         try:
-            self.g, self.memo = ground_with_memo(scenario, rules)
+            self.g, self.memo = ground_with_memo(scenario, rules, base)
         except SolverError as exc:  # the case is too large to ground
             self.limit_hit = str(exc)
             return
