@@ -520,13 +520,11 @@ def _deletions(root: Path, rules: RuleBase, files: list[Path], survivors: list[A
     """Every rule (not an interpretation) deleted in turn and checked against the cases: how many deletions
     some case notices and how many none does, and the problems: a surviving deletion not accepted, an
     accepted survivor whose deletion is now noticed, a deletion the solver could not decide. `results`: the
-    deletions' fates, when found already. With `cache`, the fates found before for these very cases, in this
-    state of the repository, are not sought again."""
+    deletions' fates when found already (kept in the result cache, or found on the cases' groundings); else
+    they are sought here, and kept in `cache`."""
     from ..mutation import MutantStatus, run_mutations
 
     found = _deletion_mutants(rules)
-    if results is None:
-        results = _kept_deletions(rules, files, options, cache)
     if results is None:
         scenarios = [load_case(f, rules, display_path(f)) for f in files]
         step = (lambda done, total: progress("mutation", done, total)) if progress else None
