@@ -309,6 +309,12 @@ def _count(tree: Tree) -> int | str:
     return NUMBERS.get(text, "x")
 
 
+def _negated(words: str) -> Tree | None:
+    """The grammar's parse of `words` as what a negate names ("all your Heroes in play"), for words that stand
+    in another sentence (its target and place are read as a negate's are), or None."""
+    return _parse(f"negate {words}")
+
+
 def _find(tree: Tree, name: str) -> Tree | None:
     for sub in tree.iter_subtrees_topdown():
         if sub.data == name:
@@ -519,7 +525,7 @@ def _one_of_types(block: _Block, name: str, text: str) -> bool:
         return False
     location = None
     if m.group(3):
-        parsed = _parse(f"negate a card {m.group(3)}")
+        parsed = _negated(f"a card {m.group(3)}")
         location = _find(parsed, "location") if parsed is not None else None
         if location is None or _words(location) != m.group(3):
             return False
@@ -1250,9 +1256,10 @@ def _increase(block: _Block, sentence: str, m: re.Match[str]) -> bool:
     it increases (INCDEC-3), where they are (in play unless it names a place, INCDEC-7); the change is not
     carried out, as the model has no numbers. False when its words name no such cards (the sentence stays
     unread)."""
-    who = m.group("who") or m.group("whom")
-    parsed = _parse(f"negate {who}")
-    if parsed is None or block.kind is not None or block.guarded:
+    if block.kind is not None or block.guarded:
+        return False
+    parsed = _negated(m.group("who") or m.group("whom"))
+    if parsed is None:
         return False
     target = _find(parsed, "target")
     if target is None:
