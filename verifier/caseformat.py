@@ -214,7 +214,9 @@ def _card_fields() -> dict[str, FieldSpec]:
                             + ", ".join(f"`{t}`" for t in TRAITS) + ". The list is the card's whole answer: a trait "
                             "left out is one it lacks (`traits: []` for none). A case that uses an ability naming a "
                             "trait for its targets (\"a human Hero\") on a card whose traits it does not list is "
-                            "refused, unless the card list's identifiers give the card that trait.",
+                            "refused, unless the card list's identifiers give the card that trait. For a real "
+                            "character the card list's class settles `warrior` (GLOSS-23): the card has it when its "
+                            "class is Warrior and lacks it otherwise, and a `traits:` saying otherwise is an error.",
                             DEFAULTS["traits"]),
         "alignment": FieldSpec("`good`, `evil` or `neutral`", _one_of_words(["good", "evil", "neutral"]),
                                "The card's alignment, for a card whose type does not give one (Heroes and good "

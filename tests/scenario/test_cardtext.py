@@ -199,6 +199,10 @@ def test_targets_count_and_description() -> None:
         ("Set aside your Persian for three turns.", ("Hero", "Evil_Character"), ("Persian",), None, 1, 1),
         ("Discard one Old Testament Hero in play.", ("Hero",), ("O.T.",), None, 1, 1),
         ("Discard all New Testament Evil Characters in play.", ("Evil_Character",), ("N.T.",), None, 0, None),
+        ("Discard a warrior class Evil Character.", ("Evil_Character",), ("warrior",), None, 1, 1),
+        ("Set aside an O.T. red warrior for 2 turns.", ("Hero", "Evil_Character"), ("O.T.", "warrior"), "Red", 1, 1),
+        ("Set aside a warrior-class Assyrian for 2 turns.", ("Hero", "Evil_Character"), ("warrior", "Assyrian"),
+         None, 1, 1),
     ],
 )
 def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits: tuple[str, ...],

@@ -763,6 +763,61 @@ def test_a_trait_the_text_names_for_its_targets_must_be_settled(make_case: Calla
     assert {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description"} == {"booths": False, "moses": False}
 
 
+MIGHTY_MEN = """\
+players: [alice, bob]
+cards:
+  abishai:
+    card: Abishai (Ki)
+  lahmi:
+    card: Lahmi (I)
+    owner: bob
+  abaddon:
+    card: Abaddon the Destroyer (L)
+    owner: bob
+  ner:
+    type: Evil_Character
+    brigade: Black
+    owner: bob
+  mighty_men:
+    card: David's Mighty Men
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [abishai]
+  - turn: 1
+    phase: Battle
+    play: mighty_men
+    on: abishai
+    targets: [lahmi, abaddon, ner]
+questions:
+  where: zone(lahmi, 0)
+"""
+
+
+def test_the_card_lists_class_settles_a_real_characters_warrior_trait(make_case: Callable[..., Scenario]) -> None:
+    # "discard a warrior class Evil Character": the class field records every class icon, so a real character
+    # without the Warrior class is known to lack it; a card of the case's own still needs its traits listed
+    with pytest.raises(CaseError, match=r"mighty_men_a1 names warrior for its targets, and the case does not say "
+                                        r"whether 'ner' is warrior"):
+        make_case(MIGHTY_MEN)
+    sc = make_case(MIGHTY_MEN.replace("    brigade: Black\n", "    brigade: Black\n    traits: []\n"))
+    by_name = {c.name: c for c in sc.cards}
+    assert by_name["lahmi"].traits == ("warrior",) and by_name["abaddon"].traits == ()
+    assert not by_name["abaddon"].traits_stated and by_name["abaddon"].settled_traits == ("warrior",)
+    fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "mighty_men_a1"}
+    assert (fits["lahmi"], fits["abaddon"], fits["ner"]) == (True, False, False)
+    # the Enhancement itself: the class field settles no trait of a card other than a character
+    assert by_name["mighty_men"].settled_traits == ()
+
+
+def test_a_real_cards_class_cannot_be_stated_otherwise(make_case: Callable[..., Scenario]) -> None:
+    abaddon = "    card: Abaddon the Destroyer (L)\n"
+    text = MIGHTY_MEN.replace(abaddon, abaddon + "    traits: [warrior]\n")
+    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'abaddon' is not warrior: the card list gives Abaddon the "
+                                        r"Destroyer \(L\) the class 'none', and a real card's class is the card list's"):
+        make_case(text)
+
+
 def test_traits_are_words_the_card_grammar_knows(make_case: Callable[..., Scenario]) -> None:
     sc = make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [Humans, nt]\n"))
     assert sc.cards[1].traits == ("N.T.", "human")

@@ -22,6 +22,8 @@ TRAIT_WORDS = {
     "babylonian": "Babylonian", "babylonians": "Babylonian", "assyrian": "Assyrian", "assyrians": "Assyrian",
     "missionary": "missionary", "missionaries": "missionary", "thessalonian": "Thessalonian",
     "thessalonians": "Thessalonian",
+    # a warrior-class character, which abilities call a "warrior" (GLOSS-23)
+    "warrior": "warrior", "warriors": "warrior", "warrior-class": "warrior",
     # identifiers of the card list that descriptions name ("if used by a Prophet", "negate a King")
     **{w: t for t, words in (
         ("Prophet", ("prophet", "prophets")), ("Priest", ("priest", "priests")), ("King", ("king", "kings")),

@@ -44,13 +44,23 @@ class RealCard(NamedTuple):
     identity: str | None = None  # the name it was looked up by, when that is one of its identities
     # the card list's brigade when it names a multicolored brigade that cannot be read (see `_card`), else ""
     brigade_unread: str = ""
+    classes: str = ""  # the card list's class field ("Warrior", "Territory, Star")
 
     @property
     def traits(self) -> tuple[str, ...]:
-        """The traits target descriptions name that the card list's identifiers give the card ("Corinth",
-        "Demon", "O.T."); the list does not record humanity, gender or, for most cards, testament."""
+        """The traits target descriptions name that the card list gives the card: those its identifiers give
+        ("Corinth", "Demon", "O.T."), and "warrior" for a warrior-class character (GLOSS-23); the list does not
+        record humanity, gender or, for most cards, testament."""
         items = re.sub(r"\[[^\]]*\]", "", self.identifier).replace(";", ",").split(",")
-        return tuple(dict.fromkeys(t for t in (trait_named(i) for i in items if i.strip()) if t is not None))
+        named = (t for t in (trait_named(i) for i in items if i.strip()) if t is not None)
+        warrior = ("warrior",) if "warrior" in self.settled_traits and "Warrior" in self.classes else ()
+        return tuple(dict.fromkeys([*named, *warrior]))
+
+    @property
+    def settled_traits(self) -> tuple[str, ...]:
+        """The traits the card list records for every card of the type, so that a trait of them it does not give
+        the card is one the card lacks: a character's warrior class (the class field records every class icon)."""
+        return ("warrior",) if self.type in ("Hero", "Evil_Character") else ()
 
     @property
     def later_identity(self) -> bool:
@@ -102,15 +112,17 @@ def _card(row: list[str]) -> RealCard:
     card_type = TYPES.get(ctype)
     if "Multi" in brigade and not (identities_of(name) and brigade != "Multi"):
         if brigade == "Multi" and card_type in _ALIGNED:
-            return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text)
-        return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade)
+            return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text,
+                            classes=klass)
+        return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade,
+                        classes=klass)
     found: list[str] = []
     rest = brigade
     for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
         if word in rest:
             found.append(word.replace(" ", "_"))
             rest = rest.replace(word, "")
-    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text)
+    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text, classes=klass)
 
 
 _SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")

@@ -76,6 +76,7 @@ def read_description(words: str) -> Description | str:
     """The checks a description's words ask for, or the reason it cannot be read (naming the word)."""
     # "an Old Testament Hero": the words the card list abbreviates elsewhere ("an O.T. Hero")
     rest = re.sub(r"\b(old|new) testament\b", lambda m: "ot" if m.group(1) == "old" else "nt", words.strip())
+    rest = re.sub(r"\bwarrior class\b", "warrior-class", rest)  # "a warrior class Hero"
     alignment = brigade = None
     traits: list[str] = []
     while rest:

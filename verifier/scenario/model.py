@@ -146,6 +146,15 @@ class Card(NamedTuple):
     traits: tuple[str, ...] = ()  # what the card is, of the traits target descriptions name (human, male, ...)
     traits_stated: bool = False  # the case lists the card's traits: a trait not listed is one it lacks
     alignment: str | None = None  # "good", "evil" or "neutral": given by its type, or as the case states; None: unknown
+    # traits the card list records for every card like it (a character's warrior class): one not given is lacking
+    settled_traits: tuple[str, ...] = ()
+
+    def unsettled(self, traits: tuple[str, ...]) -> list[str]:
+        """Of the traits, those the card is not known to have and not known to lack: not among its traits, while
+        the case does not list its traits and the card list does not settle them."""
+        if self.traits_stated:
+            return []
+        return [t for t in traits if t not in self.traits and t not in self.settled_traits]
 
 
 class Attempt(NamedTuple):

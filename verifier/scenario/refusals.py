@@ -189,9 +189,9 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
             continue
         for name in names:
             c = by_card.get(name)
-            if c is None or c.traits_stated or not a._replace(target_traits=()).fits(c):
+            if c is None or not a._replace(target_traits=()).fits(c):
                 continue
-            missing = [t for t in a.target_traits if t not in c.traits]
+            missing = c.unsettled(a.target_traits)
             if missing:
                 raise CaseRefused(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
                                 f"'{name}' is {' and '.join(missing)}: list its traits under 'traits:' "

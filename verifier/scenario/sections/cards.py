@@ -53,8 +53,8 @@ def _settled_fit(g: Ability, d: Description, c: Card, where: Location) -> bool:
     if d.alignment is not None and c.alignment is None:
         raise CaseRefused(f"{g.id} covers {d.alignment.replace('/', ' or ')} cards ('{g.text}'), and the case does not "
                           f"say whether '{c.name}' is good, evil or neutral: state it as 'alignment: ...'", where)
-    missing = [t for t in d.traits if t not in c.traits]
-    if missing and not c.traits_stated:
+    missing = c.unsettled(d.traits)
+    if missing:
         raise CaseRefused(f"{g.id} covers cards that are {' and '.join(d.traits)} ('{g.text}'), and the case does not "
                           f"say whether '{c.name}' is {' and '.join(missing)}: list its traits under 'traits:'", where)
     return fits_description(c, d.types, d.brigade, d.alignment, d.traits)
@@ -198,6 +198,11 @@ class CardsSection(CaseReaderBase):
         traits_node = body.get("traits")
         stated = self.traits_of(traits_node, "trait") if traits_node is not None else ()
         listed = real.traits if real is not None and not real.later_identity else ()
+        settled = real.settled_traits if real is not None and not real.later_identity else ()
+        contradicted = [t for t in stated if t in settled and t not in listed]
+        if real is not None and traits_node is not None and contradicted:
+            traits_node.fail(f"'{name}' is not {' or '.join(contradicted)}: the card list gives {real.name} the class "
+                             f"'{real.classes or 'none'}', and a real card's class is the card list's")
         alignment_node = body.get("alignment")
         stated_alignment = _word(alignment_node, "alignment", ALIGNMENT_WORDS) if alignment_node else None
         if stated_alignment is not None and ctype in TYPE_ALIGNMENT and stated_alignment != TYPE_ALIGNMENT[ctype]:
@@ -208,7 +213,7 @@ class CardsSection(CaseReaderBase):
         return Card(name, real.name if real else None, real.text if real else "", ctype, brigades,
                     owner, perm, temp, tc, zone, zone_of, tuple(a.id for a in abilities),
                     equipped_to, tuple(sorted(set(stated) | set(listed))), traits_node is not None,
-                    alignment_of(ctype, stated_alignment)), abilities
+                    alignment_of(ctype, stated_alignment), settled), abilities
 
     def traits_of(self, node: YNode, what: str) -> tuple[str, ...]:
         """Traits written in a case (`human`, `male`, `N.T.`, `Corinth`, ...), as the card grammar names them."""

@@ -40,8 +40,9 @@ DEFAULTS = {
                  "evil); for a card of another type not stated: an ability naming an alignment for its targets is "
                  "refused where that card's alignment matters",
     "traits": "not stated: a real card (named by its first identity) has the traits its identifiers in the card "
-              "list give it, which do not record humanity, gender or, for most cards, testament; an ability naming "
-              "a trait for its targets is refused on a card that leaves that trait open",
+              "list give it, which do not record humanity, gender or, for most cards, testament, and a real "
+              "character is a warrior exactly when its class is Warrior; an ability naming a trait for its targets "
+              "is refused on a card that leaves that trait open",
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated / and_discard": "false",
     "ability target_zone": "none named: targets must be in play",
