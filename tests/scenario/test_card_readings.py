@@ -92,8 +92,10 @@ def test_no_text_that_sets_nothing_aside_or_heals_nothing_is_read_as_one() -> No
             heals = any(p.kind in ("heal", "restore", "healed") for p in a.pieces)
             assert (a.kind == "heal_effect") == heals, card.name
     incurable = read_card(next(c for c in all_cards() if c.name == "Incurable (PoC)"))
-    # EE: "Withdraw all Heroes. Paralyze them for 3 turns." is an affliction; ART: a negate, of heal abilities too
-    assert [a.kind for a in incurable.abilities] == ["affliction_effect", "negate_effect"]
+    # EE: "Withdraw all Heroes. Paralyze them for 3 turns." is a withdraw, its paralyze a second effect not
+    # modelled; ART: a negate, of heal abilities too
+    assert [a.kind for a in incurable.abilities] == ["withdraw_effect", "negate_effect"]
+    assert [p.kind for p in incurable.abilities[0].unsupported] == ["afflict"]
     pestilence = read_card(next(c for c in all_cards() if c.name == "Pestilence"))
     assert [a.kind for a in pestilence.abilities] == ["discard_effect"] and "set-aside" not in categories_of(pestilence)
 

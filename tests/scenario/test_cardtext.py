@@ -617,3 +617,28 @@ def test_a_list_of_kinds_the_model_cannot_check_is_refused_naming_why(text: str,
     a = only(text)
     assert a.kind == "negate_effect" and not a.targets_every
     assert [p.kind for p in a.unsupported] == ["negate"] and reason in reasons(a)[0]
+
+@pytest.mark.parametrize(
+    ("text", "types", "brigade", "every", "low", "high"),
+    [
+        ("Withdraw all Heroes.", ("Hero",), None, True, 0, None),
+        ("Withdraw an Evil Character. You may draw 1.", ("Evil_Character",), None, False, 1, 1),
+        ("Withdraw any number of Heroes.", ("Hero",), None, False, 0, None),
+        # a return to territory is a withdraw (WDR-4)
+        ("Return a red brigade Hero in battle to owner's territory.", ("Hero",), "Red", False, 1, 1),
+        ("Return any Hero in battle to owner's territory.", ("Hero",), None, False, 1, 1),
+    ],
+)
+def test_a_withdraw_targets_the_cards_it_withdraws(text: str, types: tuple[str, ...], brigade: str | None,
+                                                   every: bool, low: int, high: int | None) -> None:
+    a = only(text)
+    assert a.kind == "withdraw_effect" and not a.unsupported and "other_part" in a.parts
+    assert (a.target_types, a.target_brigade, a.targets_every, a.min_targets, a.max_targets) == (
+        types, brigade, every, low, high)
+
+
+def test_a_withdraw_the_grammar_cannot_follow_is_refused() -> None:
+    # "all but one", "(except ...)", "from battle" with no target: never read as a withdraw of some other cards
+    assert only("Withdraw all but one Hero.").unsupported
+    assert only("Withdraw all Heroes (except Kings).").unsupported
+    assert only("Withdraw from battle.").kind is None

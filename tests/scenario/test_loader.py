@@ -1625,3 +1625,57 @@ def test_a_grant_to_cards_of_unstated_traits_is_refused(make_case: Callable[...,
     settled = make_case(faith.replace("    type: Hero\n    brigade: Silver\n  caleb",
                                       "    type: Hero\n    brigade: Silver\n    traits: [N.T., human]\n  caleb"))
     assert settled.modifiers[0].granted_to == ("sling_a1",)
+
+
+def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # WDR-2: a withdraw is instantaneous; what undoing it would do to the card it withdrew is not in the rules text
+    text = """\
+players: [alice, bob]
+cards:
+  caleb:
+    type: Hero
+    brigade: Red
+  doeg:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+  flight:
+    type: GE
+    brigade: Red
+    abilities:
+      - kind: withdraw
+        target_type: Evil_Character
+  undo:
+    type: EE
+    brigade: Gray
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [caleb]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [doeg]
+  - id: withdraw_doeg
+    turn: 1
+    phase: Battle
+    play: flight
+    on: caleb
+    targets: [doeg]
+  - id: negate_it
+    turn: 1
+    phase: Battle
+    player: bob
+    negate: withdraw_doeg
+    by: undo
+questions:
+  where: zone(doeg, step_of(withdraw_doeg))
+"""
+    with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out \(WDR-2: "
+                                          r"instantaneous\)"):
+        make_case(text)
+    sc = make_case(text.split("  - id: negate_it")[0] + "questions:\n  where: zone(doeg, step_of(withdraw_doeg))\n")
+    assert sc.abilities[0].kind == "withdraw_effect"

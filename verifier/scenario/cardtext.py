@@ -59,7 +59,7 @@ PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
-     | negate_list
+     | negate_list | withdraw_target | withdraw_return
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -164,6 +164,13 @@ listed_kind: DWORD+
 list_exception: "(except" words
 discard_target.1: "discard" target location?
 discard: "discard" words
+// "Withdraw all Heroes", "withdraw a male Evil Character" (WDR-1; "retreat" is a withdraw, WDR-4)
+withdraw_target.1: WITHDRAW target location?
+WITHDRAW: "withdraw" | "retreat"
+// "Return a red brigade Hero in battle to owner's territory": a return to territory is a withdraw (WDR-4)
+withdraw_return.1: "return" target "in" "battle" "to" TO_TERRITORY
+TO_TERRITORY: "territory" | "owner's territory" | "its owner's territory" | "their owner's territory"
+            | "owners' territories" | "their owners' territories" | "territories"
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -277,8 +284,9 @@ def _parser(left_out: frozenset[str]) -> Lark:
 
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
 # or holds, one of them); a sentence with none of them is not parsed at all.
-_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|remove|banish|cannot|can|limit|return|"
-                       r"returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|band)\b")
+_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
+                       r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
+                       r"band)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -842,11 +850,13 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "negate_list": "negate_effect",
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
-                 "discard_target": "discard_effect"}
+                 "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
+                 "withdraw_return": "withdraw_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
-            "negate_target": "negate_part", "discard_target": "discard_part"}
+            "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
+            "withdraw_return": "other_part"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -903,8 +913,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
-    # "negate_target", "negate_list" and "negate" are all a negate to the reader
-    shown = name.removesuffix("_target").removesuffix("_list")
+    # "negate_target", "negate_list" and "negate" are all a negate to the reader, and both withdraw forms a withdraw
+    shown = name.removesuffix("_target").removesuffix("_list").removesuffix("_return")
     text = _words(body)
     if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
@@ -942,7 +952,8 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.add(shown, sentence, tuple(mapped_kinds))
                 return
             block.add(shown, sentence, (("kind", _EFFECT_KINDS[name]),) + (
-                (("heal", 'HEAL-24: "restore abilities" means "heal"'),) if name == "restore" else ()))
+                (("heal", 'HEAL-24: "restore abilities" means "heal"'),) if name == "restore" else ()) + (
+                (("withdraw", 'WDR-4: a return to territory is a withdraw'),) if name == "withdraw_return" else ()))
             if name == "afflict":
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
                 block.inflicts.add(_AFFLICTIONS[verb])

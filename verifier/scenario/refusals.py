@@ -137,9 +137,10 @@ def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card],
 def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],
                                             attempts: list[Attempt]) -> None:
     """A negate that reaches an ability whose guard has a condition regcheck does not read ("cannot be
-    interrupted if ..."), or an ability that adds characters to battle (what took effect through it is negated
-    with it, NEG-7-R1, which regcheck does not follow), is refused; so is a card played after a negate of "all"
-    the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
+    interrupted if ..."), an ability that adds characters to battle (what took effect through it is negated
+    with it, NEG-7-R1, which regcheck does not follow) or a withdraw already carried out, is refused; so is a
+    card played after a negate of "all" the cards it fits, in the negate's phase (the card is played, its
+    ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     by_card = {c.name: c for c in cards}
@@ -166,6 +167,10 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
             a = by_ability.get(x.ability or "")
             if a is None:
                 continue
+            if a.kind == "withdraw_effect":
+                raise CaseRefused(f"{y.id} may negate {x.id}, a withdraw already carried out (WDR-2: instantaneous): "
+                                  "what undoing it would do to the cards it withdrew is not in the rules text, and "
+                                  "regcheck does not follow it", y.loc)
             if a.guard_condition:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
                                   "is not modelled; write the ability by hand (cannot_be_interrupted: true or false) "
