@@ -1679,3 +1679,50 @@ questions:
         make_case(text)
     sc = make_case(text.split("  - id: negate_it")[0] + "questions:\n  where: zone(doeg, step_of(withdraw_doeg))\n")
     assert sc.abilities[0].kind == "withdraw_effect"
+
+
+def test_a_withdraw_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
+    text = """\
+players: [alice, bob]
+cards:
+  caleb:
+    type: Hero
+    brigade: Red
+  doeg:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+  flight:
+    type: GE
+    brigade: Red
+    abilities:
+      - kind: withdraw
+        target_type: Evil_Character
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [caleb]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [doeg]
+  - id: doeg_discarded
+    turn: 1
+    phase: Battle
+    discard: [doeg]
+    cause: by triggered rule
+  - id: withdraw_doeg
+    turn: 1
+    phase: Battle
+    play: flight
+    on: caleb
+    targets: [doeg]
+questions:
+  where: zone(doeg, step_of(withdraw_doeg))
+"""
+    with pytest.raises(CaseRefused, match=r"withdraw_doeg is a withdraw of 'doeg', whose discard by doeg_discarded "
+                                          r"\(line 24\) may still be in progress \(CORE-13\)"):
+        make_case(text)
+    # a discard of another card leaves the withdraw alone
+    sc = make_case(text.replace("    discard: [doeg]", "    discard: [caleb]"))
+    assert [x.id for x in sc.attempts if x.kind == "play_card"] == ["withdraw_doeg"]

@@ -49,6 +49,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
+    _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
@@ -179,6 +180,39 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
                                   "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "
                                   "does not follow", y.loc)
+
+
+# The abilities that move their targets at once to another place, by kind (WDR-3).
+_MOVES = {"withdraw_effect": "a withdraw"}
+
+
+def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
+                                           attempts: list[Attempt]) -> None:
+    """A withdraw aimed at a card that a discard used earlier in the same phase may be discarding is refused: a
+    discard in progress completes at the end of the phase (CORE-13), and whether it still does once the card
+    has been moved away is not in the rules text."""
+    by_ability = {a.id: a for a in abilities}
+    by_attempt = {x.id: x for x in attempts}
+    at = {s.position: s for s in steps}
+    for x in attempts:
+        a = by_ability.get(x.ability or "")
+        if a is None or a.kind not in _MOVES or x.kind not in ("play_card", "activate_ability"):
+            continue
+        for y in attempts:
+            b = by_ability.get(y.ability or "")
+            if y.kind == "negate_ability" and b is not None and b.discards_what_it_negates and y.negated_attempt:
+                caught = {by_attempt[y.negated_attempt].card}
+            elif y.kind == "discard_card" or (b is not None and b.kind == "discard_effect"
+                                               and y.kind in ("play_card", "activate_ability")):
+                caught = set(y.targets)
+            else:
+                continue
+            moved = caught & set(x.targets)
+            if (moved and y.step < x.step and at[y.step].turn == at[x.step].turn
+                    and at[y.step].phase == at[x.step].phase):
+                raise CaseRefused(f"{x.id} is {_MOVES[a.kind]} of '{sorted(moved)[0]}', whose discard by {y.id} (line "
+                                  f"{y.loc.line}) may still be in progress (CORE-13): whether the discard completes "
+                                  "once the card has been moved is not in the rules text", x.loc)
 
 
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
