@@ -201,7 +201,8 @@ def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list
         for y in attempts:
             b = by_ability.get(y.ability or "")
             if y.kind == "negate_ability" and b is not None and b.discards_what_it_negates and y.negated_attempt:
-                caught = {by_attempt[y.negated_attempt].card}
+                negated_card = by_attempt[y.negated_attempt].card
+                caught = {negated_card} if negated_card is not None else set()
             elif y.kind == "discard_card" or (b is not None and b.kind == "discard_effect"
                                                and y.kind in ("play_card", "activate_ability")):
                 caught = set(y.targets)
