@@ -305,6 +305,12 @@ def _question_problems(outcome: QuestionOutcome) -> list[Problem]:
     return problems
 
 
+def _replaced(finding: Finding, previous: list[AcceptedFinding]) -> list[AcceptedFinding]:
+    """The accepted findings a new finding replaces: those of its case, question and verdict."""
+    return [a for a in previous if (a.finding.case, a.finding.question, a.finding.verdict)
+            == (finding.case, finding.question, finding.verdict)]
+
+
 def _finding_problem(finding: Finding, place: Place | None, previous: list[AcceptedFinding],
                      related: tuple[tuple[Place, str], ...], in_scope: bool) -> Problem:
     check = "consistency" if finding.verdict == Verdict.CONTRADICTION.value else "findings"
@@ -312,8 +318,7 @@ def _finding_problem(finding: Finding, place: Place | None, previous: list[Accep
     what = (f"the rules contradict each other {where}" if finding.verdict == Verdict.CONTRADICTION.value
             else f"the rules leave {finding.question} open {where}" if in_scope
             else "the rules leave this open")
-    was = [a for a in previous if (a.finding.case, a.finding.question, a.finding.verdict)
-           == (finding.case, finding.question, finding.verdict)]
+    was = _replaced(finding, previous)
     if was:
         message = (f"new {finding.verdict} finding {finding.fingerprint} ({what}; rules {', '.join(finding.rules)}), "
                    f"which replaces accepted finding {was[0].finding.fingerprint}: the rules involved changed")
@@ -372,8 +377,13 @@ def run_gate(root: Path, options: GateOptions, checker: CaseChecker | None = Non
         found.setdefault(fingerprint, entry)
 
     if options.accept_findings:
+        # a finding keeps its note; one that replaces an accepted finding (same place, rules involved changed)
+        # takes over that one's note
+        gone = [a for a in baseline if a.finding.fingerprint not in found]
         notes = {a.finding.fingerprint: a.note for a in baseline}
-        write_baseline(root / FINDINGS_FILE, [(f, notes.get(fp) or note) for fp, (f, note) in found.items()],
+        write_baseline(root / FINDINGS_FILE,
+                       [(f, notes.get(fp) or next((a.note for a in _replaced(f, gone)), note))
+                        for fp, (f, note) in found.items()],
                        baseline_state)
         baseline = read_baseline(root / FINDINGS_FILE, root)
     accepted = {a.finding.fingerprint: a for a in baseline}
