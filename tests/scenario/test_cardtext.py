@@ -642,3 +642,21 @@ def test_a_withdraw_the_grammar_cannot_follow_is_refused() -> None:
     assert only("Withdraw all but one Hero.").unsupported
     assert only("Withdraw all Heroes (except Kings).").unsupported
     assert only("Withdraw from battle.").kind is None
+
+
+@pytest.mark.parametrize(
+    ("text", "types", "opponents", "low", "high"),
+    [
+        ("Return any Hero to owner's hand.", ("Hero",), False, 1, 1),
+        ("Return any number of Heroes to owners' hands. Cannot be prevented.", ("Hero",), False, 0, None),
+        # whichever hand the text names, the card goes to its owner's (RET-1)
+        ("Return an opponent's evil card to hand.", (), True, 1, 1),
+    ],
+)
+def test_a_return_to_hand_targets_the_cards_it_returns(text: str, types: tuple[str, ...], opponents: bool,
+                                                       low: int, high: int | None) -> None:
+    a = only(text)
+    assert a.kind == "return_to_hand_effect" and not a.unsupported
+    assert (a.target_types, a.targets_opponents_cards, a.min_targets, a.max_targets) == (types, opponents, low, high)
+    # its own card coming back after battle is no return of a target
+    assert only("Return this card to hand after battle.").kind is None

@@ -1674,8 +1674,8 @@ timeline:
 questions:
   where: zone(doeg, step_of(withdraw_doeg))
 """
-    with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out \(WDR-2: "
-                                          r"instantaneous\)"):
+    with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out "
+                                          r"\(instantaneous, WDR-2, RET-1\)"):
         make_case(text)
     sc = make_case(text.split("  - id: negate_it")[0] + "questions:\n  where: zone(doeg, step_of(withdraw_doeg))\n")
     assert sc.abilities[0].kind == "withdraw_effect"
@@ -1726,3 +1726,66 @@ questions:
     # a discard of another card leaves the withdraw alone
     sc = make_case(text.replace("    discard: [doeg]", "    discard: [caleb]"))
     assert [x.id for x in sc.attempts if x.kind == "play_card"] == ["withdraw_doeg"]
+
+
+CAGE = """\
+players: [alice, bob]
+cards:
+  daniel:
+    type: Hero
+    brigade: Purple
+  arioch:
+    type: Evil_Character
+    brigade: Brown
+    owner: bob
+  cage:
+    card: Cage (L)
+    owner: bob
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [daniel]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [arioch]
+  - id: return_daniel
+    turn: 1
+    phase: Battle
+    player: bob
+    play: cage
+    on: arioch
+    targets: [daniel]
+questions:
+  where: zone(daniel, step_of(return_daniel))
+"""
+
+
+def test_a_return_to_hand_of_a_card_that_could_have_a_condition_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # RET-2: a card returned to hand goes back to face value, which the conditions' rule (CORE-12) does not follow
+    assert make_case(CAGE).abilities[0].kind == "return_to_hand_effect"
+    poisoned = CAGE.replace("    brigade: Purple\n", "    brigade: Purple\n    poisoned: true\n")
+    with pytest.raises(CaseRefused, match=r"return_daniel returns 'daniel' to hand, and 'daniel' could have a condition "
+                                          r"then: a card returned to hand goes back to face value \(RET-2\)"):
+        make_case(poisoned)
+    afflicted = CAGE.replace("  - id: return_daniel\n", """\
+  - id: paralyze_daniel
+    turn: 1
+    phase: Battle
+    player: bob
+    play: chains
+    on: arioch
+    targets: [daniel]
+  - id: return_daniel
+""").replace("timeline:\n", """\
+  chains:
+    type: EE
+    brigade: Brown
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: paralyzed
+timeline:
+""")
+    with pytest.raises(CaseRefused, match=r"return_daniel returns 'daniel' to hand, and 'daniel' could have a condition"):
+        make_case(afflicted)

@@ -59,7 +59,7 @@ PERMISSION: "you may" | "holder may" | "opponent may" | "may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
-     | negate_list | withdraw_target | withdraw_return
+     | negate_list | withdraw_target | withdraw_return | return_to_hand
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -171,6 +171,10 @@ WITHDRAW: "withdraw" | "retreat"
 withdraw_return.1: "return" target "in" "battle" "to" TO_TERRITORY
 TO_TERRITORY: "territory" | "owner's territory" | "its owner's territory" | "their owner's territory"
             | "owners' territories" | "their owners' territories" | "territories"
+// "Return any Hero to owner's hand": the card goes to its owner's hand, whichever hand the text names (RET-1)
+return_to_hand.1: "return" target location? "to" TO_HAND
+TO_HAND: "owner's hand" | "owners' hands" | "its owner's hand" | "their owner's hand" | "their owners' hands"
+       | "hand" | "your hand" | "holder's hand"
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -851,12 +855,15 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
-                 "withdraw_return": "withdraw_effect"}
+                 "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
-            "withdraw_return": "other_part"}
+            "withdraw_return": "other_part", "return_to_hand": "other_part"}
+# What the reader calls the effect of a form of the grammar, where it is not the form's own name.
+_SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
+          "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -914,7 +921,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
     # "negate_target", "negate_list" and "negate" are all a negate to the reader, and both withdraw forms a withdraw
-    shown = name.removesuffix("_target").removesuffix("_list").removesuffix("_return")
+    shown = _SHOWN.get(name, name)
     text = _words(body)
     if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal

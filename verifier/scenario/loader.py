@@ -28,6 +28,7 @@ from .sections.fields import (
     ATTEMPT_KEYS,
     CARD_KEYS,
     CASE_KEYS,
+    CONDITIONS,
     DEFAULTS,
     DURATION_TURNS,
     DURATION_WORDS,
@@ -171,7 +172,8 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
     modifiers += reader.granted_guards(cards, abilities, attempts)
-    refuse_unanswerable(reader.unmodelled, cards, abilities, steps, attempts)
+    conditioned = frozenset(f.args[0] for f in reader.facts if f.symbol in CONDITIONS.values() and f.value)
+    refuse_unanswerable(reader.unmodelled, cards, abilities, steps, attempts, conditioned)
     interp: list[str] = []
     inode = root.get("interpretations")
     if inode is not None:

@@ -43,13 +43,15 @@ class Unmodelled:
 
 
 def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability], steps: list[Step],
-                        attempts: list[Attempt]) -> None:
-    """Refuse the case where what regcheck leaves out could change an answer (the first such place found)."""
+                        attempts: list[Attempt], conditioned: frozenset[str] = frozenset()) -> None:
+    """Refuse the case where what regcheck leaves out could change an answer (the first such place found);
+    `conditioned` names the cards the case starts with a condition (poisoned, paralyzed, ...)."""
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
+    _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
@@ -139,9 +141,9 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                                             attempts: list[Attempt]) -> None:
     """A negate that reaches an ability whose guard has a condition regcheck does not read ("cannot be
     interrupted if ..."), an ability that adds characters to battle (what took effect through it is negated
-    with it, NEG-7-R1, which regcheck does not follow) or a withdraw already carried out, is refused; so is a
-    card played after a negate of "all" the cards it fits, in the negate's phase (the card is played, its
-    ability prevented)."""
+    with it, NEG-7-R1, which regcheck does not follow) or a withdraw or return to hand already carried out, is
+    refused; so is a card played after a negate of "all" the cards it fits, in the negate's phase (the card is
+    played, its ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     by_card = {c.name: c for c in cards}
@@ -168,10 +170,10 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
             a = by_ability.get(x.ability or "")
             if a is None:
                 continue
-            if a.kind == "withdraw_effect":
-                raise CaseRefused(f"{y.id} may negate {x.id}, a withdraw already carried out (WDR-2: instantaneous): "
-                                  "what undoing it would do to the cards it withdrew is not in the rules text, and "
-                                  "regcheck does not follow it", y.loc)
+            if a.kind in _MOVES:
+                raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
+                                  "WDR-2, RET-1): what undoing it would do to the cards it moved is not in the rules "
+                                  "text, and regcheck does not follow it", y.loc)
             if a.guard_condition:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
                                   "is not modelled; write the ability by hand (cannot_be_interrupted: true or false) "
@@ -182,15 +184,15 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                                   "does not follow", y.loc)
 
 
-# The abilities that move their targets at once to another place, by kind (WDR-3).
-_MOVES = {"withdraw_effect": "a withdraw"}
+# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1).
+_MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand"}
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
                                            attempts: list[Attempt]) -> None:
-    """A withdraw aimed at a card that a discard used earlier in the same phase may be discarding is refused: a
-    discard in progress completes at the end of the phase (CORE-13), and whether it still does once the card
-    has been moved away is not in the rules text."""
+    """A withdraw or a return to hand aimed at a card that a discard used earlier in the same phase may be
+    discarding is refused: a discard in progress completes at the end of the phase (CORE-13), and whether it
+    still does once the card has been moved away is not in the rules text."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     at = {s.position: s for s in steps}
@@ -214,6 +216,26 @@ def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list
                 raise CaseRefused(f"{x.id} is {_MOVES[a.kind]} of '{sorted(moved)[0]}', whose discard by {y.id} (line "
                                   f"{y.loc.line}) may still be in progress (CORE-13): whether the discard completes "
                                   "once the card has been moved is not in the rules text", x.loc)
+
+
+def _refuse_returns_to_hand_of_conditioned_cards(abilities: list[Ability], attempts: list[Attempt],
+                                                 conditioned: frozenset[str]) -> None:
+    """A return to hand aimed at a card that could have a condition when it is returned (the case starts it with
+    one, or an affliction is aimed at it earlier) is refused: RET-2 returns the card to face value, which the
+    conditions' rule (CORE-12) does not follow."""
+    by_ability = {a.id: a for a in abilities}
+    for x in attempts:
+        a = by_ability.get(x.ability or "")
+        if a is None or a.kind != "return_to_hand_effect" or x.kind not in ("play_card", "activate_ability"):
+            continue
+        afflicted = {c for y in attempts if y.step < x.step and y.kind in ("play_card", "activate_ability")
+                     and (b := by_ability.get(y.ability or "")) is not None and b.kind == "affliction_effect"
+                     for c in y.targets}
+        for name in x.targets:
+            if name in conditioned or name in afflicted:
+                raise CaseRefused(f"{x.id} returns '{name}' to hand, and '{name}' could have a condition then: a card "
+                                  "returned to hand goes back to face value (RET-2), which regcheck does not follow "
+                                  "for conditions", x.loc)
 
 
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
