@@ -660,3 +660,16 @@ def test_a_return_to_hand_targets_the_cards_it_returns(text: str, types: tuple[s
     assert (a.target_types, a.targets_opponents_cards, a.min_targets, a.max_targets) == (types, opponents, low, high)
     # its own card coming back after battle is no return of a target
     assert only("Return this card to hand after battle.").kind is None
+
+
+def test_a_guard_for_some_users_names_them() -> None:
+    # CBN-6-R2: the guards hold for a use by such a user; the case loader checks each use
+    a = only("Discard an evil Enhancement or Curse in play. Cannot be negated if used by a N.T. Hero.")
+    assert (a.cannot_be_negated, a.guard_user, a.guard_condition, a.unsupported) == (True, "nt hero", "", ())
+    a = only("You may negate a good card. Cannot be prevented if used by a Greek.")
+    assert (a.cannot_be_prevented, a.cannot_be_negated, a.guard_user) == (True, False, "greek")
+    # a user the model cannot check (a name) leaves the condition unread
+    assert only("Discard a Hero. Cannot be negated if used by Jonah.").unsupported
+    # a guard for some users only is not carried to the blocks before it (CBN-6)
+    first, second = read_text("GE: Discard a Hero. EE: Negate a good card. Cannot be negated if used by a Greek.").abilities
+    assert (first.cannot_be_negated, second.cannot_be_negated) == (False, True)

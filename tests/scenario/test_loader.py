@@ -1789,3 +1789,68 @@ timeline:
 """)
     with pytest.raises(CaseRefused, match=r"return_daniel returns 'daniel' to hand, and 'daniel' could have a condition"):
         make_case(afflicted)
+
+
+PRIESTHOOD = """\
+players: [alice, bob]
+cards:
+  stephen:
+    type: Hero
+    brigade: White
+  demetrius:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+  venom:
+    type: EE
+    brigade: Gray
+    owner: bob
+    zone: territory
+  priesthood:
+    card: Holy Priesthood
+  rage:
+    type: EE
+    brigade: Gray
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [stephen]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [demetrius]
+  - id: by_stephen
+    turn: 1
+    phase: Battle
+    play: priesthood
+    on: stephen
+    targets: [venom]
+  - id: negate_it
+    turn: 1
+    phase: Battle
+    player: bob
+    negate: by_stephen
+    by: rage
+questions:
+  legal: legal(negate_it)
+"""
+
+
+def test_a_guard_for_some_users_is_settled_by_the_cases_uses(make_case: Callable[..., Scenario]) -> None:
+    # "Cannot be negated if used by a N.T. Hero" (CBN-6-R2): whether stephen is N.T. decides, and nothing is assumed
+    with pytest.raises(CaseRefused, match=r"negate_it may negate by_stephen, whose ability says 'cannot be negated if "
+                                          r"used by nt hero' \(CBN-6-R2\), and the case's uses of it are neither all "
+                                          r"known to be nor all known not to be by such a user"):
+        make_case(PRIESTHOOD)
+    nt = make_case(PRIESTHOOD.replace("    brigade: White\n", "    brigade: White\n    traits: [N.T.]\n"))
+    ot = make_case(PRIESTHOOD.replace("    brigade: White\n", "    brigade: White\n    traits: [O.T.]\n"))
+    assert [a.cannot_be_negated for a in nt.abilities if a.card == "priesthood"] == [True]
+    assert [a.cannot_be_negated for a in ot.abilities if a.card == "priesthood"] == [False]
+    assert {f.value for f in ot.facts if f.symbol == "cannot_be_negated" and f.args == ("priesthood_a1",)} == {False}
+    # with no negate reaching it, an unsettled guard matters nowhere and the case is answered
+    unreached = make_case(PRIESTHOOD.split("  - id: negate_it")[0] + "questions:\n  legal: legal(by_stephen)\n")
+    assert [a.guard_condition for a in unreached.abilities if a.card == "priesthood"] == [
+        "cannot be negated if used by nt hero"]

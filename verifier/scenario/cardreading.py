@@ -141,6 +141,9 @@ class AbilityReading(NamedTuple):
     # "cannot be negated by <description>": the description of the cards whose abilities its guards bar; "" for
     # every card (CBN-6-R3)
     guard_by: str = ""
+    # "cannot be negated if used by <description>": the description its guards' user must fit (CBN-6-R2), which
+    # the case loader checks for each use; "" when the guards hold whoever uses the ability
+    guard_user: str = ""
     # "<description> cannot be negated": the description of the cards whose abilities the block makes unnegatable
     # (CBN-3, CBN-4); "" when it gives none
     grants_unnegatable: str = ""

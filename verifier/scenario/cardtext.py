@@ -357,6 +357,7 @@ class _Block:
         self.cannot_be_prevented = False
         self.guard_condition = ""
         self.guard_by = ""
+        self.guard_user = ""
         self.grant = ""
         self.grant_users = ""
         self.zone: str | None = None
@@ -1037,6 +1038,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             return
         if cond is not None:
             ctext = _words(cond).removeprefix("if ").strip()
+            if ctext.startswith("used by ") and _guard_user(block, text, guards, ctext.removeprefix("used by ")):
+                return
             m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
             if m is None and "g_negated" not in guards:
                 # "cannot be interrupted if ...": matters only where a negate reaches the ability; the loader
@@ -1450,7 +1453,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         paired=block.paired, on_return=block.on_return, grants_ability=block.grants,
         cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
         cannot_be_interrupted=block.cannot_be_interrupted, cannot_be_prevented=block.cannot_be_prevented,
-        guard_condition=block.guard_condition, guard_by=block.guard_by,
+        guard_condition=block.guard_condition, guard_by=block.guard_by, guard_user=block.guard_user,
         grants_unnegatable=block.grant, grant_users=block.grant_users,
         targets_opponents_cards=block.opponents, targets_own_cards=block.own,
         targets_all_in_location=block.all_in_location and block.zone is not None,
@@ -1480,14 +1483,35 @@ def read_text(text: str) -> TextReadingResult:
 _GUARDS = ("cannot_be_negated", "cannot_be_interrupted", "cannot_be_prevented")
 
 
+def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
+    """Read "cannot be negated if used by a Prophet" (CBN-6-R2): the guards, which hold for a use whose user fits
+    the description (the case loader checks each use); False when the description is not one of characters the
+    model can check (the condition is then not read)."""
+    d = read_description(without_article(words))
+    if isinstance(d, str) or not d.types or not set(d.types) <= {"Hero", "Evil_Character"}:
+        return False
+    mapped = []
+    for guard, field in (("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
+                         ("g_prevented", "cannot_be_prevented")):
+        if guard in guards:
+            setattr(block, "cbn" if field == "cannot_be_negated" else field, True)
+            mapped.append((field, "true"))
+    block.guard_user = without_article(words)
+    block.add("cannot", text, (*mapped, ("guard_user", f"only for a use by {words}: the case loader checks each "
+                                                      "use's user (CBN-6-R2)")))
+    return True
+
+
 def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityReading]:
     """CBN-6 and CBN-16: a "cannot be negated" (or prevented) sentence that does not say what it covers covers
     every ability on the card before it, so an ability block takes the unconditional guards of the blocks after
     it, with a part saying where each came from."""
     out = list(readings)
     for i, later in enumerate(readings):
-        # a "cannot be negated" given to other cards says what it covers
-        guards = [g for g in _GUARDS if getattr(later, g) is True and not later.grants_unnegatable]
+        # a "cannot be negated" given to other cards says what it covers; one that holds for some users only is
+        # not carried to the blocks before it
+        guards = [g for g in _GUARDS if getattr(later, g) is True and not later.grants_unnegatable
+                  and not later.guard_user]
         for j in range(i):
             earlier = out[j]
             added = [g for g in guards if getattr(earlier, g) is not True]

@@ -56,6 +56,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "cannot_be_prevented": a.cannot_be_prevented,
         "guard_condition": a.guard_condition or None,
         "guard_by": a.guard_by or None,
+        "guard_user": a.guard_user or None,
         "parts": list(a.parts),
         "heals_only": list(a.heals_only),
         "inflicts": list(a.inflicts),
@@ -116,7 +117,8 @@ def _describe(a: AbilityReading) -> list[str]:
         + (", cannot be interrupted" if a.cannot_be_interrupted else "")
         + (", cannot be prevented" if a.cannot_be_prevented else "")
         + (f"; '{a.guard_condition}' (not modelled: a negate reaching it is refused)" if a.guard_condition else "")
-        + (f"; only against abilities on {a.guard_by}" if a.guard_by else ""),
+        + (f"; only against abilities on {a.guard_by}" if a.guard_by else "")
+        + (f"; only for a use by {a.guard_user} (CBN-6-R2)" if a.guard_user else ""),
     ]
     if a.effect_class != "plain_effect":
         fields.append(f"class: {display_value(a.effect_class)} (the characters it adds are the case's 'adds:')")

@@ -18,7 +18,7 @@ from ..vocabulary import display_value
 from ..yamlsource import YMap, YNode, YSeq, did_you_mean, load_yaml
 from .descriptions import Description, read_description
 from .model import Ability, Attempt, Card, Modifier, Question, Scenario, fits_description
-from .refusals import refuse_unanswerable
+from .refusals import refuse_unanswerable, settle_user_guards
 from .sections.fields import (
     ABILITY_KEYS,
     ABILITY_KINDS,
@@ -171,6 +171,11 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
                         reader.locate(a.card))
     modifiers = reader.resolve_modifiers(abilities)
     steps, attempts = reader.timeline(players, cards, abilities)
+    settled = settle_user_guards(cards, abilities, attempts)
+    for a in settled:
+        if a.guard_user and not a.guard_condition:
+            reader.settled_guard_facts(a)
+    abilities = settled
     modifiers += reader.granted_guards(cards, abilities, attempts)
     conditioned = frozenset(f.args[0] for f in reader.facts if f.symbol in CONDITIONS.values() and f.value)
     refuse_unanswerable(reader.unmodelled, cards, abilities, steps, attempts, conditioned)

@@ -91,6 +91,9 @@ class Ability(NamedTuple):
     guard_condition: str = ""  # a "cannot be interrupted if ..." its card says, whose condition is not read
     # "cannot be negated by <description>": the cards whose abilities its guards bar ("" for every card, CBN-6-R3)
     guard_by: str = ""
+    # "cannot be negated if used by <description>": the description a use's user must fit for its guards to hold
+    # (CBN-6-R2), settled by the case loader from the case's uses ("" when they hold whoever uses it)
+    guard_user: str = ""
     # "<description> cannot be negated": the cards whose abilities it makes unnegatable ("" for none, CBN-3)
     grants_unnegatable: str = ""
     # "... used by <this card | description>": whose Enhancements that covers ("this card" or a description of

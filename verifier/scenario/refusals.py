@@ -4,12 +4,13 @@ A real card's reading records what its text says that regcheck does not carry ou
 on-return effect, a further effect of a use, a requirement a use must meet); the rules leave unsaid
 how a limited ability counts a negated use or a second copy; the card list leaves most traits open.
 Each check below refuses a case (a `CaseRefused` naming where it is written) only where what is left
-out could change one of its answers, read as broadly as the card's words could go.
+out could change one of its answers, read as broadly as the card's words could go. A guard that holds for
+some users only is settled here from the case's uses (`settle_user_guards`) where they decide it.
 """
 
 from __future__ import annotations
 
-__all__ = ["Unmodelled", "refuse_unanswerable"]
+__all__ = ["Unmodelled", "refuse_unanswerable", "settle_user_guards"]
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from ..escaping import quoted
 from ..vocabulary import display_value
 from ..yamlsource import YNode
 from .descriptions import read_description
-from .model import Ability, Attempt, Card, Step
+from .model import Ability, Attempt, Card, Step, fits_description
 
 
 @dataclass
@@ -71,6 +72,42 @@ def _every_use(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]
     with it."""
     return _uses(attempts, ability_id) + [x for x in attempts if ability_id is not None and x.ability == ability_id
                                           and x.kind == "negate_ability"]
+
+
+def _user_of(x: Attempt, by_card: dict[str, Card]) -> Card | None:
+    """The user of the ability an attempt uses: the character an enhancement is played on, or the card whose ability
+    it is; None when not known (a negate entry does not say which character uses its enhancement)."""
+    user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
+    if x.kind == "negate_ability" and user is not None and user.type in ("GE", "EE"):
+        return None
+    return user
+
+
+def settle_user_guards(cards: list[Card], abilities: list[Ability], attempts: list[Attempt]) -> list[Ability]:
+    """The abilities with their guards settled for this case where they hold only for some users ("cannot be negated
+    if used by a Prophet", CBN-6-R2): kept when every use of the ability is known to be by such a user, dropped when
+    every use is known not to be; otherwise left unsettled (`guard_condition`), and a negate reaching the ability is
+    refused. An ability the case does not use keeps them (nothing reaches them)."""
+    by_card = {c.name: c for c in cards}
+    out = []
+    for a in abilities:
+        d = read_description(a.guard_user) if a.guard_user else None
+        if d is None or isinstance(d, str):
+            out.append(a)
+            continue
+        fits: set[bool | None] = set()
+        for x in _every_use(attempts, a.id):
+            user = _user_of(x, by_card)
+            known = user is not None and not (d.alignment and user.alignment is None) and not user.unsettled(d.traits)
+            fits.add(fits_description(user, d.types, d.brigade, d.alignment, d.traits) if known and user else None)
+        if fits == {False}:
+            a = a._replace(cannot_be_negated=False, cannot_be_interrupted=False, cannot_be_prevented=False)
+        elif fits - {True}:
+            guards = [g for g, on in (("negated", a.cannot_be_negated), ("interrupted", a.cannot_be_interrupted),
+                                      ("prevented", a.cannot_be_prevented)) if on]
+            a = a._replace(guard_condition=f"cannot be {' or '.join(guards)} if used by {a.guard_user}")
+        out.append(a)
+    return out
 
 
 def _description_uses(cards: list[Card], abilities: list[Ability], attempts: list[Attempt]
@@ -174,6 +211,11 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
                                   "WDR-2, RET-1): what undoing it would do to the cards it moved is not in the rules "
                                   "text, and regcheck does not follow it", y.loc)
+            if a.guard_condition and a.guard_user:
+                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}' (CBN-6-R2), "
+                                  "and the case's uses of it are neither all known to be nor all known not to be by "
+                                  "such a user: state the users' traits and alignment, or write the ability by hand "
+                                  "for this case", y.loc)
             if a.guard_condition:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
                                   "is not modelled; write the ability by hand (cannot_be_interrupted: true or false) "
@@ -483,9 +525,7 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
         traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
         for x in _every_use(attempts, ability_id):
             step = steps[x.step]
-            user = by_card.get((x.played_on if x.kind == "play_card" else x.card) or "")
-            if x.kind == "negate_ability" and user is not None and user.type in ("GE", "EE"):
-                user = None  # a negate entry does not say which character uses its enhancement
+            user = _user_of(x, by_card)
             why = ""
             early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
                      or (y.kind == "negate_ability" and y.negated_attempt == x.id)]

@@ -458,7 +458,7 @@ class CardsSection(CaseReaderBase):
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
                        target_alignment=a.target_alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
-                       guard_condition=a.guard_condition, guard_by=a.guard_by,
+                       guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
@@ -669,6 +669,21 @@ class CardsSection(CaseReaderBase):
                           "it negates heal or afflict abilities")
             out.append(options[word])
         return tuple(sorted(set(out)))
+
+    def settled_guard_facts(self, a: Ability) -> None:
+        """The facts of an ability's guards again, once the case's uses have settled whether they hold (a guard for
+        some users only, CBN-6-R2: see `refusals.settle_user_guards`)."""
+        guards = {"cannot_be_negated": ("negated", a.cannot_be_negated),
+                  "cannot_be_interrupted": ("interrupted", a.cannot_be_interrupted),
+                  "cannot_be_prevented": ("prevented", a.cannot_be_prevented)}
+        for i, f in enumerate(self.facts):
+            if f.symbol in guards and f.args == (a.id,):
+                word, value = guards[f.symbol]
+                self.facts[i] = f._replace(value=value, text=f"{a.id} {'cannot' if value else 'can'} be {word} by its "
+                                                             f"own text, whose guards hold only for a use by "
+                                                             f"{a.guard_user} (CBN-6-R2): "
+                                                             f"{'every' if value else 'no'} use in this case is one "
+                                                             "(read from the card's text)")
 
     def ability_facts(self, a: Ability, loc: Location, from_text: bool) -> None:
         src = " (read from the card's text)" if from_text else ""
