@@ -455,3 +455,10 @@ def test_a_condition_on_a_protection_after_the_effect_is_the_protections_alone()
     # wherever it could matter, is read as if it held
     (block,) = read_text("Negate a good card. If used by a Moabite, protect O.T. Lost Souls from rescue.").abilities
     assert (block.kind, block.requires, block.unsupported, bool(block.protections)) == ("negate_effect", (), (), True)
+
+
+def test_the_identifiers_descriptions_name_are_traits_of_real_cards() -> None:
+    # "May band to a generic Roman", "Discard a Philistine giant": identifiers of the card list
+    assert card("Devouring Philistines").traits == ("Generic", "Philistine", "warrior")
+    # a compound identifier is not split into words ("Philistine Giant"): a case states such a card's traits
+    assert card("Lahmi (I)").traits == ("warrior",)

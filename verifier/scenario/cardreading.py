@@ -34,6 +34,11 @@ TRAIT_WORDS = {
         ("Roman", ("roman", "romans")), ("Greek", ("greek", "greeks")), ("Syrian", ("syrian", "syrians")),
         ("Moabite", ("moabite", "moabites")), ("Pharisee", ("pharisee", "pharisees")),
         ("Sadducee", ("sadducee", "sadducees")), ("Martyr", ("martyr", "martyrs")),
+        ("Generic", ("generic",)), ("Wilderness", ("wilderness",)), ("Herod", ("herod", "herods")),
+        ("Thief", ("thief", "thieves")), ("Samaritan", ("samaritan", "samaritans")),
+        ("Deacon", ("deacon", "deacons")), ("Beast", ("beast", "beasts")), ("Giant", ("giant", "giants")),
+        ("Flood Survivor", ("flood survivor", "flood survivors")), ("Gospel", ("gospel",)),
+        ("Jerusalem", ("jerusalem",)),
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
