@@ -185,6 +185,13 @@ class _Case:
         """Whether the rules and facts hold with every outcome and choice fixed to `values`."""
         return self.session.check_pinned({r.smt: v for r, v in values.items()}).status == SAT
 
+    def recheck_choice(self, parts: tuple[Term, ...], value: tuple[object, ...], chosen: dict[SymbolRef, object]) -> bool:
+        """Whether the rules and facts hold with every choice fixed to `chosen` and the question's terms
+        (`parts`) to `value`: a choice witness as it is shown (a value and the choices that give it)."""
+        pins = [f"(= {r.smt} {value_smt(v)})" for r, v in chosen.items()]
+        pins += [f"(= {t.smt} {value_smt(v)})" for t, v in zip(parts, value) if not t.known]
+        return self.session.check(self.all, [f"(and true {' '.join(pins)})"]).status == SAT
+
     def refuted(self, values: dict[SymbolRef, object]) -> str | None:
         """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
         keys, names = self.plain_keys, self.g.names
@@ -804,7 +811,7 @@ class _Case:
                 every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
             model = {r: every[r.smt] for r in outcomes}
-            if not self.recheck({**model, **chosen}):
+            if not self.recheck_choice(parts, value, chosen):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
             broken = self.refuted({**model, **chosen})
             if broken is not None:
