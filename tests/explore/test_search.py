@@ -217,8 +217,9 @@ def test_one_grounding_screens_and_answers_a_scenario_as_its_own_checks_do(rule_
         sc = scenario_of(scope, plan, rule_base, not_legal=not_legal)
         groups = {q.name: question_symbol(sc, q.name) for q in sc.questions}
         assert screen.screen_groups(sc, groups) == screen_groups(sc, rule_base, groups)
-        # answered from the screen's grounding: every answer, witness and way out as checked afresh
-        afresh = check_scenario(sc, rule_base, None, resolve=True)
+        # answered from the screen's grounding: every answer, witness and way out as checked afresh (on a
+        # grounding that names the inputs, as the screen's does)
+        afresh = check_scenario(sc, rule_base, None, resolve=True, fold=False)
         assert screen.answer(sc, resolve=True) == afresh
         answered += any(r.verdict.value == "ambiguous" for r in afresh.results)
     assert answered > 1

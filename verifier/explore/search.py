@@ -209,7 +209,8 @@ class _PlanTask:
         limits = (self.options.timeout_ms, self.options.memory_mb)
         if self.options.brute_force:
             sc = scenario_of(self.scope, plan, self.rules, limits=limits)
-            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits, resolve=True), ())
+            # answered on the grounding the screens use, the inputs named (see `check_scenario`'s `fold`)
+            return self.outcome(sc, check_scenario(sc, self.rules, None, *limits, resolve=True, fold=False), ())
         # First without the templated questions. A templated question's value is the outcome it asks
         # about, so where the scope asks no questions of its own the outcomes are screened by symbol at once.
         bare = scenario_of(self.scope, plan, self.rules, templates=(), not_legal=frozenset())
@@ -368,7 +369,7 @@ def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, pl
             return None  # a card the timeline needs, or a turn it reaches
         if key[0] == Verdict.CONTRADICTION.value:
             smaller = smaller._replace(questions=smaller.questions[:1])
-        result = check_scenario(smaller, rules, None, *limits, resolve=key[0] == Verdict.CONTRADICTION.value)
+        result = check_scenario(smaller, rules, None, *limits, resolve=key[0] == Verdict.CONTRADICTION.value, fold=False)
         return next((s for s in finding_keys(smaller, result, rules) if cause_of(s.key, (s.key, key)) == key), None)
 
     needs = {i: c.after for i, c in enumerate(scope.candidates)}

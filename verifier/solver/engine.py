@@ -79,6 +79,10 @@ _NO_CORRECTION = (f"no correction set: the core principles ({FIXED_STATEMENTS}),
                   "and the case's facts conflict on their own")
 
 
+class _Unfold(Exception):
+    """An answer needs the grounding whose rule bodies name the inputs (see `_Case.unfold`)."""
+
+
 class Settling(NamedTuple):
     """What `_Case.settled` found: the questions no outcome gives another value, and those some outcome did."""
 
@@ -89,7 +93,7 @@ class Settling(NamedTuple):
 class _Case:
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
-                 keep: list[GroundedBase] | None = None) -> None:
+                 keep: list[GroundedBase] | None = None, fold: bool = False) -> None:
         self.sc = scenario
         self.rules = rules
         self.doc = doc
@@ -99,11 +103,18 @@ class _Case:
         self.first_status = ""  # the first check's status (sat, unsat, unknown), once run
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
+        # the rule bodies read the inputs the facts pin as their values (see `ground`), until a conflict is met
+        self.folded = fold and base is None and keep is None and not tracked
         try:
-            self.g: Grounding = ground(scenario, rules, base, keep)
+            self.g: Grounding = ground(scenario, rules, base, keep, self.folded)
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
             self.limit_hit = str(exc)
             return
+        self._load(timeout_ms, memory_mb, tracked)
+
+    def _load(self, timeout_ms: int, memory_mb: int | None, tracked: bool) -> None:
+        """The claims of a ruling added to the grounding, and the session that holds it."""
+        scenario = self.sc
         for claim in scenario.claims:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
@@ -185,6 +196,13 @@ class _Case:
         """Whether the rules and facts hold with every outcome and choice fixed to `values`."""
         return self.session.check_pinned({r.smt: v for r, v in values.items()}).status == SAT
 
+    def recheck_choice(self, parts: tuple[Term, ...], value: tuple[object, ...], chosen: dict[SymbolRef, object]) -> bool:
+        """Whether the rules and facts hold with every choice fixed to `chosen` and the question's terms
+        (`parts`) to `value`: a choice witness as it is shown (a value and the choices that give it)."""
+        pins = [f"(= {r.smt} {value_smt(v)})" for r, v in chosen.items()]
+        pins += [f"(= {t.smt} {value_smt(v)})" for t, v in zip(parts, value) if not t.known]
+        return self.session.check(self.all, [f"(and true {' '.join(pins)})"]).status == SAT
+
     def refuted(self, values: dict[SymbolRef, object]) -> str | None:
         """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
         keys, names = self.plain_keys, self.g.names
@@ -211,6 +229,7 @@ class _Case:
         if first.status == UNKNOWN:
             return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=first.reason))
         if first.status == UNSAT:
+            self.unfold()
             conflict = self.conflict(self.all)
             if conflict is None:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason="the conflict did not re-check"))
@@ -229,8 +248,26 @@ class _Case:
         settling = self.settled(base)
         if not self.witnesses:
             return self.finish(lambda q: self.question(q, base[q.name], settling))
-        answers = self.questions(base, settling)
+        try:
+            answers = self.questions(base, settling)
+        except _Unfold:
+            self.unfold()
+            return self.run(resolve)
         return self.finish(lambda q: answers[q.name])
+
+    def unfold(self) -> None:
+        """Ground the scenario again with the inputs as solver constants in every rule body, when its grounding
+        read them as their values (see `ground`): a conflict and its ways out are worked out on that grounding,
+        so that a conflict names the facts it rests on, and so is an ambiguity (its witnesses, the rules they
+        involve and the statements at fault), as without `fold`."""
+        if not self.folded:
+            return
+        self.folded = False
+        self.g = ground(self.sc, self.rules)
+        for made in ("tracked_session", "statements_solver", "plain_keys", "model_refs", "model_names", "used_rules",
+                     "by_label", "rules_naming", "sharing"):
+            self.__dict__.pop(made, None)  # worked out from the grounding before
+        self._load(*self.limits, self.session.tracked)
 
     @cached_property
     def rule_order(self) -> dict[str, int]:
@@ -701,6 +738,8 @@ class _Case:
             if split.status == UNKNOWN:
                 out[q.name] = self.result(q, Verdict.UNKNOWN, reason=split.reason)
             elif split.status == SAT:
+                if self.folded:  # an ambiguity is explained from the outcomes of the grounding that names the inputs
+                    raise _Unfold
                 out[q.name] = self.ambiguous(q, self.parts(q.name), self.parts("@2:" + q.name), split_term)
             else:
                 listed.append(q)
@@ -804,7 +843,7 @@ class _Case:
                 every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
             model = {r: every[r.smt] for r in outcomes}
-            if not self.recheck({**model, **chosen}):
+            if not self.recheck_choice(parts, value, chosen):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
             broken = self.refuted({**model, **chosen})
             if broken is not None:
@@ -849,7 +888,9 @@ class _Case:
 
     def involved(self, q: Question, extra: list[SymbolRef] = ()) -> tuple[str, ...]:  # type: ignore[assignment]
         """The rules with an instance that rests on the question's value or on `extra`: one that names
-        such a constant, or a shared term defined from one (however deeply)."""
+        such a constant, or a shared term defined from one (however deeply). Where the rule bodies read the
+        inputs the facts pin as their values (see `ground`), an instance that named such a constant only through
+        an input no longer does."""
         return self.resting_on(self.g.closure(mentioned(self.g.question_terms.get(q.name, ""))) | {r.smt for r in extra})
 
     def resting_on(self, names: set[str]) -> tuple[str, ...]:
@@ -885,13 +926,19 @@ class _Case:
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, memory_mb: int | None = None,
-                   resolve: bool = False, keep: list[GroundedBase] | None = None) -> CaseResult:
+                   resolve: bool = False, keep: list[GroundedBase] | None = None, fold: bool = True) -> CaseResult:
     """Every question's verdict for one scenario (with a ruling's claims, when it has any). With
     `resolve`, a contradiction comes with the ways out of it: the interpretation rules and minimal
     correction sets that make the scenario consistent, with every question's answer under each. With
     `keep`, the scenario's rules and facts as grounded are appended to it (see `ground`), so that the
-    scenario can be grounded again from there."""
-    return _Case(scenario, rules, doc, timeout_ms, memory_mb, keep=keep).run(resolve)
+    scenario can be grounded again from there.
+
+    With `fold` and no `keep`, the rule bodies read the inputs the facts pin as their values (see `ground`),
+    and a scenario found in conflict or with an ambiguous question is grounded again with the inputs named
+    and answered on that grounding, as without `fold`. Otherwise the verdicts and values are those without
+    `fold`; the choice witnesses, found on another problem, may differ, and the rules a choice-dependent
+    question involves are those whose instances, as grounded, name its value (see `_Case.involved`)."""
+    return _Case(scenario, rules, doc, timeout_ms, memory_mb, keep=keep, fold=fold).run(resolve)
 
 
 class ScenarioScreen:
@@ -930,7 +977,8 @@ class ScenarioScreen:
         return self._other(scenario).screen_groups(groups)
 
     def answer(self, scenario: Scenario, resolve: bool = False) -> CaseResult:
-        """`check_scenario` of `scenario`: this one with other questions (any other scenario is grounded afresh)."""
+        """`check_scenario` of `scenario` without `fold`: this one with other questions (any other scenario is
+        grounded afresh)."""
         return self._other(scenario).run(resolve)
 
 

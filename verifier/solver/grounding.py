@@ -6,11 +6,15 @@ and facts involved. Inputs are solver constants pinned by those facts, never val
 into the rules. Structure (which step an attempt is at, the phase of a step) is known and
 folded while grounding, which keeps the formulas small. A binding whose guard the structure or
 the facts make false is not grounded at all: its instance holds wherever the facts hold.
+Answering a case, the engine may ask for the rule bodies to read the pinned inputs as their
+values too (`ground`'s `fold`): each instance is then the same where the facts hold, and a
+conflict is looked for again on the grounding that names the inputs.
 """
 
 from __future__ import annotations
 
-__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder", "GroundingMemo",
+__all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder",
+           "GroundingMemo",
            "ground_with_memo", "second_copy", "copy_since", "GroundedBase",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
@@ -234,6 +238,7 @@ class _Grounder:
         self.free_structure = False  # structure symbols are solver constants too (see `RuleGrounder`)
         self.left_open: frozenset[str] = frozenset()  # definitions whose applications are left to the solver
         self.folder: _Folder | None = None  # reads the guards' conditions (see `_plan`)
+        self.fold_inputs = False  # an input a fact pins is read as its value in rule bodies too (see `ground`)
 
     def start(self, scenario: Scenario, prefix: str, g: Grounding) -> _Grounder:
         """Ground `scenario` next, writing into `g`, with outcome names starting with `prefix`."""
@@ -284,10 +289,22 @@ class _Grounder:
 
     # -- symbols -----------------------------------------------------------------------
     def ref(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
-        """The solver constant for `name(args)`, declared on first use."""
+        """The solver constant for `name(args)`, declared on first use; with `fold_inputs`, the value of an
+        input a fact pins."""
         cached = self.refs.get((name, args))
         if cached is not None:
             return cached
+        if self.fold_inputs and SYMBOLS[name].kind is SymbolKind.INPUT:
+            assert self.folder is not None
+            value = self.folder.pinned.get((name, tuple(map(str, args))))
+            if value is not None:
+                term = self.refs[(name, args)] = Term(SYMBOLS[name].result, value)
+                return term
+        term = self.refs[(name, args)] = self.constant(name, args, loc)
+        return term
+
+    def constant(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
+        """The solver constant for `name(args)`, declared on first use (an input too, whatever `fold_inputs`)."""
         sym = SYMBOLS[name]
         for i in _STEP_PLACES[name]:
             if i < len(args):
@@ -306,8 +323,7 @@ class _Grounder:
                 self.g.background.append(f"(and (<= 0 {key}) (<= {key} {self.n_steps}))")
             elif sym.result in self.g.names:
                 self.g.background.append(f"(and (<= 0 {key}) (< {key} {len(self.g.names[sym.result])}))")
-        term = self.refs[(name, args)] = _new(Term, (sym.result, None, key))
-        return term
+        return _new(Term, (sym.result, None, key))
 
     def structure(self, name: str, args: tuple[Py, ...], loc: Location) -> Term:
         """The value of a structure symbol, read off the scenario."""
@@ -1216,9 +1232,9 @@ _KEPT: list[tuple[Scenario, RuleBase, Grounding]] = []
 
 
 def ground_and_keep(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None) -> Grounding:
-    """`ground`, with the grounding kept for the next `ground` of this very scenario and rule base, which takes
-    it instead of grounding again (the caller only reads it). With `keep`, the scenario's base is appended to it
-    (see `ground`)."""
+    """`ground`, with the grounding kept for the next `ground` (without `fold`) of this very scenario and rule
+    base, which takes it instead of grounding again (the caller only reads it). With `keep`, the scenario's base
+    is appended to it (see `ground`)."""
     g = ground(scenario, rules, keep=keep)
     _KEPT[:] = [(scenario, rules, g)]
     return g
@@ -1248,17 +1264,25 @@ class GroundedBase(NamedTuple):
 
 
 def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None,
-           keep: list[GroundedBase] | None = None) -> Grounding:
+           keep: list[GroundedBase] | None = None, fold: bool = False) -> Grounding:
     """Ground the rules in force for `scenario`, its facts and its questions.
 
     With a `base` that serves the scenario (see `GroundedBase.serves`), only the questions are grounded,
     on a copy of the base: the grounding is the one grounding the scenario afresh gives (its rules and
     facts come first, and every constant is numbered in the order it is met). With `keep`, the base of
     this scenario is appended to it. Raises `SolverError` when the case is larger than `too_large` allows.
+
+    With `fold` (and neither `base` nor `keep`), the rule instances read every input a fact pins as its
+    value, as the guards do: the inputs stay solver constants pinned by the facts, but no rule
+    body names them, and an instance the pinned values make hold whatever happens is left out. Every
+    instance is then the one grounded without `fold` as it reads where the facts hold, so a check that
+    asserts the facts gets the same answer; a conflict minimised over such instances could leave out the
+    facts it rests on, so conflicts are found on the grounding without `fold` (see `engine`).
     """
+    fold = fold and base is None and keep is None
     if _KEPT:
         kept = _KEPT.pop()
-        if kept[0] is scenario and kept[1] is rules:
+        if kept[0] is scenario and kept[1] is rules and not fold:
             return kept[2]
     if base is not None and base.serves(scenario, rules):
         g = base.grounding.copy()
@@ -1272,7 +1296,7 @@ def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _ground(scenario, rules, keep)
+        return _ground(scenario, rules, keep, fold)
     finally:
         if collecting:
             gc.enable()
@@ -1283,9 +1307,19 @@ def _ground_questions(gr: _Grounder, g: Grounding, scenario: Scenario) -> None:
         g.questions[q.name], g.question_terms[q.name] = _question_parts(gr, g, q, "q")
 
 
-def _ground(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None) -> Grounding:
+def _ground(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None,
+            fold: bool = False) -> Grounding:
     g = Grounding(universe_names(scenario), steps=len(scenario.steps))
     gr = _grounder(rules).start(scenario, "o", g)
+    gr.fold_inputs = fold
+    try:
+        return _ground_with(gr, g, scenario, rules, keep)
+    finally:
+        gr.fold_inputs = False
+
+
+def _ground_with(gr: _Grounder, g: Grounding, scenario: Scenario, rules: RuleBase,
+                 keep: list[GroundedBase] | None) -> Grounding:
     active = rules.active_rules(scenario.interpretations)
     # Weighing the guards costs a pass over the rules; a case whose every binding is within the limit needs none.
     every = sum(math.prod(len(gr.domain_terms[sort]) for _, sort in rule.params) for rule in active)
@@ -1296,12 +1330,17 @@ def _ground(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None
         g.tracked.append(Tracked(f"|t:{len(g.tracked)}|", body, inst))  # as smt_symbol names it
     for fact in scenario.facts:
         sym = SYMBOLS[fact.symbol]
-        term = gr.ref(fact.symbol, tuple(fact.args), fact.loc)
+        term = gr.constant(fact.symbol, tuple(fact.args), fact.loc)
         name = smt_symbol(f"f:{len(g.tracked)}")
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, fact_body, fact))
     if keep is not None:
         keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(), gr.memo()))
+    if gr.fold_inputs:
+        # A question reads the inputs as solver constants, as without `fold`: one an input decides is still
+        # answered by the solver, not as fixed by the scenario's structure.
+        gr.fold_inputs = False
+        gr.refs, gr.def_cache = {}, {}
     _ground_questions(gr, g, scenario)
     return g
 
