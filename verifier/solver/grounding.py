@@ -2,8 +2,9 @@
 
 Every rule is instantiated once per binding of its `for` variables; each instance and each
 scenario fact becomes one named assertion, so a conflict can be reported as the instances
-and facts involved. Inputs are solver constants pinned by those facts, never values baked
-into the rules. Structure (which step an attempt is at, the phase of a step) is known and
+and facts involved. Inputs are solver constants pinned by those facts; the rule bodies name them,
+except where `ground`'s `fold` is asked for (below), never on a grounding a conflict or an ambiguity
+is worked out from. Structure (which step an attempt is at, the phase of a step) is known and
 folded while grounding, which keeps the formulas small. A binding whose guard the structure or
 the facts make false is not grounded at all: its instance holds wherever the facts hold.
 Answering a case, the engine may ask for the rule bodies to read the pinned inputs as their
