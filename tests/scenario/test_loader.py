@@ -1627,9 +1627,7 @@ def test_a_grant_to_cards_of_unstated_traits_is_refused(make_case: Callable[...,
     assert settled.modifiers[0].granted_to == ("sling_a1",)
 
 
-def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., Scenario]) -> None:
-    # WDR-2: a withdraw is instantaneous; what undoing it would do to the card it withdrew is not in the rules text
-    text = """\
+WITHDRAW = """\
 players: [alice, bob]
 cards:
   caleb:
@@ -1665,66 +1663,29 @@ timeline:
     play: flight
     on: caleb
     targets: [doeg]
-  - id: negate_it
-    turn: 1
-    phase: Battle
-    player: bob
-    negate: withdraw_doeg
-    by: undo
 questions:
   where: zone(doeg, step_of(withdraw_doeg))
 """
+
+
+def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # WDR-2: a withdraw is instantaneous; what undoing it would do to the card it withdrew is not in the rules text
+    assert make_case(WITHDRAW).abilities[0].kind == "withdraw_effect"
+    negated = WITHDRAW.replace("questions:\n", "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n"
+                                               "    negate: withdraw_doeg\n    by: undo\nquestions:\n")
     with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out "
                                           r"\(instantaneous, WDR-2, RET-1\)"):
-        make_case(text)
-    sc = make_case(text.split("  - id: negate_it")[0] + "questions:\n  where: zone(doeg, step_of(withdraw_doeg))\n")
-    assert sc.abilities[0].kind == "withdraw_effect"
+        make_case(negated)
 
 
 def test_a_withdraw_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
-    text = """\
-players: [alice, bob]
-cards:
-  caleb:
-    type: Hero
-    brigade: Red
-  doeg:
-    type: Evil_Character
-    brigade: Gray
-    owner: bob
-  flight:
-    type: GE
-    brigade: Red
-    abilities:
-      - kind: withdraw
-        target_type: Evil_Character
-timeline:
-  - turn: 1
-    phase: Battle
-    enter_battle: [caleb]
-  - turn: 1
-    phase: Battle
-    player: bob
-    enter_battle: [doeg]
-  - id: doeg_discarded
-    turn: 1
-    phase: Battle
-    discard: [doeg]
-    cause: by triggered rule
-  - id: withdraw_doeg
-    turn: 1
-    phase: Battle
-    play: flight
-    on: caleb
-    targets: [doeg]
-questions:
-  where: zone(doeg, step_of(withdraw_doeg))
-"""
+    discarded = WITHDRAW.replace("  - id: withdraw_doeg\n", "  - id: doeg_discarded\n    turn: 1\n    phase: Battle\n"
+                                 "    discard: [doeg]\n    cause: by triggered rule\n  - id: withdraw_doeg\n")
     with pytest.raises(CaseRefused, match=r"withdraw_doeg is a withdraw of 'doeg', whose discard by doeg_discarded "
-                                          r"\(line 24\) may still be in progress \(CORE-13\)"):
-        make_case(text)
+                                          r"\(line 30\) may still be in progress \(CORE-13\)"):
+        make_case(discarded)
     # a discard of another card leaves the withdraw alone
-    sc = make_case(text.replace("    discard: [doeg]", "    discard: [caleb]"))
+    sc = make_case(discarded.replace("    discard: [doeg]", "    discard: [caleb]"))
     assert [x.id for x in sc.attempts if x.kind == "play_card"] == ["withdraw_doeg"]
 
 
