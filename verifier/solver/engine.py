@@ -264,8 +264,7 @@ class _Case:
             return
         self.folded = False
         self.g = ground(self.sc, self.rules)
-        for made in ("tracked_session", "statements_solver", "plain_keys", "model_refs", "model_names", "used_rules",
-                     "by_label", "rules_naming", "sharing"):
+        for made in _FROM_THE_GROUNDING:
             self.__dict__.pop(made, None)  # worked out from the grounding before
         self._load(*self.limits, self.session.tracked)
 
@@ -922,6 +921,12 @@ class _Case:
                               exp.verdict if exp else None, exp.value if exp else None, ok,
                               witnesses, core, core_verified, rules, reason, resolutions, resolutions_note,
                               at_fault)
+
+
+# What `_Case` works out once and keeps (its cached properties), less what it works out from the scenario, the
+# rules and their document alone: the rest comes from the grounding and is worked out again after `_Case.unfold`.
+_FROM_THE_GROUNDING = tuple(name for name, value in vars(_Case).items() if isinstance(value, cached_property)
+                            and name not in ("statements", "reference", "rule_order"))
 
 
 def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None = None,
