@@ -1055,11 +1055,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             block.cbn = f"x is {m.group(1)} or greater"
             mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))
         else:
-            for guard, field in (("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
-                                 ("g_prevented", "cannot_be_prevented")):
-                if guard in guards:
-                    setattr(block, "cbn" if field == "cannot_be_negated" else field, True)
-                    mapped.append((field, "true"))
+            mapped += _set_guards(block, guards)
         block.add("cannot", text, tuple(mapped))
         return
     if name in ("on_return", "when_returns", "returns_with", "returns_able"):
@@ -1483,6 +1479,17 @@ def read_text(text: str) -> TextReadingResult:
 _GUARDS = ("cannot_be_negated", "cannot_be_interrupted", "cannot_be_prevented")
 
 
+def _set_guards(block: _Block, guards: set[str]) -> list[tuple[str, str]]:
+    """Set the guards a "cannot be ..." sentence names on the block, with what each maps to."""
+    mapped = []
+    for guard, field in (("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
+                         ("g_prevented", "cannot_be_prevented")):
+        if guard in guards:
+            setattr(block, "cbn" if field == "cannot_be_negated" else field, True)
+            mapped.append((field, "true"))
+    return mapped
+
+
 def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
     """Read "cannot be negated if used by a Prophet" (CBN-6-R2): the guards, which hold for a use whose user fits
     the description (the case loader checks each use); False when the description is not one of characters the
@@ -1490,12 +1497,7 @@ def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
     d = read_description(without_article(words))
     if isinstance(d, str) or not d.types or not set(d.types) <= {"Hero", "Evil_Character"}:
         return False
-    mapped = []
-    for guard, field in (("g_negated", "cannot_be_negated"), ("g_interrupted", "cannot_be_interrupted"),
-                         ("g_prevented", "cannot_be_prevented")):
-        if guard in guards:
-            setattr(block, "cbn" if field == "cannot_be_negated" else field, True)
-            mapped.append((field, "true"))
+    mapped = _set_guards(block, guards)
     block.guard_user = without_article(words)
     block.add("cannot", text, (*mapped, ("guard_user", f"only for a use by {words}: the case loader checks each "
                                                       "use's user (CBN-6-R2)")))
