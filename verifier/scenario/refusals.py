@@ -67,6 +67,11 @@ def _uses(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
             and x.kind in ("play_card", "activate_ability")]
 
 
+def _used(x: Attempt, by_ability: dict[str, Ability]) -> Ability | None:
+    """The ability the attempt plays or activates; None for any other attempt."""
+    return by_ability.get(x.ability or "") if x.kind in ("play_card", "activate_ability") else None
+
+
 def _every_use(attempts: list[Attempt], ability_id: str | None) -> list[Attempt]:
     """The attempts that use the ability: those that play or activate it (`_uses`), and the negate entries made
     with it."""
@@ -239,16 +244,15 @@ def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list
     by_attempt = {x.id: x for x in attempts}
     at = {s.position: s for s in steps}
     for x in attempts:
-        a = by_ability.get(x.ability or "")
-        if a is None or a.kind not in _MOVES or x.kind not in ("play_card", "activate_ability"):
+        a = _used(x, by_ability)
+        if a is None or a.kind not in _MOVES:
             continue
         for y in attempts:
             b = by_ability.get(y.ability or "")
             if y.kind == "negate_ability" and b is not None and b.discards_what_it_negates and y.negated_attempt:
                 negated_card = by_attempt[y.negated_attempt].card
                 caught = {negated_card} if negated_card is not None else set()
-            elif y.kind == "discard_card" or (b is not None and b.kind == "discard_effect"
-                                               and y.kind in ("play_card", "activate_ability")):
+            elif y.kind == "discard_card" or getattr(_used(y, by_ability), "kind", None) == "discard_effect":
                 caught = set(y.targets)
             else:
                 continue
@@ -266,13 +270,12 @@ def _refuse_returns_to_hand_of_conditioned_cards(abilities: list[Ability], attem
     one, or an affliction is aimed at it earlier) is refused: RET-2 returns the card to face value, which the
     conditions' rule (CORE-12) does not follow."""
     by_ability = {a.id: a for a in abilities}
+    afflictions = [y for y in attempts if getattr(_used(y, by_ability), "kind", None) == "affliction_effect"]
     for x in attempts:
-        a = by_ability.get(x.ability or "")
-        if a is None or a.kind != "return_to_hand_effect" or x.kind not in ("play_card", "activate_ability"):
+        a = _used(x, by_ability)
+        if a is None or a.kind != "return_to_hand_effect":
             continue
-        afflicted = {c for y in attempts if y.step < x.step and y.kind in ("play_card", "activate_ability")
-                     and (b := by_ability.get(y.ability or "")) is not None and b.kind == "affliction_effect"
-                     for c in y.targets}
+        afflicted = {c for y in afflictions if y.step < x.step for c in y.targets}
         for name in x.targets:
             if name in conditioned or name in afflicted:
                 raise CaseRefused(f"{x.id} returns '{name}' to hand, and '{name}' could have a condition then: a card "
