@@ -129,8 +129,11 @@ def test_alternative_types_the_model_cannot_check_are_refused(text: str) -> None
     ("Negate an evil card. You may take up to 2 OT angels from deck or Reserve.", "negate_effect",
      ("draw_pile:any", "reserve:any")),
     ("Negate a card. If used by Job, you may draw X (limit 3).", "negate_effect", ("draw_pile:any",)),
+    ("Discard the top card of opponent's deck.", "other_effect", ("draw_pile:any",)),
+    ("Discard an evil card from a Reserve.", "other_effect", ("reserve:any",)),
+    ("Negate an evil card. Discard the top 2 cards of a deck.", "negate_effect", ("draw_pile:any",)),
 ])
-def test_a_move_from_a_pile_to_a_hand_is_read_and_not_carried_out(text: str, kind: str,
+def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
                                                                    changes: tuple[str, ...]) -> None:
     a = only(text)
     assert (a.kind, a.use_changes, a.unsupported) == (kind, changes, ())
@@ -142,6 +145,8 @@ def test_a_move_from_a_pile_to_a_hand_is_read_and_not_carried_out(text: str, kin
     "Search deck for The Throne of David and put it in play.",  # a card the case does not hold enters play
     "You may take a good Enhancement from discard pile.",  # a discard pile may hold the case's cards
     "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition
+    "If an opponent harms your wilderness Hero, discard the top card of their deck.",
+    "Discard a Hero or the top card of a deck.",  # the Hero is one of the case's cards
     "You may take an Assyrian to territory from deck.",
 ])
 def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:

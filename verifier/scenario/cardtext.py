@@ -868,6 +868,11 @@ _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": 
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
+def _body(tree: Tree) -> Tree:
+    """The effect of a parsed sentence (neither a lead nor a tail)."""
+    return next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
+
+
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
     low = sentence.lower().rstrip(".!").strip()
@@ -883,7 +888,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     gain = _GAIN.fullmatch(low) if tree is None else None
     if gain is not None and _increase(block, sentence, gain):
         return
-    move = _PILE_MOVES.fullmatch(low) if tree is None else None
+    move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data == "discard" else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
         block.pile_moves.append((sentence, _pile_zones(low), move.group("condition") is not None))
@@ -893,7 +898,7 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.add("sentence", sentence, reason=unread_reason(sentence))
         return
     leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
-    body = next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
+    body = _body(tree)
     for lead in leads:
         if lead.data == "lead_permission" and _words(lead).startswith("opponent"):
             # "Opponent may discard ...": the opponent decides and carries it out, not the ability's user
@@ -1237,15 +1242,21 @@ _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)
 # Moves of cards from a draw pile or a Reserve to a hand: "You may draw 2.", "Draw X (limit 3).", "Each player
 # must draw 1." (DRAW-1); "You may take a Daniel Hero from deck.", "You may take an evil card from Reserve (or deck
 # if ...)." (SRCH-6, SRCH-6-R1); "You may search deck or Reserve for a Curse." (SRCH-1, SRCH-3); or one of several
-# ("You may draw 2 or take an Enhancement from Reserve."). Not carried out: the card taken is none of a case's
-# cards unless the case holds one in such a pile, and a case that does is refused (`_PILE_ZONES` names the piles).
-_PILE = r"(?:your |a |the |opponent's |each )?(?:deck|draw pile|reserve)"
+# ("You may draw 2 or take an Enhancement from Reserve."); and to a discard pile: "Discard the top card of
+# opponent's deck.", "Discard an evil card from a Reserve." (DISC-1, a card the text names in a Reserve, RSV-2).
+# Not carried out: the card moved is none of a case's cards unless the case holds one in such a pile, and a case
+# that does is refused (`_PILE_ZONES` names the piles).
+_PILE = r"(?:your |a |the |opponent's |an opponent's |each opponent's |each |their |his |own |any )?(?:deck|draw pile|reserve)"
 _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|reserve) if [^()]*\))?"
 # what a take or a search names: any words, but none that would put the card into play or battle
 _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give)\b)[^,;:])+?"
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
          r"(?: from (?:the )?bottom of (?:your )?deck)?"
-         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN})")
+         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN}"
+         # "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2)
+         r"|discard (?:the )?(?:top|bottom|top or bottom) (?:card|(?:\d+|x|two|three|four|five) cards) (?:of|from) "
+         rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?(?:(?:good|evil) )?cards? from "
+         r"(?:a |the |an opponent's |opponent's |each opponent's )?reserve)")
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
 _PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
@@ -1434,8 +1445,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             block.kind = "other_effect"
             block.parts.add("other_part")
             block.min_targets, block.max_targets = 0, None
-            mapped = (("kind", "other_effect: it moves cards from a pile to a hand, which the model does not carry "
-                               "out"),)
+            mapped = (("kind", "other_effect: it moves cards of a draw pile or a Reserve (to a hand or a discard "
+                               "pile), which the model does not carry out"),)
         block.use_changes |= {f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
                                                               "one is refused)"),))
