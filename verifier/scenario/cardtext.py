@@ -1046,16 +1046,12 @@ def _sentence(block: _Block, sentence: str) -> None:
             if ctext.startswith("used by ") and _guard_user(block, text, guards, ctext.removeprefix("used by ")):
                 return
             m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
-            if m is None and "g_negated" not in guards:
-                # "cannot be interrupted if ...": matters only where a negate reaches the ability; the loader
-                # refuses such a case
+            if m is None or guards != {"g_negated"}:
+                # "cannot be negated if a king of Israel is in play": a guard matters only where a negate reaches
+                # the ability (CBN-2, CBN-1-R1); the loader refuses such a case
                 block.guard_condition = text
                 block.add("cannot", text, (("guard_condition", f"'{text}' (not modelled: a case where a negate "
                                                                "reaches this ability is refused)"),))
-                return
-            if m is None or guards != {"g_negated"}:
-                block.add("cannot", text, reason=f"'cannot be negated if {ctext}': the condition is not modelled"
-                          if "g_negated" in guards else f"'{text}': the condition is not modelled")
                 return
             block.cbn = f"x is {m.group(1)} or greater"
             mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))

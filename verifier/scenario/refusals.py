@@ -181,15 +181,23 @@ def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card],
 
 def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],
                                             attempts: list[Attempt]) -> None:
-    """A negate that reaches an ability whose guard has a condition regcheck does not read ("cannot be
-    interrupted if ..."), an ability that adds characters to battle (what took effect through it is negated
-    with it, NEG-7-R1, which regcheck does not follow) or a withdraw or return to hand already carried out, is
-    refused; so is a card played after a negate of "all" the cards it fits, in the negate's phase (the card is
-    played, its ability prevented)."""
+    """A negate (a negate attempt, or the ongoing negate of the ability's kind of a card of the case) that may reach
+    an ability whose guard has a condition regcheck does not read ("cannot be negated if ..."), an ability that
+    adds characters to battle (what took effect through it is negated with it, NEG-7-R1, which regcheck does not
+    follow) or a withdraw or return to hand already carried out, is refused; so is a card played after a negate of
+    "all" the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     by_card = {c.name: c for c in cards}
     steps_by_position = {s.position: s for s in steps}
+    negated_kinds = {kind: a for a in abilities for kind in a.negates_kinds}
+    for x in attempts:
+        a = _used(x, by_ability)
+        if a is not None and a.guard_condition and a.kind in negated_kinds:
+            # an ongoing negate of the ability's kind ("negate heal abilities", GLOSS-12) may reach this use
+            raise CaseRefused(f"{x.id} uses {a.id}, whose ability says '{a.guard_condition}', and "
+                              f"{negated_kinds[a.kind].id} negates such abilities while its card is in play: the "
+                              "condition is not modelled; write the ability by hand for this case", x.loc)
     for y in attempts:
         if y.kind != "negate_ability" or y.ability is None:
             continue
@@ -208,6 +216,10 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
         reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
         if negate.targets_every:
             reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
+            # a guard also keeps out the prevent of a negate of all that fit from abilities activated later (NEG-4,
+            # CBN-9)
+            reached += [x for x in attempts if x.step > y.step and (used := _used(x, by_ability)) is not None
+                        and x.kind == "activate_ability" and used.guard_condition and negate.fits(by_card[used.card])]
         for x in reached:
             a = by_ability.get(x.ability or "")
             if a is None:
@@ -223,8 +235,8 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                                   "for this case", y.loc)
             if a.guard_condition:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
-                                  "is not modelled; write the ability by hand (cannot_be_interrupted: true or false) "
-                                  "for this case", y.loc)
+                                  "is not modelled; write the ability by hand (with its guards true or false) for this "
+                                  "case", y.loc)
             if a.adds:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
                                   "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "

@@ -1,0 +1,30 @@
+"""Refusals of cases whose answer would rest on what regcheck does not model, checked on loaded scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from verifier.errors import CaseRefused, Location
+from verifier.scenario.model import Scenario
+from verifier.scenario.refusals import Unmodelled, refuse_unanswerable
+
+
+def test_an_ongoing_negate_of_a_kind_reaching_a_guard_with_an_unread_condition_is_refused(
+        repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # Incurable negates heal abilities while in play; a Balm of Gilead whose text said "Cannot be negated if ..."
+    # would be kept out of it or not depending on a condition regcheck does not read
+    sc = make_case((repo_root / "cases/negate/incurable-negates-balm-of-gilead-played-while-it-is-in-play.yaml")
+                   .read_text("utf-8"))
+    guarded = [a._replace(guard_condition="cannot be negated if a king is in play") if a.card == "balm" else a
+               for a in sc.abilities]
+    with pytest.raises(CaseRefused, match=r"play_balm uses .*, whose ability says 'cannot be negated if a king is in "
+                                          r"play', and .* negates such abilities while its card is in play"):
+        refuse_unanswerable(_unmodelled(sc), list(sc.cards), guarded, list(sc.steps), list(sc.attempts))
+    refuse_unanswerable(_unmodelled(sc), list(sc.cards), list(sc.abilities), list(sc.steps), list(sc.attempts))
+
+
+def _unmodelled(sc: Scenario) -> Unmodelled:
+    return Unmodelled(lambda name: Location(sc.path, 1))
