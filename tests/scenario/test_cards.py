@@ -282,8 +282,6 @@ def test_what_blocks_a_text_is_each_reason_of_its_unsupported_category(text: str
 def test_a_reason_quoting_the_cards_words_is_counted_without_them() -> None:
     assert blocker_reason("what the negate applies to ('negate opponent's heroes') is not checked by the model") == (
         "what the negate applies to ('...') is not checked by the model")
-    assert blocker_reason("'cannot be negated if opposed by a female': the condition is not modelled") == (
-        "'cannot be negated if ...': the condition is not modelled")
     assert blocker_reason("an exception to the kinds the negate names ('except cloud cards') is not modelled") == (
         "an exception to the kinds the negate names ('...') is not modelled")
     assert blocker_reason("a place after a list of kinds ('in territories'): whether it applies to every kind or to "

@@ -1868,7 +1868,7 @@ def test_a_negate_reaching_a_guard_with_an_unread_condition_is_refused(make_case
     # "Cannot be negated if you control a meek Hero": whether gideon's player controls one is not read
     text = JUDGES + f"  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n    {negate}"
     with pytest.raises(CaseRefused, match=rf"{refused}, whose ability says 'cannot be negated if you control a meek "
-                                          r"hero': the condition is not modelled"):
+                                          r"hero', a guard regcheck does not read whole"):
         make_case(text + "questions:\n  legal: legal(negate_it)\n")
     # with no negate, the guard matters nowhere and the case is answered
     sc = make_case(JUDGES + "questions:\n  legal: legal(judged)\n")

@@ -21,7 +21,8 @@ def test_an_ongoing_negate_of_a_kind_reaching_a_guard_with_an_unread_condition_i
     guarded = [a._replace(guard_condition="cannot be negated if a king is in play") if a.card == "balm" else a
                for a in sc.abilities]
     with pytest.raises(CaseRefused, match=r"play_balm uses .*, whose ability says 'cannot be negated if a king is in "
-                                          r"play', and .* negates such abilities while its card is in play"):
+                                          r"play', a guard regcheck does not read whole, and .* negates such "
+                                          r"abilities while its card is in play"):
         refuse_unanswerable(_unmodelled(sc), list(sc.cards), guarded, list(sc.steps), list(sc.attempts))
     refuse_unanswerable(_unmodelled(sc), list(sc.cards), list(sc.abilities), list(sc.steps), list(sc.attempts))
 

@@ -586,8 +586,6 @@ _QUOTING = (
      r"what the \1 applies to ('...') is not checked by the model"),
     (re.compile(r"the word '.*' in the description '.*' is not one the model can check"),
      "a word of the description '...' is not one the model can check"),
-    (re.compile(r"'cannot be negated if .*': the condition is not modelled"),
-     "'cannot be negated if ...': the condition is not modelled"),
     (re.compile(r"(an ongoing effect while set aside that changes what the model tracks) \('.*'\) is not modelled"),
      r"\1 ('...') is not modelled"),
     (re.compile(r"(a list of kinds that differ in their alignment, brigade or trait words) \('.*'\)( is not modelled.*)"),

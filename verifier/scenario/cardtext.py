@@ -763,9 +763,19 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
 
 
+def _guard_aside(block: _Block, text: str) -> None:
+    """Keep a guard sentence the reader does not read whole ("cannot be negated if a king of Israel is in play",
+    "cannot be prevented by a Hero") aside: a guard matters only where a negate reaches its ability (CBN-2,
+    CBN-1-R1), and the case loader refuses every case where one may."""
+    block.guard_condition = "; ".join(filter(None, (block.guard_condition, text)))
+    block.add("cannot", text, (("guard_condition", f"'{text}' (not modelled: a case where a negate reaches this "
+                                                   "ability is refused)"),))
+
+
 def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional: bool) -> None:
     """Read "cannot be negated by <description>": the ability's guards bar only the abilities of cards that fit the
-    description (CBN-6-R3); a description regcheck cannot check on the negating card is refused."""
+    description (CBN-6-R3); one the reader cannot read whole (a description regcheck cannot check on the negating
+    card, a condition, a limit on "cannot be prevented" alone) is kept aside (`_guard_aside`)."""
     target = _find(by, "target")
     assert target is not None
     words = without_article(_words(target))
@@ -779,7 +789,7 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
               else "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is not modelled"
               if block.guarded else "")
     if reason:
-        block.add("cannot", text, reason=reason)
+        _guard_aside(block, text)
         return
     block.cbn = True
     block.cannot_be_interrupted = block.cannot_be_interrupted or "g_interrupted" in guards
@@ -1038,8 +1048,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             _guard_by(block, text, guards, by, cond is not None)
             return
         if block.guard_by:
-            block.add("cannot", text, reason="a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is "
-                                             "not modelled")
+            # a 'cannot be ...' beside a 'cannot be negated by ...' in one ability
+            _guard_aside(block, text)
             return
         if cond is not None:
             ctext = _words(cond).removeprefix("if ").strip()
@@ -1047,11 +1057,7 @@ def _sentence(block: _Block, sentence: str) -> None:
                 return
             m = re.fullmatch(r"x is (\d+) or (?:greater|more)", ctext)
             if m is None or guards != {"g_negated"}:
-                # "cannot be negated if a king of Israel is in play": a guard matters only where a negate reaches
-                # the ability (CBN-2, CBN-1-R1); the loader refuses such a case
-                block.guard_condition = text
-                block.add("cannot", text, (("guard_condition", f"'{text}' (not modelled: a case where a negate "
-                                                               "reaches this ability is refused)"),))
+                _guard_aside(block, text)
                 return
             block.cbn = f"x is {m.group(1)} or greater"
             mapped.append(("cannot_be_negated", f"if X is {m.group(1)} or greater"))

@@ -195,9 +195,9 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
         a = _used(x, by_ability)
         if a is not None and a.guard_condition and a.kind in negated_kinds:
             # an ongoing negate of the ability's kind ("negate heal abilities", GLOSS-12) may reach this use
-            raise CaseRefused(f"{x.id} uses {a.id}, whose ability says '{a.guard_condition}', and "
-                              f"{negated_kinds[a.kind].id} negates such abilities while its card is in play: the "
-                              "condition is not modelled; write the ability by hand for this case", x.loc)
+            raise CaseRefused(f"{x.id} uses {a.id}, whose ability says '{a.guard_condition}', a guard regcheck does "
+                              f"not read whole, and {negated_kinds[a.kind].id} negates such abilities while its card "
+                              "is in play; write the ability by hand for this case", x.loc)
     for y in attempts:
         if y.kind != "negate_ability" or y.ability is None:
             continue
@@ -234,9 +234,9 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                                   "such a user: state the users' traits and alignment, or write the ability by hand "
                                   "for this case", y.loc)
             if a.guard_condition:
-                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}': the condition "
-                                  "is not modelled; write the ability by hand (with its guards true or false) for this "
-                                  "case", y.loc)
+                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}', a guard "
+                                  "regcheck does not read whole; write the ability by hand (with its guards true or "
+                                  "false) for this case", y.loc)
             if a.adds:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
                                   "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "
