@@ -1874,3 +1874,16 @@ def test_a_negate_reaching_a_guard_with_an_unread_condition_is_refused(make_case
     sc = make_case(JUDGES + "questions:\n  legal: legal(judged)\n")
     assert [a.guard_condition for a in sc.abilities if a.card == "judges"] == [
         "cannot be negated if you control a meek hero"]
+
+
+def test_a_cannot_be_negated_given_to_other_cards_not_read_whole_refuses_a_case_with_a_negate(
+        make_case: Callable[..., Scenario]) -> None:
+    # Bartimaeus: "Good enhancements with 'Faith' in the title cannot be negated." (which titles: not read)
+    text = JUDGES.replace("timeline:\n", "  bartimaeus:\n    card: Bartimaeus\n    zone: territory\ntimeline:\n").replace(
+        "    card: Appointing Judges (LoC)\n", "    type: GE\n    brigade: Gold\n    abilities:\n      - kind: discard\n")
+    with pytest.raises(CaseRefused, match=r"bartimaeus says 'good enhancements with 'faith' in the title cannot be "
+                                          r"negated', a 'cannot be \.\.\.' given to other cards that regcheck does not "
+                                          r"read whole, and negate_it negates"):
+        make_case(text + "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n    negate: judged\n"
+                         "    by: rage\nquestions:\n  legal: legal(negate_it)\n")
+    assert make_case(text + "questions:\n  legal: legal(judged)\n").cards

@@ -141,7 +141,7 @@ class AbilityReading(NamedTuple):
     # negated" is both (CBN-1) and is read as `cannot_be_negated`
     cannot_be_interrupted: bool = False
     cannot_be_prevented: bool = False
-    # a "cannot be interrupted (or prevented) if ..." whose condition is not read; see the case loader
+    # a guard sentence not read whole ("cannot be negated if ...", "cannot be prevented by ..."); see the case loader
     guard_condition: str = ""
     # "cannot be negated by <description>": the description of the cards whose abilities its guards bar; "" for
     # every card (CBN-6-R3)
@@ -155,6 +155,9 @@ class AbilityReading(NamedTuple):
     # "... used by <this card | a description of characters>": whose Enhancements the grant covers ("this card",
     # or the description); "" when it names no user
     grant_users: str = ""
+    # a "cannot be ..." given to other cards that the reader does not read whole ("Weapon class enhancements used by
+    # Eli cannot be negated"): the case loader refuses a case with it and a negate
+    grant_aside: str = ""
     # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
     effect_class: str = "plain_effect"
 

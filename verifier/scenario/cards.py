@@ -377,20 +377,29 @@ def override_problems() -> list[str]:
         if not 1 <= o.block <= len(blocks):
             problems.append(f"{o.loc}: {name} has no ability {o.block}")
             continue
-        texts = {p.text for p in blocks[o.block - 1].unsupported}
+        texts = {p.text for p in blocks[o.block - 1].pieces if not p.supported or _aside(p)}
         for part, _, unless in o.accepted:
             if part not in texts:
-                problems.append(f"{o.loc}: {name} ability {o.block} has no unsupported part '{part}'")
+                problems.append(f"{o.loc}: {name} ability {o.block} has no unsupported part, nor one kept aside, "
+                                f"'{part}'")
             if unless and not isinstance(find_card(unless), RealCard):
                 problems.append(f"{o.loc}: unless_card names unknown card {unless}")
     return problems
 
 
+def _aside(part: Part) -> bool:
+    """A "cannot be ..." given to other cards that the reader kept aside (the case loader refuses a case with it and
+    a negate, unless a reviewed override accepts it)."""
+    return "grant_aside" in dict(part.mapped)
+
+
 def _apply(reading: AbilityReading, o: Override) -> AbilityReading:
     why = {part: reason for part, reason, _ in o.accepted}
-    pieces = tuple(p if p.supported or p.text not in why else
-                   Part(p.kind, p.text, (("override", why[p.text]),), "") for p in reading.pieces)
-    changed = reading._replace(pieces=pieces, **dict(o.fields))  # type: ignore[arg-type]
+    accepted = {p.text for p in reading.pieces if p.text in why and (not p.supported or _aside(p))}
+    pieces = tuple(Part(p.kind, p.text, (("override", why[p.text]),), "") if p.text in accepted else p
+                   for p in reading.pieces)
+    aside = "; ".join(g for g in reading.grant_aside.split("; ") if g and g not in accepted)
+    changed = reading._replace(pieces=pieces, grant_aside=aside, **dict(o.fields))  # type: ignore[arg-type]
     return changed
 
 

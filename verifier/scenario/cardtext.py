@@ -360,6 +360,7 @@ class _Block:
         self.guard_user = ""
         self.grant = ""
         self.grant_users = ""
+        self.grant_aside = ""
         self.zone: str | None = None
         self.also_in_play = False
         self.opponents = False
@@ -387,7 +388,12 @@ class _Block:
         return bool(self.cbn) or self.cannot_be_interrupted or self.cannot_be_prevented
 
     def add(self, kind: str, text: str, mapped: tuple[tuple[str, str], ...] = (), reason: str = "") -> None:
-        self.pieces.append(Part(kind, re.sub(r"\s+([,;:])", r"\1", text).strip(), mapped, reason))
+        self.pieces.append(Part(kind, _unspaced(text), mapped, reason))
+
+
+def _unspaced(text: str) -> str:
+    """The words as printed: no space before a comma, semicolon or colon (the grammar reads them spaced)."""
+    return re.sub(r"\s+([,;:])", r"\1", text).strip()
 
 
 _PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "territory": "territory",
@@ -767,9 +773,9 @@ def _guard_aside(block: _Block, text: str) -> None:
     """Keep a guard sentence the reader does not read whole ("cannot be negated if a king of Israel is in play",
     "cannot be prevented by a Hero") aside: a guard matters only where a negate reaches its ability (CBN-2,
     CBN-1-R1), and the case loader refuses every case where one may."""
-    block.guard_condition = "; ".join(filter(None, (block.guard_condition, text)))
-    block.add("cannot", text, (("guard_condition", f"'{text}' (not modelled: a case where a negate reaches this "
-                                                   "ability is refused)"),))
+    block.guard_condition = "; ".join(filter(None, (block.guard_condition, _unspaced(text))))
+    block.add("cannot", text, (("guard_condition", f"'{_unspaced(text)}' (not modelled: a case where a negate "
+                                                   "reaches this ability is refused)"),))
 
 
 def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional: bool) -> None:
@@ -820,7 +826,15 @@ def _grant(block: _Block, body: Tree, text: str) -> None:
     users = read_description(without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
     reason = _grant_refusal(block, guards, what, user, covered, users)
     if reason:
-        block.add("grant", text, reason=reason)
+        # kept aside: it matters only where a negate may reach an ability it covers, and the loader refuses a case
+        # with it and any negate
+        if block.kind is None:
+            block.kind = "other_effect"
+            block.parts.add("other_part")
+            block.min_targets, block.max_targets = 0, None
+        block.grant_aside = "; ".join(filter(None, (block.grant_aside, _unspaced(text))))
+        block.add("grant", text, (("grant_aside", f"'{_unspaced(text)}': {reason} (a case with it and a negate is "
+                                                  "refused)"),))
         return
     block.kind = "other_effect"
     block.parts.add("other_part")
@@ -1463,7 +1477,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         cannot_be_negated=block.cbn, target_zone=block.zone, also_in_play=block.also_in_play,
         cannot_be_interrupted=block.cannot_be_interrupted, cannot_be_prevented=block.cannot_be_prevented,
         guard_condition=block.guard_condition, guard_by=block.guard_by, guard_user=block.guard_user,
-        grants_unnegatable=block.grant, grant_users=block.grant_users,
+        grants_unnegatable=block.grant, grant_users=block.grant_users, grant_aside=block.grant_aside,
         targets_opponents_cards=block.opponents, targets_own_cards=block.own,
         targets_all_in_location=block.all_in_location and block.zone is not None,
         parts=tuple(sorted(block.parts)), heals_only=tuple(sorted(block.heals_only)),

@@ -57,6 +57,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "guard_condition": a.guard_condition or None,
         "guard_by": a.guard_by or None,
         "guard_user": a.guard_user or None,
+        "grant_aside": a.grant_aside or None,
         "parts": list(a.parts),
         "heals_only": list(a.heals_only),
         "inflicts": list(a.inflicts),
@@ -118,7 +119,8 @@ def _describe(a: AbilityReading) -> list[str]:
         + (", cannot be prevented" if a.cannot_be_prevented else "")
         + (f"; '{a.guard_condition}' (not modelled: a negate reaching it is refused)" if a.guard_condition else "")
         + (f"; only against abilities on {a.guard_by}" if a.guard_by else "")
-        + (f"; only for a use by {a.guard_user} (CBN-6-R2)" if a.guard_user else ""),
+        + (f"; only for a use by {a.guard_user} (CBN-6-R2)" if a.guard_user else "")
+        + (f"; gives '{a.grant_aside}' (not modelled: a case with a negate is refused)" if a.grant_aside else ""),
     ]
     if a.effect_class != "plain_effect":
         fields.append(f"class: {display_value(a.effect_class)} (the characters it adds are the case's 'adds:')")

@@ -99,6 +99,8 @@ class Ability(NamedTuple):
     # "... used by <this card | description>": whose Enhancements that covers ("this card" or a description of
     # characters; "" when it names no user)
     grant_users: str = ""
+    # a "cannot be ..." given to other cards that the card reader does not read whole (a case with a negate is refused)
+    grant_aside: str = ""
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets

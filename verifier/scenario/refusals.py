@@ -51,6 +51,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
+    _refuse_grants_aside(unmodelled, abilities, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
@@ -241,6 +242,21 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
                                   "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "
                                   "does not follow", y.loc)
+
+
+def _refuse_grants_aside(unmodelled: Unmodelled, abilities: list[Ability], attempts: list[Attempt]) -> None:
+    """A card whose text gives "cannot be ..." to abilities on other cards in words the reader does not read whole
+    (`Ability.grant_aside`), in a case where anything negates (a negate attempt, or an ongoing negate of ability
+    kinds), is refused: which abilities it keeps from the negate is not read."""
+    negate = next((x.id for x in attempts if x.kind == "negate_ability"), None) or next(
+        (a.id for a in abilities if a.negates_kinds), None)
+    if negate is None:
+        return
+    for a in abilities:
+        if a.grant_aside:
+            raise CaseRefused(f"{a.card} says '{a.grant_aside}', a 'cannot be ...' given to other cards that regcheck "
+                              f"does not read whole, and {negate} negates: which abilities it covers is not read; write "
+                              "the ability by hand for this case", unmodelled.locate(a.card))
 
 
 # The abilities that move their targets at once to another place, by kind (WDR-3, RET-1).

@@ -460,7 +460,7 @@ class CardsSection(CaseReaderBase):
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
                        guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
-                       discards_what_it_negates=a.discards_what_it_negates,
+                       grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
 
     def guard_by(self, node: YNode | None) -> str:
