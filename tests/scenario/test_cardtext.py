@@ -375,6 +375,11 @@ def test_protections_are_read_as_what_they_guard_and_against_what() -> None:
     a = only("Protect holder's Heroes from having their abilities reduced. Restore all of holder's Heroes to full "
              "abilities.")
     assert (a.kind, a.protections) == ("heal_effect", ("any_card/any/card",))
+    # an immunity to other cards is a protection from their special abilities (IGN-3-R1)
+    a = only("Negate a Hero. This Hero is immune to demons.")
+    assert (a.kind, a.protections, a.unsupported) == ("negate_effect", ("any_card/any/card",), ())
+    a = only("Immune to evil cards.")
+    assert (a.kind, a.protections, a.unsupported) == (None, ("any_card/evil/card",), ())
 
 
 def test_an_ongoing_effect_while_set_aside_on_what_the_model_tracks_is_refused() -> None:

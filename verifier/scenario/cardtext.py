@@ -63,7 +63,7 @@ ONCE_UNIT: "game" | "turn" | "round"
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
-     | protect | interrupted_only | grant_cannot | uses_allowed | band
+     | protect | immune | interrupted_only | grant_cannot | uses_allowed | band
 
 // set aside ------------------------------------------------------------------------------
 set_aside: SET_ASIDE target location? duration? paired_tail?
@@ -208,6 +208,10 @@ gains_ability: words "gains" "the"? "ability" words
 gains_every_turn: words "gains" NUMBER "/" NUMBER "for" "every" "turn" words?
 each_upkeep: "each" "upkeep" ","? words
 protect: "protect" words
+// "This Hero is immune to demons.", "Immune to red brigade.": a card immune to another cannot be targeted by its
+// special abilities, as a protection from it (IGN-3-R1)
+immune: words ("is" | "are") "immune" "to" words
+      | "immune" "to" words
 
 // "May band to an O.T. human" ("band with" means "band to", BAND-9)
 band: BAND_TO target location?
@@ -271,7 +275,7 @@ def split_sentences(block: str) -> list[str]:
 # a sentence; each can only be read from a sentence that holds the words it needs, so a sentence is parsed by a
 # grammar holding only those of them whose words it holds (the same reading: an effect left out has no parse).
 _NEEDS = {"healed": ("healed",), "when_returns": ("return",), "returns_with": ("return",), "returns_able": ("return",),
-          "immune_while_aside": ("while",), "gains_ability": ("gains",), "gains_every_turn": ("gains",),
+          "immune_while_aside": ("while",), "immune": ("immune",), "gains_ability": ("gains",), "gains_every_turn": ("gains",),
           "grant_cannot": ("cannot", "can not", "can't")}
 _BODY = re.compile(r"^\?body:.*?(?=\n\n)", re.M | re.S)
 
@@ -290,7 +294,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band)\b")
+                       r"band|immune)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -1155,8 +1159,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         unit = next((str(t) for t in body.children if isinstance(t, Token) and t.type == "ONCE_UNIT"), "game")
         _use_limit(block, text, str(use_count(times)), unit)
         return
-    if name == "protect":
-        _protection(block, "protect", text, text, about_the_set_aside=False)
+    if name in ("protect", "immune"):
+        _protection(block, name, text, text, about_the_set_aside=False)
         return
     if name == "grant_cannot":
         _grant(block, body, text)
