@@ -147,6 +147,8 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
     "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition
     "If an opponent harms your wilderness Hero, discard the top card of their deck.",
     "Discard a Hero or the top card of a deck.",  # the Hero is one of the case's cards
+    # which effect the limit is on is not read
+    "You may discard the top X cards of opponent's deck. Limit once per game. May band to a generic Egyptian warrior.",
     "You may take an Assyrian to territory from deck.",
 ])
 def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:

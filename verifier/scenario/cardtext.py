@@ -1448,6 +1448,11 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
+    if block.limit and block.pile_moves and block.kind is not None:
+        # "You may discard the top X cards of opponent's deck. Limit once per game. May band to ...": which of the
+        # effects the limit is on is not read
+        block.add("limit", "", reason="a limit in an ability with more than one effect (one a move out of a pile): "
+                                      "which effect it limits is not read")
     for sentence, zones, conditional in block.pile_moves:
         where = " or ".join(_ZONE_NAMES[z] for z in zones)
         if block.kind is None and conditional:
