@@ -12,6 +12,11 @@ from verifier.scenario.model import Scenario
 from verifier.scenario.refusals import Unmodelled, refuse_unanswerable
 
 
+def _unmodelled(sc: Scenario) -> Unmodelled:
+    """Where the case's cards are written does not matter to these checks: the case file's first line."""
+    return Unmodelled(lambda name: Location(sc.path, 1))
+
+
 def test_an_ongoing_negate_of_a_kind_reaching_a_guard_with_an_unread_condition_is_refused(
         repo_root: Path, make_case: Callable[..., Scenario]) -> None:
     # Incurable negates heal abilities while in play; a Balm of Gilead whose text said "Cannot be negated if ..."
@@ -27,5 +32,15 @@ def test_an_ongoing_negate_of_a_kind_reaching_a_guard_with_an_unread_condition_i
     refuse_unanswerable(_unmodelled(sc), list(sc.cards), list(sc.abilities), list(sc.steps), list(sc.attempts))
 
 
-def _unmodelled(sc: Scenario) -> Unmodelled:
-    return Unmodelled(lambda name: Location(sc.path, 1))
+
+def test_a_negate_of_all_that_fit_reaching_a_later_use_of_a_guard_with_an_unread_condition_is_refused(
+        repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # joshua's "Negate all Evil Characters in battle" keeps out the Taskmaster's later negate (PREV-7), unless the
+    # Taskmaster's ability cannot be prevented, which a condition regcheck does not read would decide
+    sc = make_case((repo_root / "cases/negate/negate-all-evil-characters-in-battle-keeps-out-a-taskmaster-who-enters-"
+                                "later.yaml").read_text("utf-8"))
+    guarded = [a._replace(guard_condition="cannot be prevented if a king is in play") if a.card == "taskmaster" else a
+               for a in sc.abilities]
+    with pytest.raises(CaseRefused, match=r"joshua_negates may negate taskmaster_negates, whose ability says 'cannot "
+                                          r"be prevented if a king is in play'"):
+        refuse_unanswerable(_unmodelled(sc), list(sc.cards), guarded, list(sc.steps), list(sc.attempts))

@@ -217,10 +217,10 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
         reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
         if negate.targets_every:
             reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
-            # a guard also keeps out the prevent of a negate of all that fit from abilities activated later (NEG-4,
-            # CBN-9)
-            reached += [x for x in attempts if x.step > y.step and (used := _used(x, by_ability)) is not None
-                        and x.kind == "activate_ability" and used.guard_condition and negate.fits(by_card[used.card])]
+            # a guard also keeps out the prevent of a negate of all that fit from abilities used later (NEG-4, CBN-9)
+            reached += [x for x in attempts if x.step > y.step and x.kind in ("activate_ability", "negate_ability")
+                        and (used := by_ability.get(x.ability or "")) is not None and used.guard_condition
+                        and negate.fits(by_card[used.card])]
         for x in reached:
             a = by_ability.get(x.ability or "")
             if a is None:
