@@ -3,9 +3,10 @@
 Against the grounding that names the inputs, on bundled cases and a generated one: the facts and the
 questions are the same (the inputs stay solver constants the facts pin); every rule instance kept is one of
 the other grounding's, in the same order, and names no input a fact pins; every instance left out holds
-given the facts, and the grounding names the rules with an instance left out. A question reads the inputs as solver constants, so its value is found by the solver or
-fixed by the structure alike. The engine answers a case grounded either way alike: a conflict, its ways out and an
-ambiguity are worked out on the grounding that names the inputs, so they are the same to the last item.
+given the facts, and the grounding names the rules with an instance left out. A question reads the inputs
+as solver constants, so its value is found by the solver or fixed by the structure alike. The engine
+answers a case grounded either way alike: a conflict, its ways out and an ambiguity are worked out on the
+grounding that names the inputs, so they are the same to the last item.
 """
 
 from __future__ import annotations
