@@ -132,11 +132,14 @@ def test_a_mutant_of_a_definition_only_questions_use_is_killed_by_a_question_it_
     assert all(r.question in asked and r.expected != r.got for r in killed)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_mutants_run_on_the_groundings_the_answers_made_have_the_same_fates(table, one_worker, jobs: int,
+@pytest.mark.parametrize(("jobs", "fold"), [(1, False), (2, False), (1, True), (2, True)])
+def test_mutants_run_on_the_groundings_the_answers_made_have_the_same_fates(table, one_worker, jobs: int, fold: bool,
                                                                            monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # With `fold`, an answer keeps a folded grounding (its rule bodies read the pinned inputs): a deletion runs on
+    # it, with the same fate and on the same cases; a mutant that puts rules in grounds the case afresh.
     repo, scenarios, chosen = table
     grounded: list[str] = []
+    answering: list[str] = []
     ground = grounding._ground
 
     def counted(scenario, rules, *rest):  # type: ignore[no-untyped-def]
@@ -147,18 +150,27 @@ def test_mutants_run_on_the_groundings_the_answers_made_have_the_same_fates(tabl
 
     def answer(at: int):  # type: ignore[no-untyped-def]
         kept: list[GroundedBase] = []
-        result = check_scenario(scenarios[at], repo.rules, None, DEFAULT_TIMEOUT_MS, keep=kept)
+        before = len(grounded)
+        result = check_scenario(scenarios[at], repo.rules, None, DEFAULT_TIMEOUT_MS, keep=kept, fold=fold)
+        answering.extend(grounded[before:])
+        assert kept[0].folded is fold
         return result, scenarios[at], kept[0]
 
-    told: list[tuple[str, int, int]] = []
-    answers, fates = answer_and_mutate(repo.rules, chosen, len(scenarios), answer, DEFAULT_TIMEOUT_MS, jobs=jobs,
-                                       told=lambda what, done, total: told.append((what, done, total)))
-    assert fates == one_worker
-    # an answer whose grounding is kept for the deletions is grounded with the inputs named (no `fold`)
-    assert answers == [check_scenario(sc, repo.rules, None, DEFAULT_TIMEOUT_MS, fold=False) for sc in scenarios]
-    assert ("cases", len(scenarios), len(scenarios)) in told and ("mutation", len(scenarios), len(scenarios)) in told
-    if jobs == 1:  # each case grounded once, for its answer (and once more for the comparison above)
-        assert grounded == [sc.path for sc in scenarios] * 2
+    for mutants, expected in ((chosen, one_worker),
+                              ([m for m in chosen if not m.put_in and not m.definitions],
+                               [r for m, r in zip(chosen, one_worker) if not m.put_in and not m.definitions])):
+        grounded.clear()
+        answering.clear()
+        told: list[tuple[str, int, int]] = []
+        answers, fates = answer_and_mutate(repo.rules, mutants, len(scenarios), answer, DEFAULT_TIMEOUT_MS, jobs=jobs,
+                                           told=lambda what, done, total: told.append((what, done, total)))
+        assert fates == expected
+        assert ("cases", len(scenarios), len(scenarios)) in told and ("mutation", len(scenarios), len(scenarios)) in told
+        if jobs == 1 and (not fold or mutants is not chosen):  # the mutants' run grounds no case again
+            assert grounded == answering
+    if jobs == 1 and not fold:  # each case grounded once, for its answer
+        assert answering == [sc.path for sc in scenarios]
+    assert answers == [check_scenario(sc, repo.rules, None, DEFAULT_TIMEOUT_MS, fold=fold) for sc in scenarios]
 
 
 def test_a_case_that_cannot_be_read_leaves_the_mutants_without_results(table) -> None:  # type: ignore[no-untyped-def]

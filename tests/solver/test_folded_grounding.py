@@ -3,9 +3,10 @@
 Against the grounding that names the inputs, on bundled cases and a generated one: the facts and the
 questions are the same (the inputs stay solver constants the facts pin); every rule instance kept is one of
 the other grounding's, in the same order, and names no input a fact pins; every instance left out holds
-given the facts. A question reads the inputs as solver constants, so its value is found by the solver or
-fixed by the structure alike. The engine answers a case grounded either way alike: a conflict, its ways out and an
-ambiguity are worked out on the grounding that names the inputs, so they are the same to the last item.
+given the facts, and the grounding names the rules with an instance left out. A question reads the inputs
+as solver constants, so its value is found by the solver or fixed by the structure alike. The engine
+answers a case grounded either way alike: a conflict, its ways out and an ambiguity are worked out on the
+grounding that names the inputs, so they are the same to the last item.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ def assert_folds_only_inputs(sc: Scenario, rules: RuleBase) -> int:
     labels = {t.origin.label for t in kept}  # type: ignore[union-attr]
     assert [label for label in every if label in labels] == [t.origin.label for t in kept], \
         f"{sc.path}: an instance is kept that the other grounding does not have, or the order differs"
+    # the rules with an instance left out are named, so the rules with an instance are those of the other grounding
+    held = {t.origin.rule.id for t in named.tracked if isinstance(t.origin, RuleInstance) and t.origin.label not in labels}
+    assert folded.held_by_inputs == held and not named.held_by_inputs, f"{sc.path}: the rules held by the inputs differ"
     inputs = pinned_inputs(folded, sc)
     naming = [t.origin.label for t in kept if mentioned(t.body) & inputs]  # type: ignore[union-attr]
     assert not naming, f"{sc.path}: rule bodies name a pinned input: {naming[:5]}"

@@ -140,6 +140,8 @@ class CaseRun:
         candidates = [m for m in self.alive if active.intersection(m.mutant.rules) or called & m.definitions]
         if not candidates:
             return
+        if grounded is not None and grounded.folded and any(m.put_in or m.definitions for m in candidates):
+            grounded = None  # a variant's own rules and questions are grounded beside rules that name the inputs
         sw = SwitchedCase(sc, self.rules, *self.limits, base=grounded)
         if sw.limit_hit:
             for m in candidates:

@@ -104,7 +104,7 @@ class _Case:
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
         # the rule bodies read the inputs the facts pin as their values (see `ground`), until a conflict is met
-        self.folded = fold and base is None and keep is None and not tracked
+        self.folded = fold and base is None and not tracked
         try:
             self.g: Grounding = ground(scenario, rules, base, keep, self.folded)
         except SolverError as exc:  # the only one grounding raises: the case is too large to ground
@@ -275,8 +275,9 @@ class _Case:
 
     @cached_property
     def used_rules(self) -> tuple[str, ...]:
-        """The rules with at least one instance in the scenario."""
-        return tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}))
+        """The rules with at least one instance in the scenario (as grounded with the inputs named)."""
+        return tuple(sorted({t.origin.rule.id for t in self.g.tracked if isinstance(t.origin, RuleInstance)}
+                            | self.g.held_by_inputs))
 
     def screen(self, every_outcome: bool, asked: Collection[tuple[str, tuple[str, ...]]]) -> Screening:
         """At most two solver checks: is there an outcome at all, and can two outcomes that share the
@@ -938,10 +939,10 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
     `keep`, the scenario's rules and facts as grounded are appended to it (see `ground`), so that the
     scenario can be grounded again from there.
 
-    With `fold` and no `keep`, the rule bodies read the inputs the facts pin as their values (see `ground`),
-    and a scenario found in conflict or with an ambiguous question is grounded again with the inputs named
-    and answered on that grounding, as without `fold`. Otherwise the verdicts and values are those without
-    `fold`; the choice witnesses, found on another problem, may differ, and the rules a choice-dependent
+    With `fold`, the rule bodies read the inputs the facts pin as their values (see `ground`; the base kept in
+    `keep` is then a folded one), and a scenario found in conflict or with an ambiguous question is grounded
+    again with the inputs named and answered on that grounding, as without `fold`. Otherwise the verdicts and
+    values are those without `fold`; the choice witnesses, found on another problem, may differ, and the rules a choice-dependent
     question involves are those whose instances, as grounded, name its value (see `_Case.involved`)."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb, keep=keep, fold=fold).run(resolve)
 

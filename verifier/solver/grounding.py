@@ -166,6 +166,9 @@ class Grounding:
     shared: dict[str, str] = field(default_factory=dict)
     numbers: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
     steps: int = 0
+    # With `ground`'s `fold`: the rules with an instance the pinned inputs make hold, left out here, that
+    # grounding with the inputs named keeps (its body names an input); without `fold`, empty.
+    held_by_inputs: set[str] = field(default_factory=set)
 
     def copy(self, **changes: Any) -> Grounding:
         """A grounding with containers of its own (what is added to one is not added to the other), with
@@ -173,7 +176,8 @@ class Grounding:
         return replace(self, **{"constants": dict(self.constants), "background": list(self.background),
                                 "tracked": list(self.tracked), "questions": dict(self.questions),
                                 "derived": dict(self.derived), "question_terms": dict(self.question_terms),
-                                "shared": dict(self.shared), "numbers": dict(self.numbers), **changes})
+                                "shared": dict(self.shared), "numbers": dict(self.numbers),
+                                "held_by_inputs": set(self.held_by_inputs), **changes})
 
     def largest(self, type_name: str) -> int | None:
         """The largest raw value a constant of this type takes (`never` for a step), None if unbounded."""
@@ -270,6 +274,8 @@ class _Grounder:
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.shown: dict[str, list[str]] = {}
+        # with `fold_inputs`: a grounding and tables of its own for the bodies compiled with the inputs named
+        self.plain: tuple[Grounding, dict[tuple[str, tuple[Py, ...]], Term], dict[tuple[str, tuple[Py, ...]], Term]] | None = None
         self.phase_end: dict[tuple[int, str], int] = {}
         for s in scenario.steps:
             self.phase_end[(s.turn, s.phase)] = s.position
@@ -876,6 +882,8 @@ class _Grounder:
                 except EncodingError as exc:
                     raise self._grounding_error(rule, names, terms, exc) from None
                 if body.smt is None and body.const:
+                    if self.fold_inputs and rule.id not in self.g.held_by_inputs and self._named_body(rule, env):
+                        self.g.held_by_inputs.add(rule.id)
                     return
                 found.append((RuleInstance(rule, tuple(zip(names, labels))), body))
                 return
@@ -896,6 +904,22 @@ class _Grounder:
             first = list(terms) + [d[0] for d in domains[len(terms):]]
             raise self._grounding_error(rule, names, first, exc.error) from None
         return iter(found)
+
+    def _named_body(self, rule: Rule, env: Env) -> bool:
+        """Whether the body of `rule` at the binding `env`, which reads the pinned inputs as their values and
+        holds whatever happens, is a solver term when it names the inputs (grounding without `fold` keeps it).
+        It is compiled beside the grounding, into tables of its own, so the grounding gains nothing."""
+        kept = self.g, self.refs, self.def_cache
+        if self.plain is None:
+            self.plain = (Grounding(self.g.names, steps=self.g.steps), {}, {})
+        self.g, self.refs, self.def_cache = self.plain
+        self.fold_inputs = False
+        try:
+            body = self.compile(rule.body, env)
+        finally:
+            self.fold_inputs = True
+            self.g, self.refs, self.def_cache = kept
+        return body.smt is not None or not body.const
 
     def _shown(self, sort: str) -> list[str]:
         """How an instance's label shows each value of `sort` (`domain_terms[sort]`, in order)."""
@@ -1258,6 +1282,7 @@ class GroundedBase(NamedTuple):
     rules: RuleBase
     grounding: Grounding  # a copy of its own, before any question
     memo: GroundingMemo
+    folded: bool = False  # the rule bodies read the inputs the facts pin as their values (`ground`'s `fold`)
 
     def serves(self, scenario: Scenario, rules: RuleBase) -> bool:
         """Whether `scenario` is this one, whatever its questions, over the same rule base."""
@@ -1273,14 +1298,16 @@ def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None
     facts come first, and every constant is numbered in the order it is met). With `keep`, the base of
     this scenario is appended to it. Raises `SolverError` when the case is larger than `too_large` allows.
 
-    With `fold` (and neither `base` nor `keep`), the rule instances read every input a fact pins as its
+    With `fold` (and no `base`), the rule instances read every input a fact pins as its
     value, as the guards do: the inputs stay solver constants pinned by the facts, but no rule
-    body names them, and an instance the pinned values make hold whatever happens is left out. Every
+    body names them, and an instance the pinned values make hold whatever happens is left out (its rule is
+    in the grounding's `held_by_inputs` when grounding without `fold` keeps it). Every
     instance is then the one grounded without `fold` as it reads where the facts hold, so a check that
     asserts the facts gets the same answer; a conflict minimised over such instances could leave out the
-    facts it rests on, so conflicts are found on the grounding without `fold` (see `engine`).
+    facts it rests on, so conflicts are found on the grounding without `fold` (see `engine`). A base kept
+    with `fold` is a folded one (`GroundedBase.folded`), and so is a grounding made from it.
     """
-    fold = fold and base is None and keep is None
+    fold = fold and base is None
     if _KEPT:
         kept = _KEPT.pop()
         if kept[0] is scenario and kept[1] is rules and not fold:
@@ -1335,13 +1362,14 @@ def _ground_with(gr: _Grounder, g: Grounding, scenario: Scenario, rules: RuleBas
         name = smt_symbol(f"f:{len(g.tracked)}")
         fact_body = f"(= {term.smt} {value_smt(g.encode(sym.result, fact.value))})"  # type: ignore[arg-type]
         g.tracked.append(Tracked(name, fact_body, fact))
-    if keep is not None:
-        keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(), gr.memo()))
-    if gr.fold_inputs:
+    folded = gr.fold_inputs
+    if folded:
         # A question reads the inputs as solver constants, as without `fold`: one an input decides is still
         # answered by the solver, not as fixed by the scenario's structure.
         gr.fold_inputs = False
         gr.refs, gr.def_cache = {}, {}
+    if keep is not None:
+        keep.append(GroundedBase(scenario._replace(questions=()), rules, g.copy(), gr.memo(), folded))
     _ground_questions(gr, g, scenario)
     return g
 

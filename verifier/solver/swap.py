@@ -40,7 +40,8 @@ class SwitchedCase(_Case):
 
     def __init__(self, scenario: Scenario, rules: RuleBase, timeout_ms: int, memory_mb: int | None = None,
                  base: GroundedBase | None = None) -> None:
-        """`base`: the scenario's rules and facts as grounded already (see `ground`), when they are."""
+        """`base`: the scenario's rules and facts as grounded already (see `ground`), when they are. A folded
+        base (`GroundedBase.folded`) serves a variant that only leaves rules out (see `CaseRun.case`)."""
         self.sc = scenario
         self.rules = rules
         self.doc = None
@@ -68,9 +69,11 @@ class SwitchedCase(_Case):
                 bodies.setdefault(t.origin.rule.id, []).append(t.body)
             else:
                 facts.append(t.body)
-        self.instances = {rid: tuple(b) for rid, b in bodies.items()}
         where = Location(scenario.path, 0)
-        self.literal = {rid: smt_symbol(f"t:{rid}") for rid in self.instances}
+        self.literal = {rid: smt_symbol(f"t:{rid}") for rid in bodies}
+        # a rule whose every instance the pinned inputs make hold (on a folded base) has instances, none in force
+        self.instances = {rid: tuple(b) for rid, b in bodies.items()}
+        self.instances.update((rid, ()) for rid in sorted(self.g.held_by_inputs) if rid not in bodies)
         self.g.tracked = [Tracked(self.literal[rid], f"(and true {' '.join(b)})",
                                   Fact("rule", (rid,), True, f"{rid} holds", where)) for rid, b in bodies.items()]
         self.session = Session(self.g, timeout_ms, memory_mb, tracked=True)
