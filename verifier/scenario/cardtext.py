@@ -773,13 +773,13 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
 
 
-def _guard_aside(block: _Block, text: str) -> None:
+def _guard_aside(block: _Block, text: str, why: str = "its condition is not read") -> None:
     """Keep a guard sentence the reader does not read whole ("cannot be negated if a king of Israel is in play",
-    "cannot be prevented by a Hero") aside: a guard matters only where a negate reaches its ability (CBN-2,
-    CBN-1-R1), and the case loader refuses every case where one may."""
+    "cannot be prevented by a Hero") aside, saying why: a guard matters only where a negate reaches its ability
+    (CBN-2, CBN-1-R1), and the case loader refuses every case where one may."""
     block.guard_condition = "; ".join(filter(None, (block.guard_condition, _unspaced(text))))
-    block.add("cannot", text, (("guard_condition", f"'{_unspaced(text)}' (not modelled: a case where a negate "
-                                                   "reaches this ability is refused)"),))
+    block.add("cannot", text, (("guard_condition", f"'{_unspaced(text)}' ({why}; not modelled: a case where a "
+                                                   "negate reaches this ability is refused)"),))
 
 
 def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional: bool) -> None:
@@ -799,7 +799,7 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
               else "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is not modelled"
               if block.guarded else "")
     if reason:
-        _guard_aside(block, text)
+        _guard_aside(block, text, reason)
         return
     block.cbn = True
     block.cannot_be_interrupted = block.cannot_be_interrupted or "g_interrupted" in guards
@@ -1066,8 +1066,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             _guard_by(block, text, guards, by, cond is not None)
             return
         if block.guard_by:
-            # a 'cannot be ...' beside a 'cannot be negated by ...' in one ability
-            _guard_aside(block, text)
+            _guard_aside(block, text, "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability")
             return
         if cond is not None:
             ctext = _words(cond).removeprefix("if ").strip()
