@@ -88,7 +88,7 @@ class Ability(NamedTuple):
     discards_what_it_negates: bool = False  # "negate and discard": it also discards the card it negates (DISC-1-R1)
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
-    guard_condition: str = ""  # a "cannot be negated if ..." (or interrupted, prevented) whose condition is not read
+    guard_condition: str = ""  # a guard sentence the card reader does not read whole (a negate reaching it is refused)
     # "cannot be negated by <description>": the cards whose abilities its guards bar ("" for every card, CBN-6-R3)
     guard_by: str = ""
     # "cannot be negated if used by <description>": the description a use's user must fit for its guards to hold
