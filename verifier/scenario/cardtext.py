@@ -394,6 +394,13 @@ class _Block:
     def add(self, kind: str, text: str, mapped: tuple[tuple[str, str], ...] = (), reason: str = "") -> None:
         self.pieces.append(Part(kind, _unspaced(text), mapped, reason))
 
+    def targets_nothing(self) -> None:
+        """Make the block's effect an ability of the model that targets no card and whose effect the model does not
+        carry out (`other_effect`): a move out of a pile, a "cannot be negated" given to other cards."""
+        self.kind = "other_effect"
+        self.parts.add("other_part")
+        self.min_targets, self.max_targets = 0, None
+
 
 def _unspaced(text: str) -> str:
     """The words as printed: no space before a comma, semicolon or colon (the grammar reads them spaced)."""
@@ -833,16 +840,12 @@ def _grant(block: _Block, body: Tree, text: str) -> None:
         # kept aside: it matters only where a negate may reach an ability it covers, and the loader refuses a case
         # with it and any negate
         if block.kind is None:
-            block.kind = "other_effect"
-            block.parts.add("other_part")
-            block.min_targets, block.max_targets = 0, None
+            block.targets_nothing()
         block.grant_aside = "; ".join(filter(None, (block.grant_aside, _unspaced(text))))
         block.add("grant", text, (("grant_aside", f"'{_unspaced(text)}': {reason} (a case with it and a negate is "
                                                   "refused)"),))
         return
-    block.kind = "other_effect"
-    block.parts.add("other_part")
-    block.min_targets, block.max_targets = 0, None  # it names no card to target: it covers abilities (CBN-4)
+    block.targets_nothing()  # it names no card to target: it covers abilities (CBN-4)
     block.cbn = True
     block.grant = without_article(what)
     block.grant_users = "this card" if user and users is None else without_article(user)
@@ -1466,9 +1469,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         mapped: tuple[tuple[str, str], ...] = ()
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
-            block.kind = "other_effect"
-            block.parts.add("other_part")
-            block.min_targets, block.max_targets = 0, None
+            block.targets_nothing()
             mapped = (("kind", "other_effect: it moves cards of a draw pile or a Reserve (to a hand or a discard "
                                "pile), which the model does not carry out"),)
         block.use_changes |= {f"{z}:any" for z in zones}

@@ -217,10 +217,6 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
         reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
         if negate.targets_every:
             reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
-            # a guard also keeps out the prevent of a negate of all that fit from abilities used later (NEG-4, CBN-9)
-            reached += [x for x in attempts if x.step > y.step and x.kind in ("activate_ability", "negate_ability")
-                        and (used := by_ability.get(x.ability or "")) is not None and used.guard_condition
-                        and negate.fits(by_card[used.card])]
         for x in reached:
             a = by_ability.get(x.ability or "")
             if a is None:
@@ -229,19 +225,29 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
                                   "WDR-2, RET-1): what undoing it would do to the cards it moved is not in the rules "
                                   "text, and regcheck does not follow it", y.loc)
-            if a.guard_condition and a.guard_user:
-                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}' (CBN-6-R2), "
-                                  "and the case's uses of it are neither all known to be nor all known not to be by "
-                                  "such a user: state the users' traits and alignment, or write the ability by hand "
-                                  "for this case", y.loc)
             if a.guard_condition:
-                raise CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}', a guard "
-                                  "regcheck does not read whole; write the ability by hand (with its guards true or "
-                                  "false) for this case", y.loc)
+                raise _guard_refused(y, x, a)
             if a.adds:
                 raise CaseRefused(f"{y.id} may negate {x.id}, whose ability adds characters to battle: what took "
                                   "effect through a negated ability is negated with it (NEG-7-R1), which regcheck "
                                   "does not follow", y.loc)
+        # a guard also keeps out the prevent of a negate of all that fit from abilities used later (NEG-4, CBN-9)
+        for x in attempts if negate.targets_every else ():
+            a = by_ability.get(x.ability or "")
+            if (x.step > y.step and x.kind in ("activate_ability", "negate_ability") and a is not None
+                    and a.guard_condition and negate.fits(by_card[a.card])):
+                raise _guard_refused(y, x, a)
+
+
+def _guard_refused(y: Attempt, x: Attempt, a: Ability) -> CaseRefused:
+    """The refusal of the negate `y` reaching `x`, a use of `a`, whose guard is kept aside (`Ability.guard_condition`):
+    for some users only and not settled by the case's uses (CBN-6-R2), or not read whole."""
+    if a.guard_user:
+        return CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}' (CBN-6-R2), and the "
+                           "case's uses of it are neither all known to be nor all known not to be by such a user: state "
+                           "the users' traits and alignment, or write the ability by hand for this case", y.loc)
+    return CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}', a guard regcheck does not "
+                       "read whole; write the ability by hand (with its guards true or false) for this case", y.loc)
 
 
 def _refuse_grants_aside(unmodelled: Unmodelled, abilities: list[Ability], attempts: list[Attempt]) -> None:
