@@ -942,8 +942,9 @@ def check_scenario(scenario: Scenario, rules: RuleBase, doc: RulesDocument | Cal
     With `fold`, the rule bodies read the inputs the facts pin as their values (see `ground`; the base kept in
     `keep` is then a folded one), and a scenario found in conflict or with an ambiguous question is grounded
     again with the inputs named and answered on that grounding, as without `fold`. Otherwise the verdicts and
-    values are those without `fold`; the choice witnesses, found on another problem, may differ, and the rules a choice-dependent
-    question involves are those whose instances, as grounded, name its value (see `_Case.involved`)."""
+    values are those without `fold`; the choice witnesses, found on another problem, may differ, and the rules a
+    choice-dependent question involves are those whose instances, as grounded, name its value (see
+    `_Case.involved`)."""
     return _Case(scenario, rules, doc, timeout_ms, memory_mb, keep=keep, fold=fold).run(resolve)
 
 
