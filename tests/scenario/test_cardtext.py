@@ -319,7 +319,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
         ("Capture a Hero.", ["capture"]),
         ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
         ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),
-        ("Interrupt the battle.", ["interrupting the battle"]),
+        ("If opponent interrupts the battle, draw 1.", ["interrupting the battle", "drawing"]),
         ("When Evil Character is presented, flip Hero face up.", ["face down"]),
         ("If Peter is captured, search deck for an Acts angel.", ["capture", "searching"]),
         ("Draw three cards and discard one.", ["drawing"]),
@@ -358,12 +358,24 @@ def test_a_sentence_of_no_known_mechanic_stays_not_understood(sentence: str) -> 
 def test_the_grammar_and_the_table_give_one_reason_for_one_mechanic() -> None:
     # a mechanic the grammar refuses in a sentence it reads has the reason of the table's row, so that a blockers
     # list counts the texts of both under one reason
-    assert reasons(only("Interrupt the battle and set aside a Hero.")) == [mechanic_reason("interrupting the battle")]
+    assert reasons(only("Interrupt the battle, withdraw your Hero.")) == [mechanic_reason("interrupting the battle")]
     assert reasons(only("Once per round, set aside a Hero.")) == [mechanic_reason("once per round")]
     assert reasons(only("Set aside a Hero. Each upkeep, draw 1.")) == [mechanic_reason("each upkeep")]
     assert reasons(only("Set aside this card.")) == [mechanic_reason("a card set aside by itself")]
     # a reason that is not a join of the table's reasons is one reason, whatever it holds
     assert reasons_in("a; b") == ("a; b",)
+
+
+@pytest.mark.parametrize("text", ["Interrupt the battle and set aside a Hero for 2 turns.",
+                                  "Interrupt the battle. Set aside a Hero for 2 turns."])
+def test_interrupt_the_battle_is_kept_aside_and_its_paired_ability_read(text: str) -> None:
+    # INT-7: the ability it is paired with is read as usual; what it interrupts (INT-17 to INT-20) the case loader
+    # refuses where it could matter
+    a = only(text)
+    assert a.interrupts_battle and a.kind == "set_aside_effect" and not a.unsupported
+    assert a.pieces[0].kind == "interrupt" and dict(a.pieces[0].mapped)["interrupts_battle"].startswith(
+        "the abilities activated earlier in the current battle (INT-17 to INT-20")
+    assert not only("Set aside a Hero for 2 turns.").interrupts_battle
 
 
 def test_protections_are_read_as_what_they_guard_and_against_what() -> None:

@@ -44,3 +44,38 @@ def test_a_negate_of_all_that_fit_reaching_a_later_use_of_a_guard_with_an_unread
     with pytest.raises(CaseRefused, match=r"joshua_negates may negate taskmaster_negates, whose ability says 'cannot "
                                           r"be prevented if a king is in play'"):
         refuse_unanswerable(_unmodelled(sc), list(sc.cards), guarded, list(sc.steps), list(sc.attempts))
+
+
+
+_STRIKING = "cases/negate/striking-herod-interrupts-a-battle-with-nothing-active-and-discards-the-blocker.yaml"
+
+
+def test_an_interrupt_of_the_battle_after_an_ability_used_in_that_battle_is_refused(
+        repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # Striking Herod's "interrupt the battle" reaches nothing in its case; Coliseum Lions, played by bob earlier in
+    # the battle, would be an ability it interrupts, and whether that reactivates is not carried out (INT-9 to INT-14)
+    text = (repo_root / _STRIKING).read_text("utf-8")
+    text = text.replace("  striking:\n", "  lions:\n    card: Coliseum Lions (E)\n    owner: bob\n  striking:\n")
+    text = text.replace("  - id: strike\n", "  - id: lions_play\n    turn: 1\n    phase: Battle\n    player: bob\n"
+                                            "    play: lions\n    on: herod\n    targets: [john]\n  - id: strike\n")
+    with pytest.raises(CaseRefused, match=r"strike interrupts the battle \(striking\), and lions_play \(line \d+\) "
+                                          r"uses an ability earlier in this battle"):
+        make_case(text)
+    make_case((repo_root / _STRIKING).read_text("utf-8"))
+
+
+@pytest.mark.parametrize("where", ["enter_battle", "field_of_battle"])
+def test_an_interrupt_of_the_battle_with_a_card_of_text_in_battle_is_refused(
+        repo_root: Path, make_case: Callable[..., Scenario], where: str) -> None:
+    # a blocker with a printed ability activates it as it enters battle, and "interrupt the battle" may reach it
+    # (INT-18); the bundled case's blocker has none and gives it nothing to interrupt
+    text = (repo_root / _STRIKING).read_text("utf-8").replace(
+        "  herod:\n    type: Evil_Character\n    brigade: Crimson\n", "  herod:\n    card: Herod Antipas\n")
+    if where == "field_of_battle":
+        text = text.replace("    traits: [male, human]\n", "    traits: [male, human]\n    zone: field_of_battle\n")
+        text = text.replace("  - turn: 1\n    phase: Battle\n    player: bob\n    enter_battle: [herod]\n", "")
+    expected = (r"strike interrupts the battle \(striking\), and 'herod' starts in the field of battle"
+                if where == "field_of_battle" else
+                r"strike interrupts the battle \(striking\), and enter_battle_2 \(line \d+\) brings 'herod'")
+    with pytest.raises(CaseRefused, match=expected):
+        make_case(text)

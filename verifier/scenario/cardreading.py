@@ -158,6 +158,9 @@ class AbilityReading(NamedTuple):
     # a "cannot be ..." given to other cards that the reader does not read whole ("Weapon class enhancements used by
     # Eli cannot be negated"): the case loader refuses a case with it and a negate
     grant_aside: str = ""
+    # "interrupt the battle": it interrupts abilities activated earlier in the current battle (INT-17 to INT-20),
+    # which regcheck does not carry out; see the case loader
+    interrupts_battle: bool = False
     # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
     effect_class: str = "plain_effect"
 

@@ -43,13 +43,14 @@ _ABBREVIATIONS = {"O.T.": "OT", "N.T.": "NT", "o.t.": "OT", "n.t.": "NT", "i.e."
 
 GRAMMAR = r"""
 // One sentence of card text, lower-cased and normalised, without its final period.
-start: lead_limit_first? lead? body tails?
+start: lead_limit_first? lead? lead_interrupt? body tails?
 lead_limit_first: "once" "per" ONCE_UNIT ","?  -> lead_limit
+// "Interrupt the battle and discard ...", "If used by a male Hero, interrupt the battle and ..." (INT-7)
+lead_interrupt: "interrupt" "the" "battle" "and"
 
 lead: condition ","                           -> lead_condition
     | "if" "used" "by" cwords ","             -> lead_used_by
     | PERMISSION                              -> lead_permission
-    | "interrupt the battle and"              -> lead_interrupt
     | "once per" ONCE_UNIT ","?               -> lead_limit
 
 condition: "if" cwords
@@ -63,7 +64,7 @@ ONCE_UNIT: "game" | "turn" | "round"
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
-     | protect | immune | interrupted_only | grant_cannot | uses_allowed | band
+     | protect | immune | interrupted_only | grant_cannot | uses_allowed | band | interrupt_battle
 
 // set aside ------------------------------------------------------------------------------
 set_aside: SET_ASIDE target location? duration? paired_tail?
@@ -213,6 +214,9 @@ protect: "protect" words
 immune: words ("is" | "are") "immune" "to" words
       | "immune" "to" words
 
+// "Interrupt the battle." a sentence of its own: the sentences after it are its paired abilities (INT-7)
+interrupt_battle: "interrupt" "the" "battle"
+
 // "May band to an O.T. human" ("band with" means "band to", BAND-9)
 band: BAND_TO target location?
 BAND_TO: "band to" | "band with"
@@ -294,7 +298,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune)\b")
+                       r"band|immune|interrupt)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -379,6 +383,7 @@ class _Block:
         self.every = False
         self.effect_class = "plain_effect"
         self.discards_negated = False
+        self.interrupts_battle = False
         # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
         # and whether a condition leads it
         self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
@@ -789,6 +794,16 @@ def _guard_aside(block: _Block, text: str, why: str = "its condition is not read
                                                    "negate reaches this ability is refused)"),))
 
 
+def _interrupt(block: _Block, text: str) -> None:
+    """Keep "interrupt the battle" aside: it interrupts abilities activated on cards in the current battle before it
+    (INT-17 to INT-20), which regcheck does not carry out, and the case loader refuses every case where such an
+    ability could be there; the block's other sentences are its paired abilities (INT-7), read as usual."""
+    block.interrupts_battle = True
+    block.add("interrupt", text, (("interrupts_battle", "the abilities activated earlier in the current battle "
+                                                        "(INT-17 to INT-20; not carried out: a case where there may "
+                                                        "be one is refused)"),))
+
+
 def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional: bool) -> None:
     """Read "cannot be negated by <description>": the ability's guards bar only the abilities of cards that fit the
     description (CBN-6-R3); one the reader cannot read whole (a description regcheck cannot check on the negating
@@ -947,7 +962,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
                                                            and t.type == "ONCE_UNIT")))
         elif lead.data == "lead_interrupt":
-            block.add("interrupt", _words(lead), reason=mechanic_reason("interrupting the battle"))
+            _interrupt(block, _words(lead))
         elif m := _PLAYED_DURING.fullmatch(_words(lead)):
             # "If played during your Preparation or Battle phase": a use at another time is refused
             phases = tuple(p.title() for p in m.groups() if p)
@@ -957,6 +972,9 @@ def _sentence(block: _Block, sentence: str) -> None:
         else:
             block.add("condition", _words(lead), reason="a condition on the effect is not modelled")
     name = body.data
+    if name == "interrupt_battle":
+        _interrupt(block, sentence)
+        return
     # "negate_target", "negate_list" and "negate" are all a negate to the reader, and both withdraw forms a withdraw
     shown = _SHOWN.get(name, name)
     text = _words(body)
@@ -1497,7 +1515,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         target_alignment=block.alignment, targets_every=block.every,
-        discards_what_it_negates=block.discards_negated,
+        discards_what_it_negates=block.discards_negated, interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)), effect_class=block.effect_class,

@@ -63,6 +63,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "inflicts": list(a.inflicts),
         "negates_kinds": list(a.negates_kinds),
         "discards_what_it_negates": a.discards_what_it_negates,
+        "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
                       if a.use_limit else None),
         "alternatives": list(a.alternatives),
@@ -122,6 +123,9 @@ def _describe(a: AbilityReading) -> list[str]:
         + (f"; only for a use by {a.guard_user} (CBN-6-R2)" if a.guard_user else "")
         + (f"; gives '{a.grant_aside}' (not modelled: a case with a negate is refused)" if a.grant_aside else ""),
     ]
+    if a.interrupts_battle:
+        fields.append("interrupts the battle first (INT-17 to INT-20; not carried out: a case where it could "
+                      "interrupt an ability is refused)")
     if a.effect_class != "plain_effect":
         fields.append(f"class: {display_value(a.effect_class)} (the characters it adds are the case's 'adds:')")
     if a.parts:

@@ -101,6 +101,8 @@ class Ability(NamedTuple):
     grant_users: str = ""
     # a "cannot be ..." given to other cards that the card reader does not read whole (a case with a negate is refused)
     grant_aside: str = ""
+    # "interrupt the battle": what it interrupts is not carried out (a case where it could interrupt is refused)
+    interrupts_battle: bool = False
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets

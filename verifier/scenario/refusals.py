@@ -52,6 +52,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
+    _refuse_interrupts_that_could_matter(cards, abilities, steps, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
@@ -263,6 +264,43 @@ def _refuse_grants_aside(unmodelled: Unmodelled, abilities: list[Ability], attem
             raise CaseRefused(f"{a.card} says '{a.grant_aside}', a 'cannot be ...' given to other cards that regcheck "
                               f"does not read whole, and {negate} negates: which abilities it covers is not read; write "
                               "the ability by hand for this case", unmodelled.locate(a.card))
+
+
+def _refuse_interrupts_that_could_matter(cards: list[Card], abilities: list[Ability], steps: list[Step],
+                                         attempts: list[Attempt]) -> None:
+    """A use of an ability that interrupts the battle (`Ability.interrupts_battle`) is refused where an ability
+    activated on a card in the current battle could be there for it to interrupt (INT-17 to INT-20): an attempt
+    earlier in the same Battle Phase that uses an ability or brings a card with a text into battle, or a card with
+    a text that starts in the field of battle. What it suspends and what reactivates is not carried out."""
+    by_ability = {a.id: a for a in abilities}
+    by_card = {c.name: c for c in cards}
+    at = {s.position: s for s in steps}
+    for x in attempts:
+        a = _used(x, by_ability)
+        if a is None or not a.interrupts_battle or at[x.step].phase != "Battle":
+            continue
+        for y in attempts:
+            if y.step >= x.step or at[y.step].turn != at[x.step].turn or at[y.step].phase != "Battle":
+                continue
+            entering = [n for n in y.targets if y.kind == "enter_battle" and _has_text(by_card.get(n))]
+            if y.ability is not None or entering:
+                what = (f"brings '{entering[0]}', whose abilities activate as it enters battle," if entering
+                        else "uses an ability")
+                raise CaseRefused(f"{x.id} interrupts the battle ({a.card}), and {y.id} (line {y.loc.line}) {what} "
+                                  "earlier in this battle: which abilities the interrupt suspends and which reactivate "
+                                  "(INT-17 to INT-20, INT-9 to INT-14) is not carried out by regcheck; write the "
+                                  "ability by hand for this case", x.loc)
+        there = next((c.name for c in cards if c.zone == "field_of_battle" and c.name != x.card and _has_text(c)), None)
+        if there is not None:
+            raise CaseRefused(f"{x.id} interrupts the battle ({a.card}), and '{there}' starts in the field of battle "
+                              "with abilities activated in this battle: which abilities the interrupt suspends and "
+                              "which reactivate (INT-17 to INT-20, INT-9 to INT-14) is not carried out by regcheck; "
+                              "write the ability by hand for this case", x.loc)
+
+
+def _has_text(card: Card | None) -> bool:
+    """The card has an ability in the case, or a printed special ability (read or not)."""
+    return card is not None and bool(card.abilities or card.text.strip())
 
 
 # The abilities that move their targets at once to another place, by kind (WDR-3, RET-1).

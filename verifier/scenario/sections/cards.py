@@ -461,7 +461,8 @@ class CardsSection(CaseReaderBase):
                        guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
-                       uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class)
+                       uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
+                       interrupts_battle=a.interrupts_battle)
 
     def guard_by(self, node: YNode | None) -> str:
         """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
