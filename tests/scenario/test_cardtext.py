@@ -272,6 +272,9 @@ def test_an_on_return_clause_may_hold_a_semicolon() -> None:
     "Set aside a Hero. Cannot be interrupted if a male and female Hero are set aside by this ability.",
     "Set aside a Hero. Cannot be negated if opposed by a female.",
     "Set aside a Hero. Cannot be negated if used by Jonah.",  # a user the description table cannot check
+    "Set aside a Hero. Cannot be negated unless Hosea is in play.",
+    "Set aside a Hero. Cannot be negated during the battle phase.",
+    "Set aside a Hero. Cannot be interrupted in battle.",
 ])
 def test_a_guard_whose_condition_is_not_read_is_kept_for_the_loader_to_refuse_where_a_negate_reaches_it(
         text: str) -> None:

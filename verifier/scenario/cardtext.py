@@ -180,7 +180,11 @@ cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
 
-cannot: CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? by_clause? condition?
+cannot: CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? by_clause? (condition | other_condition)?
+// "Cannot be negated unless Hosea is in play", "... during the battle phase", "Cannot be interrupted in battle": a
+// condition the reader keeps aside, as it does "if ..." (see `_guard_aside`)
+other_condition: OTHER_CONDITION words?
+OTHER_CONDITION: "unless" | "during" | "while" | "in battle" | "when" | "before" | "after"
 by_clause: "by" target
 CANNOT: "cannot" | "can not" | "can't"
 ability_guard: "negated" -> g_negated
@@ -1080,7 +1084,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     if name in ("cannot", "interrupted_only"):
         guards = ({c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")}
                   if name == "cannot" else {"g_interrupted", "g_prevented"})
-        cond = _find(body, "condition")
+        cond = _find(body, "condition") or _find(body, "other_condition")
         mapped: list[tuple[str, str]] = []
         by = _find(body, "by_clause")
         if by is not None:
