@@ -396,6 +396,14 @@ def test_a_cannot_be_negated_given_to_other_cards_is_read(text: str, covered: st
     ("Heroes used by this card cannot be negated.", "other_effect", "only Enhancements are used by a character"),
     ("Negate a good card. Evil O.T. weapons cannot be negated.", "negate_effect",
      "a second effect (grant) in the same ability"),
+    ("Good Enhancements involving music cannot be negated by evil cards.", "other_effect",
+     "with a limit ('by evil cards')"),
+    ("Enhancements used by this card cannot be negated (except by an angel).", "other_effect",
+     "with a limit ('(except by an angel)')"),
+    ("Evil banding enhancements cannot be prevented or negated this battle.", "other_effect",
+     "with a limit ('this battle')"),
+    ("NT evil cards cannot be negated unless Peter is in play.", "other_effect", "with a limit ('unless peter is"),
+    ("If blocking, O.T. Enhancements cannot be negated.", "other_effect", "with a condition"),
 ])
 def test_a_cannot_be_negated_given_to_other_cards_not_read_whole_is_kept_aside_naming_why(text: str, kind: str,
                                                                                           reason: str) -> None:
@@ -404,6 +412,15 @@ def test_a_cannot_be_negated_given_to_other_cards_not_read_whole_is_kept_aside_n
     assert (block.kind, block.grant_aside, block.grants_unnegatable, block.unsupported) == (
         kind, normalise(text).lower().split(". ")[-1].rstrip("."), "", ())
     assert any(reason in dict(p.mapped).get("grant_aside", "") for p in block.pieces)
+
+
+@pytest.mark.parametrize("text", ["Withdraw all Heroes. If used by a priest, you may draw 1 and this card cannot be prevented.",
+                                  "Draw 1. If used by a Joshua Hero, repeat 1 time and this card cannot be negated."])
+def test_an_effect_before_a_guard_in_one_sentence_is_not_read_as_a_grant(text: str) -> None:
+    # the words before "cannot be" hold an effect ("you may draw 1", "repeat 1 time"), which a grant kept aside would
+    # hide from the case loader
+    (block,) = read_text(text).abilities
+    assert block.grant_aside == "" and [p.kind for p in block.unsupported][-1] == "sentence"
 
 
 def test_a_grant_does_not_cover_the_blocks_before_it() -> None:

@@ -34,7 +34,7 @@ def test_text_lists_each_part_and_what_it_maps_to() -> None:
 def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:
     text = render_card(reading("Gideon's 300"))
     assert "[override]" in text and "override: The set-aside" in text
-    assert "'if gideon is in battle,' -> override = the condition of the next part" in text
+    assert "'if gideon is in battle, trumpets and torches cannot be negated' -> override = It concerns only" in text
     assert ("'protect heroes in set-aside areas from harm' -> protects = cards in set-aside areas, against anything"
             in text)
 

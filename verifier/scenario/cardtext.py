@@ -191,7 +191,10 @@ ability_guard: "negated" -> g_negated
              | "interrupted" -> g_interrupted
              | "prevented" -> g_prevented
 interrupted_only: "cannot" "be" "interrupted" "or" "prevented"
-grant_cannot: words CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)?
+grant_cannot: words CANNOT "be" ability_guard ("," ability_guard)* (","? "or" ability_guard)? grant_limit?
+// "... cannot be negated by evil cards", "... if holder has a Babylon site in play", "... unless Peter is in play",
+// "... this turn", "... (except by an angel)": a grant the reader keeps aside (see `_grant`)
+grant_limit: by_clause | condition | other_condition | "this" ("turn" | "battle") | "(except" words
 
 limit: "limit" words?
 // "May be used twice": how often the ability may be used (the permission "may" is read as the lead)
@@ -843,18 +846,32 @@ _USED_BY = re.compile(r"(?P<what>.+?) (?:used by|played on) (?P<user>.+)")
 _THIS_CHARACTER = re.compile(r"this (?:card|hero|character|evil character)|him|her")
 
 
-def _grant(block: _Block, body: Tree, text: str) -> None:
+# The words before "cannot be ..." hold an effect ("you may draw 1 and this card", "repeat 1 time and this card").
+_EFFECT_BEFORE_A_GRANT = re.compile(r"\bmay\b|\bmust\b|\brepeat\b|\bdo this\b| and (?:this|it)\b")
+
+
+def _grant(block: _Block, body: Tree, text: str, conditional: bool = False) -> None:
     """Read "<description> cannot be negated" and "<Enhancements> used by <this card, or a description of
     characters> cannot be negated": a "cannot be negated" that covers the abilities on other cards (CBN-3, CBN-4),
     those of every card of the description, or of the Enhancements a character of the user's description uses
-    (CORE-18: the character it is played on). The ability that gives it cannot itself be negated (CBN-2)."""
+    (CORE-18: the character it is played on). The ability that gives it cannot itself be negated (CBN-2). One with a
+    condition before it (`conditional`) or a limit after it ("by evil cards", "this turn", "unless ...") is kept
+    aside, as one the reader cannot read whole is."""
     guards = {c.data for c in body.children if isinstance(c, Tree) and c.data.startswith("g_")}
     subject = _words(next(c for c in body.children if isinstance(c, Tree) and c.data == "words")).strip()
+    if _EFFECT_BEFORE_A_GRANT.search(subject):
+        # "you may draw 1 and this card cannot be prevented": an effect, then a guard, in words the grammar does not
+        # part
+        block.add("sentence", text, reason=unread_reason(text))
+        return
     used_by = _USED_BY.fullmatch(subject)
     what, user = (used_by.group("what"), used_by.group("user")) if used_by else (subject, "")
     covered = read_description(without_article(what))
     users = read_description(without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
-    reason = _grant_refusal(block, guards, what, user, covered, users)
+    limit = _find(body, "grant_limit")
+    reason = (f"{GRANT_NOT_MODELLED} with a condition" if conditional
+              else f"{GRANT_NOT_MODELLED} with a limit ('{_unspaced(_words(limit))}')" if limit is not None
+              else _grant_refusal(block, guards, what, user, covered, users))
     if reason:
         # kept aside: it matters only where a negate may reach an ability it covers, and the loader refuses a case
         # with it and any negate
@@ -960,6 +977,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             # the protection is refused wherever it could matter, met or not
             block.add("condition", _words(lead), (("protection_condition", "of the protection that follows alone, "
                                                    "which is read as if it held"),))
+        elif lead.data in ("lead_used_by", "lead_condition") and body.data == "grant_cannot":
+            continue  # "If a heretic is in play, ... cannot be negated": the grant is kept aside with it (`_grant`)
         elif lead.data in ("lead_used_by", "lead_condition") and _words(lead).startswith("if used by "):
             _used_by(block, _words(lead))
         elif lead.data == "lead_limit":
@@ -1187,7 +1206,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         _protection(block, name, text, text, about_the_set_aside=False)
         return
     if name == "grant_cannot":
-        _grant(block, body, text)
+        condition = next((_words(lead) for lead in leads if lead.data in ("lead_used_by", "lead_condition")), "")
+        _grant(block, body, f"{condition} {text}" if condition else text, bool(condition))
         return
     reasons = {
         "on_turn_returns": "a return on a stated turn is not modelled",
