@@ -624,6 +624,17 @@ def test_a_negate_of_a_list_of_kinds_targets_every_card_of_any_of_them(
     assert any(field == "spares" for p in a.pieces for field, _ in p.mapped) is spares
 
 
+def test_other_in_a_negate_of_all_that_fit_spares_its_own_card_only() -> None:
+    # NEG-8: no negate of all that fit reaches its own card, so "other" changes nothing the model decides
+    a = only("Negate all other cards in battle.")
+    assert (a.kind, a.targets_every, a.target_types, a.target_zone, a.unsupported) == (
+        "negate_effect", True, (), "field_of_battle", ())
+    assert any(field == "spares" for p in a.pieces for field, _ in p.mapped)
+    # a discard, or a negate of one card, is another matter: "other" is then a word of the description
+    assert only("Discard all other cards in battle.").unsupported
+    assert only("Negate another Hero.").unsupported
+
+
 def test_a_list_of_kinds_keeps_what_the_rest_of_its_sentence_says() -> None:
     a = only("If used by a Philistine, negate characters and good Enhancements. Cannot be negated.")
     assert (a.target_types, a.requires, a.cannot_be_negated) == (

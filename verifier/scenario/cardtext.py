@@ -512,6 +512,10 @@ def _target(block: _Block, tree: Tree) -> None:
     elif owner is not None and owner.data == "the":
         block.add("target", _words(tree), reason="refers back to a card named earlier: not modelled")
         return
+    if words[:1] == ["other"] and block.kind == "negate_effect" and block.every:
+        # "Negate all other cards in battle": no negate of all that fit reaches its own card (NEG-8)
+        words = words[1:]
+        mapped.append(("spares", "its own card ('other'), which no negate of all that fit reaches (NEG-8)"))
     description = read_description(" ".join(words))
     if isinstance(description, str):
         block.add("target", _words(tree), reason=description)
