@@ -112,7 +112,7 @@ questions:
   q: legal(david_negates)
 """
 
-NEGATE_ALL_OTHER_CARDS = """\
+NEGATE_OF_AN_ACTIVE_ARTIFACT = """\
 players: [alice, bob]
 cards:
   joshua:
@@ -127,8 +127,8 @@ cards:
         inflicts: paralyzed
         target_type: Hero
         target_count: 1
-  abandonment:
-    card: Abandonment (Roots)
+  lying:
+    card: Lying Unto God
     owner: bob
 timeline:
   - turn: 1
@@ -147,7 +147,7 @@ timeline:
     turn: 1
     phase: Battle
     negate: paralyze
-    by: abandonment
+    by: lying
 questions:
   q: legal(negate_all)
 """
@@ -180,9 +180,9 @@ def test_the_same_negate_with_the_alignment_stated_is_answered_by_it(
 def test_a_description_word_the_reader_does_not_know_is_refused_naming_it(
         cli: Callable[..., Result], assert_no_crash: Callable[[Result], None], repo_root: Path,
         write_case: Callable[..., Path]) -> None:
-    path = write_case(NEGATE_ALL_OTHER_CARDS, "other.yaml")
+    path = write_case(NEGATE_OF_AN_ACTIVE_ARTIFACT, "active.yaml")
     result = cli("check", "--root", repo_root, path)
     assert_no_crash(result)
     assert result.exit_code == 2
-    assert f"error: {path}:16:11: 'Abandonment (Roots)' is used at line 35" in result.stderr
-    assert "the word 'other' in the description 'other cards' is not one the model can check" in result.stderr
+    assert f"error: {path}:16:11: 'Lying Unto God' is used at line 35" in result.stderr
+    assert "the word 'active' in the description 'active artifact' is not one the model can check" in result.stderr

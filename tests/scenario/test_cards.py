@@ -11,6 +11,7 @@ from verifier.scenario import cards as cards_module
 from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason
 from verifier.scenario.cards import (
     ALL_TEXTS,
+    BAND_OFF_A_CHARACTER,
     CATEGORIES,
     COVERAGE_LINES,
     DEFINITIONS,
@@ -421,6 +422,16 @@ def test_an_effect_before_a_guard_in_one_sentence_is_not_read_as_a_grant(text: s
     # hide from the case loader
     (block,) = read_text(text).abilities
     assert block.grant_aside == "" and [p.kind for p in block.unsupported][-1] == "sentence"
+
+
+def test_an_enhancements_band_is_read_when_it_names_its_user() -> None:
+    # "Hero may band to ...": the character the Enhancement is played on bands (BAND-4-R1); "May band to ..." on a
+    # card that is not a character names no one who bands
+    assert read_card(card("Deborah's Directive (Roots)")).status == "modelled"
+    (block,) = read_card(card("Deborah's Directive (Roots)")._replace(text="May band to an O.T. Hero.")).abilities
+    assert [p.reason for p in block.unsupported] == [BAND_OFF_A_CHARACTER]
+    (block,) = read_card(card("Moses' Rod")._replace(text="Hero may band to an O.T. Hero.")).abilities
+    assert [p.reason for p in block.unsupported] == [BAND_OFF_A_CHARACTER]
 
 
 def test_a_grant_does_not_cover_the_blocks_before_it() -> None:

@@ -318,7 +318,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
 @pytest.mark.parametrize(
     ("sentence", "mechanics"),
     [
-        ("Hero may band to a human Persian.", ["banding"]),
+        ("Persian may band to an evil OT human.", ["banding"]),
         ("Capture a Hero.", ["capture"]),
         ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
         ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),
@@ -543,6 +543,11 @@ def test_every_effect_that_begins_with_free_words_is_parsed_only_where_its_words
         ("May band to a male human Evil Character.", ("Evil_Character",), ("male", "human"), (1, 1)),
         ("May band with a Babylonian.", ("Hero", "Evil_Character"), ("Babylonian",), (1, 1)),
         ("May band to up to 3 Heroes.", ("Hero",), (), (0, 3)),
+        ("May band to any number of O.T. priests.", ("Hero", "Evil_Character"), ("O.T.", "Priest"), (0, None)),
+        # an Enhancement's band names its user, the character the Enhancement is played on (BAND-4-R1)
+        ("Hero may band to up to 3 O.T. human Heroes.", ("Hero",), ("O.T.", "human"), (0, 3)),
+        ("Character may band to any number of Gospel demons.", ("Hero", "Evil_Character"), ("Gospel", "demon"),
+         (0, None)),
     ],
 )
 def test_a_band_its_player_may_use_is_read_as_adding_to_its_own_side(
@@ -564,6 +569,7 @@ def test_a_band_its_player_may_use_is_read_as_adding_to_its_own_side(
         ("May band to a meek Hero.", "the word 'meek'"),
         ("Negate a Hero. May band to a Hero.", "a second effect (band) in the same ability is not modelled"),
         ("Cannot be negated. May band to a Hero.", "an effect written after a 'cannot be negated' sentence"),
+        ("Hero may discard a Hero.", "who may do it ('hero may ...') is read for a band alone"),
     ],
 )
 def test_a_band_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:

@@ -166,6 +166,25 @@ def test_a_real_cards_band_adds_the_characters_named_beside_the_card(make_case: 
 
 
 
+def test_an_enhancements_band_takes_the_battle_status_of_its_players_side(
+        repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # the characters an Enhancement bands in join its player's side of the battle with that side's status (AAO-2):
+    # the status the entries into that battle state, the other side's for its opponent
+    text = (repo_root / "cases/band/ambush-bands-an-nt-crimson-evil-character-not-a-crimson-hero.yaml").read_text("utf-8")
+    facts = {(f.symbol, f.args): f.value for f in make_case(text).facts}
+    assert (facts[("entry_role", ("band",))], facts[("opposing_role", ("band",))]) == ("blocking", "rescuing")
+    stated = text.replace("    enter_battle: [stephen]\n", "    enter_battle: [stephen]\n    role: taunting\n"
+                                                            "    opposing_role: defending\n", 1)
+    facts = {(f.symbol, f.args): f.value for f in make_case(stated).facts}
+    assert (facts[("entry_role", ("band",))], facts[("opposing_role", ("band",))]) == ("defending", "taunting")
+    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: an Enhancement adding characters to battle is played in a "
+                                        r"turn whose Battle Phase has no entry into battle before it"):
+        make_case(text.replace("  - turn: 1\n    phase: Battle\n    enter_battle: [stephen]\n", "").replace(
+            "  - turn: 1\n    phase: Battle\n    player: bob\n    enter_battle: [caiaphas]\n", "").replace(
+            "    traits: [N.T., human, male]\n  malchus:", "    traits: [N.T., human, male]\n    zone: field_of_battle\n"
+                                                       "  malchus:"))
+
+
 GUARDED = MINIMAL.replace("questions:", """\
   luke:
     type: Hero

@@ -8,7 +8,7 @@ __all__ = [
     "override_problems", "text_hash", "STATUSES", "CATEGORIES", "ALL_TEXTS", "COVERAGE_LINES", "WORDS", "DEFINITIONS",
     "categories_of", "statuses_of", "printings", "texts_of_card_list", "coverage", "blockers_of",
     "blocker_reason", "blockers", "count_coverage", "count_blockers", "survey", "SurveyRow", "OFFERED_INSTEAD",
-    "SHOWN_CARDS", "survey_progress",
+    "SHOWN_CARDS", "survey_progress", "BAND_OFF_A_CHARACTER",
 ]
 
 import hashlib
@@ -419,7 +419,7 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
     if card.type in STAYING_TYPES:
         abilities = tuple(_ongoing_grant(_ongoing_negate(a)) for a in abilities)
     if card.type not in ("Hero", "Evil_Character"):
-        abilities = tuple(_band_off_a_character(a) for a in abilities)
+        abilities = tuple(_band_off_a_character(a, card.type) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -461,14 +461,18 @@ def _ongoing_grant(a: AbilityReading) -> AbilityReading:
     return a._replace(pieces=a.pieces + (Part("grant", a.text, (), ONGOING_GRANT),))
 
 
-BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelled: regcheck adds characters to "
-                        "battle only by the abilities of a character entering it (AAO-9)")
+BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelled, but for an Enhancement's that "
+                        "names its user ('Hero may band to ...'): regcheck adds characters to battle by the abilities "
+                        "of a character entering it, or of an Enhancement played in battle (AAO-9)")
 
 
-def _band_off_a_character(a: AbilityReading) -> AbilityReading:
-    """A band read from the text of a card that is not a character (an Enhancement, a Fortress ...), with a part
-    saying it is not modelled."""
+def _band_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:
+    """A band read from the text of a card that is not a character (a Fortress, an Artifact ...), with a part saying
+    it is not modelled; an Enhancement's band that names its user ("Hero may band to ...") is read: the character
+    the Enhancement is played on bands (BAND-4-R1), as the Enhancement's ability is used."""
     if a.effect_class == "plain_effect":
+        return a
+    if card_type in ("GE", "EE") and any(f == "band_user" for p in a.pieces for f, _ in p.mapped):
         return a
     return a._replace(pieces=a.pieces + (Part("band", a.text, (), BAND_OFF_A_CHARACTER),))
 

@@ -51,12 +51,15 @@ lead_interrupt: "interrupt" "the" "battle" "and"
 lead: condition ","                           -> lead_condition
     | "if" "used" "by" cwords ","             -> lead_used_by
     | PERMISSION                              -> lead_permission
+    | USER_MAY                                -> lead_user
     | "once per" ONCE_UNIT ","?               -> lead_limit
 
 condition: "if" cwords
 tails: ","? TAIL
 TAIL: "instead"
 PERMISSION: "you may" | "holder may" | "opponent may" | "may"
+// "Hero may band to ...", "Character may band to ..." on an Enhancement: the character it is played on
+USER_MAY: "hero may" | "character may" | "evil character may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
@@ -789,9 +792,9 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
     if block.every or block.opponents:
         block.add("target", _words(target), reason="a band of every character that fits, or of an opponent's "
                                                    "characters, is not modelled")
-    elif not isinstance(block.max_targets, int) or block.min_targets not in (0, 1):
-        block.add("target", _words(target), reason="a band of a number of characters other than one or 'up to N' "
-                                                   "is not modelled")
+    elif block.max_targets is not None and (not isinstance(block.max_targets, int) or block.min_targets not in (0, 1)):
+        block.add("target", _words(target), reason="a band of a number of characters other than one, 'up to N' or "
+                                                   "'any number of' is not modelled")
     elif not block.types or any(t not in ("Hero", "Evil_Character") for t in block.types):
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
 
@@ -976,6 +979,11 @@ def _sentence(block: _Block, sentence: str) -> None:
             block.add("permission", _words(lead), reason=mechanic_reason("every player"))
         elif lead.data == "lead_permission":
             block.add("permission", _words(lead), (("optional", "the player may use it"),))
+        elif lead.data == "lead_user" and body.data == "band":
+            block.add("permission", _words(lead), (("optional", "the player may use it"), (
+                "band_user", "the character its card is played on or with, the ability's holder (BAND-4-R1)")))
+        elif lead.data == "lead_user":
+            block.add("permission", _words(lead), reason="who may do it ('hero may ...') is read for a band alone")
         elif lead.data in ("lead_used_by", "lead_condition") and body.data == "protect" and block.kind is not None:
             # "Negate a good card. If used by a Moabite, protect ...": the condition is the protection's alone, and
             # the protection is refused wherever it could matter, met or not
@@ -1010,7 +1018,7 @@ def _sentence(block: _Block, sentence: str) -> None:
         block.add("sentence", sentence, reason=mechanic_reason("a cost"))
         return
     if name == "band":
-        _band(block, body, any(lead.data == "lead_permission" for lead in leads))
+        _band(block, body, any(lead.data in ("lead_permission", "lead_user") for lead in leads))
         return
     if name in _EFFECT_KINDS:
         if name in ("discard", "discard_target") and block.kind is not None and text.startswith("discard this card"):

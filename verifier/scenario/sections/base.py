@@ -36,6 +36,8 @@ class CaseReaderBase:
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
         # the card whose play ends each ability read from a text lasting "until <card> is played"
         self.until_played: dict[str, str] = {}
+        # the sides of each turn's battle as its entries state them: turn -> (player entering, role, opposing role)
+        self.battle_sides: dict[int, tuple[str, str, str]] = {}
         self.raw_modifiers: list[tuple[str, str, str, str, str, bool, list[tuple[str, YNode]], YMap]] = []
         self.lines = editor_lines(self.text)
 

@@ -72,7 +72,7 @@ class TimelineSection(CardsSection):
                 while cursor < len(raw) and raw[cursor][:2] == (turn, p):
                     item = raw[cursor][2]
                     attempt = self.attempt(item, len(steps), active, players, card_names, abilities,
-                                           attempts, ids)
+                                           attempts, ids, (turn, phase))
                     steps.append(Step(len(steps), turn, phase, False, active,
                                       step_label(turn, phase, active, attempt.id)))
                     attempts.append(attempt)
@@ -125,7 +125,7 @@ class TimelineSection(CardsSection):
 
     def attempt(self, item: YMap, step: int, active: str, players: tuple[str, ...],
                 cards: dict[str, Card], abilities: list[Ability], earlier: list[Attempt],
-                ids: dict[str, Location]) -> Attempt:
+                ids: dict[str, Location], when: tuple[int, str]) -> Attempt:
         actions = [k for k in ACTIONS if item.get(k) is not None]
         if len(actions) != 1:
             item.fail("a timeline entry needs exactly one of: " + ", ".join(ACTIONS))
@@ -238,14 +238,6 @@ class TimelineSection(CardsSection):
                 item.get(extra).fail(f"'{extra}' does not apply to a {action} entry")  # type: ignore[union-attr]
         if len(set(targets)) != len(targets):
             item.fail("a card is listed twice among the targets")
-        for key, symbol, default in (("role", "entry_role", "rescuing"), ("opposing_role", "opposing_role", "blocking")):
-            role_node = item.get(key)
-            if role_node is not None and kind != "enter_battle":
-                role_node.fail(f"'{key}' describes an enter_battle entry")
-            role = (_member(role_node, "battle_role", "battle status") if role_node
-                    else default if kind == "enter_battle" else "no_role")
-            self.fact(symbol, (aid,), role, f"{aid} {key.replace('_', ' ')} is {display_value(role)}",
-                      (role_node or item).loc, role_node is None and kind == "enter_battle")
         cause_node = item.get("cause")
         if cause_node is not None and kind != "discard_card":
             cause_node.fail("'cause' describes a discard entry")
@@ -259,6 +251,7 @@ class TimelineSection(CardsSection):
         player, defaulted = self._player(item.get("player"), players, "player", default_player)
         self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
                   (item.get("player") or item).loc, defaulted)
+        self.battle_roles(item, aid, kind, player, when, next((a for a in abilities if a.id == ability), None))
         for c in cards:
             self.fact("targets", (aid, c), c in targets,
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",
@@ -271,6 +264,36 @@ class TimelineSection(CardsSection):
         self.until_nodes.setdefault(aid, item)
         return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
                        cause if kind == "discard_card" else None, stated, until)
+
+    def battle_roles(self, item: YMap, aid: str, kind: str, player: str, when: tuple[int, str],
+                     used: Ability | None) -> None:
+        """Pin the battle status of the side of an entry into battle and of the other side ('role', 'opposing_role';
+        rescuing and blocking unless stated), and of the sides of an Enhancement played in a battle whose ability
+        adds characters to it: those the entries of that turn's battle state, its player's side first."""
+        adds = used is not None and used.effect_class in ("adds_same_side", "adds_opposite_side", "side_battle_effect")
+        sides = self.battle_sides.get(when[0]) if when[1] == "Battle" else None
+        if kind == "play_card" and adds and when[1] == "Battle":
+            if sides is None:
+                item.fail("an Enhancement adding characters to battle is played in a turn whose Battle Phase has no "
+                          "entry into battle before it: the battle status of the characters it adds is that of the "
+                          "sides the entries state (write the entries into battle first)")
+            entering, role, opposing = sides
+            stated = (role, opposing) if entering == player else (opposing, role)
+        else:
+            stated = ("no_role", "no_role")
+        roles = []
+        for (key, symbol, default), played in zip((("role", "entry_role", "rescuing"),
+                                                   ("opposing_role", "opposing_role", "blocking")), stated):
+            role_node = item.get(key)
+            if role_node is not None and kind != "enter_battle":
+                role_node.fail(f"'{key}' describes an enter_battle entry")
+            role = (_member(role_node, "battle_role", "battle status") if role_node
+                    else default if kind == "enter_battle" else played)
+            roles.append(role)
+            self.fact(symbol, (aid,), role, f"{aid} {key.replace('_', ' ')} is {display_value(role)}",
+                      (role_node or item).loc, role_node is None and kind == "enter_battle")
+        if kind == "enter_battle" and when[0] not in self.battle_sides:
+            self.battle_sides[when[0]] = (player, roles[0], roles[1])
 
     def picked_effect(self, item: YMap, ability: str | None) -> None:
         """An ability whose text offers another effect instead ("Heal an Evil Character or underdeck a Hero") is
