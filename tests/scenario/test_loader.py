@@ -177,12 +177,14 @@ def test_an_enhancements_band_takes_the_battle_status_of_its_players_side(
                                                             "    opposing_role: defending\n", 1)
     facts = {(f.symbol, f.args): f.value for f in make_case(stated).facts}
     assert (facts[("entry_role", ("band",))], facts[("opposing_role", ("band",))]) == ("defending", "taunting")
-    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: an Enhancement adding characters to battle is played in a "
-                                        r"turn whose Battle Phase has no entry into battle before it"):
-        make_case(text.replace("  - turn: 1\n    phase: Battle\n    enter_battle: [stephen]\n", "").replace(
-            "  - turn: 1\n    phase: Battle\n    player: bob\n    enter_battle: [caiaphas]\n", "").replace(
-            "    traits: [N.T., human, male]\n  malchus:", "    traits: [N.T., human, male]\n    zone: field_of_battle\n"
-                                                       "  malchus:"))
+    # with no entry into the battle before it, its player's side is the one an entry would default to: the active
+    # player's rescuing, the other's blocking; a default the case is told of
+    alone = make_case(text.replace("  - turn: 1\n    phase: Battle\n    enter_battle: [stephen]\n", "").replace(
+        "  - turn: 1\n    phase: Battle\n    player: bob\n    enter_battle: [caiaphas]\n", ""))
+    facts = {(f.symbol, f.args): f for f in alone.facts}
+    assert (facts[("entry_role", ("band",))].value, facts[("opposing_role", ("band",))].value) == ("blocking", "rescuing")
+    assert facts[("entry_role", ("band",))].default
+    assert not next(f for f in make_case(text).facts if (f.symbol, f.args) == ("entry_role", ("band",))).default
 
 
 GUARDED = MINIMAL.replace("questions:", """\

@@ -251,7 +251,7 @@ class TimelineSection(CardsSection):
         player, defaulted = self._player(item.get("player"), players, "player", default_player)
         self.fact("player_of", (aid,), player, f"{player} makes attempt {aid}",
                   (item.get("player") or item).loc, defaulted)
-        self.battle_roles(item, aid, kind, player, when, next((a for a in abilities if a.id == ability), None))
+        self.battle_roles(item, aid, kind, player, active, when, next((a for a in abilities if a.id == ability), None))
         for c in cards:
             self.fact("targets", (aid, c), c in targets,
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",
@@ -265,22 +265,21 @@ class TimelineSection(CardsSection):
         return Attempt(aid, kind, step, player, card, ability, on, negated, set_aside, tuple(targets), item.loc,
                        cause if kind == "discard_card" else None, stated, until)
 
-    def battle_roles(self, item: YMap, aid: str, kind: str, player: str, when: tuple[int, str],
+    def battle_roles(self, item: YMap, aid: str, kind: str, player: str, active: str, when: tuple[int, str],
                      used: Ability | None) -> None:
         """Pin the battle status of the side of an entry into battle and of the other side ('role', 'opposing_role';
-        rescuing and blocking unless stated), and of the sides of an Enhancement played in a battle whose ability
-        adds characters to it: those the entries of that turn's battle state, its player's side first."""
+        rescuing and blocking unless stated), and of the sides of an Enhancement played in the Battle Phase whose
+        ability adds characters to battle: those the first entry of that turn's battle states, its player's side
+        first; with no entry before it, as an entry's are by default, the active player's side rescuing."""
         adds = used is not None and used.effect_class in ("adds_same_side", "adds_opposite_side", "side_battle_effect")
-        sides = self.battle_sides.get(when[0]) if when[1] == "Battle" else None
-        if kind == "play_card" and adds and when[1] == "Battle":
-            if sides is None:
-                item.fail("an Enhancement adding characters to battle is played in a turn whose Battle Phase has no "
-                          "entry into battle before it: the battle status of the characters it adds is that of the "
-                          "sides the entries state (write the entries into battle first)")
+        band = kind == "play_card" and adds and when[1] == "Battle"
+        sides = self.battle_sides.get(when[0], (active, "rescuing", "blocking")) if band else None
+        if sides is not None:
             entering, role, opposing = sides
             stated = (role, opposing) if entering == player else (opposing, role)
         else:
             stated = ("no_role", "no_role")
+        defaulted = kind == "enter_battle" or (band and when[0] not in self.battle_sides)
         roles = []
         for (key, symbol, default), played in zip((("role", "entry_role", "rescuing"),
                                                    ("opposing_role", "opposing_role", "blocking")), stated):
@@ -291,7 +290,7 @@ class TimelineSection(CardsSection):
                     else default if kind == "enter_battle" else played)
             roles.append(role)
             self.fact(symbol, (aid,), role, f"{aid} {key.replace('_', ' ')} is {display_value(role)}",
-                      (role_node or item).loc, role_node is None and kind == "enter_battle")
+                      (role_node or item).loc, role_node is None and defaulted)
         if kind == "enter_battle" and when[0] not in self.battle_sides:
             self.battle_sides[when[0]] = (player, roles[0], roles[1])
 
