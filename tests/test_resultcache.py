@@ -16,7 +16,12 @@ import pytest
 from click.testing import Result
 
 import verifier.runner
-from verifier.resultcache import ResultCache, decode, encode, result_cache
+from verifier.language.encoding import RuleBase
+from verifier.language.syntax import BoolOp
+from verifier.resultcache import ResultCache, decode, encode, grounding_key, result_cache
+from verifier.rulesdoc import RulesDocument
+from verifier.scenario.loader import load_case
+from verifier.solver.grounding import RuleInstance, ground
 from verifier.verdicts import CaseResult
 
 CASES = ("set-aside/provisions-returns-after-two-turns.yaml", "set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml",
@@ -178,6 +183,32 @@ def test_results_are_written_and_read_back_exactly(case_results: object, repo_ro
     for case in CASES:
         result = case_results(repo_root / "cases" / case)  # type: ignore[operator]
         assert decode(CaseResult, json.loads(json.dumps(encode(result)))) == result
+
+
+def test_what_only_the_grounding_that_names_the_inputs_holds_is_in_the_digest(repo_root: Path, rule_base: RuleBase,
+                                                                              rules_doc: RulesDocument) -> None:
+    """A case's digest is worked out on the grounding its answer is found on, whose rule bodies read the inputs the
+    facts pin; a conflict or an ambiguity is answered on the grounding that names them. A rule every instance of
+    which the inputs make hold is left out of the first and not of the second: a change to its body, or to where
+    it stands among the rules, changes the second alone, and must change the digest (and that rule's own)."""
+    sc = load_case(repo_root / "cases" / CASES[0], rule_base)
+    folded = ground(sc, rule_base, fold=True)
+    held = sorted(folded.held_by_inputs - {t.origin.rule.id for t in folded.tracked if isinstance(t.origin, RuleInstance)})
+    assert "RET-1" in held
+    ret1 = rule_base.rule("RET-1")
+    twice = ret1._replace(body=BoolOp(ret1.body[0], "and", (ret1.body, ret1.body)))
+    changed = rule_base._replace(rules=tuple(twice if r.id == "RET-1" else r for r in rule_base.rules))
+    moved = rule_base._replace(rules=(ret1, *(r for r in rule_base.rules if r.id != "RET-1")))
+    before = grounding_key(sc, rule_base, rules_doc)
+    assert before is not None
+    for other in (changed, moved):
+        # the same grounding to answer on, another to find a conflict or an ambiguity on
+        assert [(t.name, t.body) for t in ground(sc, other, fold=True).tracked] == [(t.name, t.body) for t in folded.tracked]
+        assert [(t.name, t.body) for t in ground(sc, other).tracked] != [(t.name, t.body) for t in ground(sc, rule_base).tracked]
+        after = grounding_key(sc, other, rules_doc)
+        assert after is not None and after.digest != before.digest
+    after = grounding_key(sc, changed, rules_doc)
+    assert after is not None and [r for r in before.rules if after.rules.get(r) != before.rules[r]] == ["RET-1"]
 
 
 def test_the_key_covers_the_lock_and_the_options(repo: Path) -> None:

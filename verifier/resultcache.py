@@ -26,6 +26,7 @@ import os
 import shutil
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import RegcheckError
 from .files import WriteError, write_file
-from .language.encoding import RuleBase
+from .language.encoding import Rule, RuleBase
 from .language.syntax import Call, walk
 from .rulesdoc import RulesDocument
 from .scenario.model import Scenario
@@ -130,7 +131,8 @@ def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
 
 class Reach(NamedTuple):
     """What a case's answer is made of: a digest of its whole grounded problem, and one per rule with instances
-    in it (its instances' text, its template, place and the statements it cites), to say which changed."""
+    in it (its instances' text, its template, variables, place, the statements it cites and the definitions it
+    uses), to say which changed."""
 
     digest: str
     rules: dict[str, str]
@@ -138,24 +140,23 @@ class Reach(NamedTuple):
 
 def grounding_key(scenario: Scenario, rules: RuleBase, doc: RulesDocument, keep: list[GroundedBase] | None = None
                   ) -> Reach | None:
-    """The digest of everything the engine reads to answer `scenario`: its grounded problem (every rule instance
-    and fact, in order, with the places, templates and cited statements of the rules), its questions, and the
-    interpretations a contradiction's ways out may try, with the statements they cite. Two scenarios with one
-    digest get one answer, whatever else differs in the rule base. None when the scenario cannot be grounded
-    (it is then checked, and its error reported, as usual). With `keep`, the scenario's base as grounded is
-    appended to it (see `solver.grounding.ground`)."""
+    """The digest of everything the engine reads to answer `scenario`: its grounded problem as `check_scenario`
+    grounds it, the rule bodies reading the inputs the facts pin (every rule instance and fact, in order, with the
+    places, templates and cited statements of the rules), its questions, and what grounding it with the inputs
+    named reads besides (a conflict or an ambiguity is answered on that grounding): the rules with an instance
+    the pinned inputs make hold, every rule with an instance in their order in the rule base, and the definitions
+    those rules use; and the interpretations a contradiction's ways out may try, with the statements they cite.
+    Two scenarios with one digest get one answer, whatever else differs in the rule base. None when the scenario
+    cannot be grounded (it is then checked, and its error reported, as usual). The grounding is kept for the
+    check that follows (`solver.grounding.ground_and_keep`); with `keep`, the scenario's base as grounded is
+    appended to it."""
     from .solver.grounding import RuleInstance, ground_and_keep
 
     try:
-        g = ground_and_keep(scenario, rules, keep)
+        g = ground_and_keep(scenario, rules, keep, fold=True)
     except RegcheckError:
         return None
-    statements = doc.by_id()
-
-    def rule_text(r: Any) -> str:
-        # places by file name, line and column: the same rules read from another checkout give the same text
-        cited = "\0".join(f"{sid}\0{statements[sid].text if sid in statements else ''}" for sid in r.cites)
-        return f"{r.id}\0{r.says}\0{_place(r.loc)}\0{cited}\0{_shape(r.body)}"
+    rule_text = _rule_texts(rules, doc)
 
     whole = hashlib.sha256()
     per_rule: dict[str, Any] = {}
@@ -164,31 +165,74 @@ def grounding_key(scenario: Scenario, rules: RuleBase, doc: RulesDocument, keep:
         if isinstance(t.origin, RuleInstance):
             rule = t.origin.rule
             if rule.id not in per_rule:
-                per_rule[rule.id] = hashlib.sha256(rule_text(rule).encode())
-                whole.update(rule_text(rule).encode())
+                text = rule_text(rule)
+                per_rule[rule.id] = hashlib.sha256(text)
+                whole.update(text)
             per_rule[rule.id].update(f"{t.origin.label}\0{line}".encode())
             line = t.origin.label + "\0" + line
         else:
             line = f"{t.origin.text}\0{_place(t.origin.loc)}\0" + line
         whole.update(line.encode())
-    for part in (g.background, sorted(f"{k}\0{v.display}\0{v.type}" for k, v in g.constants.items()),
+    # grounded with the inputs named, each of these rules has an instance too, and the instances come in the order
+    # of the rules in the rule base
+    for rid in sorted(g.held_by_inputs):
+        rule = rules.rule(rid)
+        if rid not in per_rule:
+            per_rule[rid] = hashlib.sha256(rule_text(rule))
+            whole.update(b"held\0" + rule_text(rule))
+        per_rule[rid].update(b"\0held by the inputs")
+    order = [r.id for r in rules.active_rules(scenario.interpretations) if r.id in per_rule]
+    for part in (order, g.background, sorted(f"{k}\0{v.display}\0{v.type}" for k, v in g.constants.items()),
                  sorted(f"{q}\0{t}" for q, t in g.question_terms.items()),
                  sorted(f"{q}\0{t!r}" for q, t in g.questions.items())):
         whole.update("\0".join(part).encode() + b"\1")
     # a contradiction's ways out ground the interpretations too: their text, and the definitions they read
-    todo = [r.body for r in rules.rules if r.interpretation]
     for r in rules.rules:
         if r.interpretation:
-            whole.update(rule_text(r).encode())
-    seen: set[str] = set()
-    while todo:
-        for e in walk(todo.pop()):
-            if isinstance(e, Call) and e.func in rules.definitions and e.func not in seen:
-                seen.add(e.func)
-                d = rules.definitions[e.func]
-                todo.append(d.body)
-                whole.update(f"{d.name}\0{d.params}\0{_shape(d.body)}".encode())
+            whole.update(rule_text(r))
     return Reach(whole.hexdigest(), {rid: h.hexdigest() for rid, h in sorted(per_rule.items())})
+
+
+_TEXTS: list[tuple[RuleBase, RulesDocument, Callable[[Rule], bytes]]] = []
+
+
+def _rule_texts(rules: RuleBase, doc: RulesDocument) -> Callable[[Rule], bytes]:
+    """What a case's digest holds of a rule: its ID, wording, place, variables, the statements it cites (their
+    text), its body and the definitions it uses, directly or through others (their parameters, result and body).
+    Places by file name, line and column: the same rules read from another checkout give the same text. Worked
+    out once per rule while the rule base and document are the same."""
+    if _TEXTS and _TEXTS[0][0] is rules and _TEXTS[0][1] is doc:
+        return _TEXTS[0][2]
+    statements = doc.by_id()
+    definitions: dict[str, str] = {}
+    texts: dict[str, bytes] = {}
+
+    def definition(name: str) -> str:
+        if name not in definitions:
+            d = rules.definitions[name]
+            definitions[name] = f"{d.name}\0{d.params!r}\0{d.result}\0{_shape(d.body)}"
+        return definitions[name]
+
+    def uses(body: Any) -> str:
+        seen: set[str] = set()
+        todo = [body]
+        while todo:
+            for e in walk(todo.pop()):
+                if isinstance(e, Call) and e.func in rules.definitions and e.func not in seen:
+                    seen.add(e.func)
+                    todo.append(rules.definitions[e.func].body)
+        return "\0".join(definition(name) for name in sorted(seen))
+
+    def rule_text(r: Rule) -> bytes:
+        known = texts.get(r.id)
+        if known is None:
+            cited = "\0".join(f"{sid}\0{statements[sid].text if sid in statements else ''}" for sid in r.cites)
+            known = texts[r.id] = (f"{r.id}\0{r.says}\0{_place(r.loc)}\0{r.params!r}\0{cited}\0{_shape(r.body)}\0"
+                                   f"{uses(r.body)}").encode()
+        return known
+
+    _TEXTS[:] = [(rules, doc, rule_text)]
+    return rule_text
 
 
 def _place(loc: Any) -> str:

@@ -257,3 +257,21 @@ def test_a_base_that_fails_keeps_its_failures_in_order(provisions: tuple[Scenari
         failed, first = scratch(sc, rule_base, assignment)
         assert ref.first_failure(assignment) == first
         assert ref.failures(assignment) == failed
+
+
+@pytest.mark.parametrize("base_fails", [False, True], ids=["base holds", "base fails"])
+def test_a_first_assignment_said_to_come_alone_agrees_when_others_follow(provisions: tuple[Scenario, Reference],
+                                                                        rule_base: RuleBase, base_fails: bool) -> None:
+    """A first assignment evaluated without noting what each instance reads (`alone`) has it noted once another
+    assignment comes: every answer is still a fresh evaluation's."""
+    sc, _ = provisions
+    model = engine_model(sc, rule_base)
+    battle = next(s.position for s in sc.steps if s.phase == "Battle")
+    base = {**model, ("zone", ("elijah", battle)): "territory"} if base_fails else model
+    ref = Reference(sc, rule_base)
+    assert ref.first_failure(base, alone=True) == scratch(sc, rule_base, base)[1]
+    for assignment in (model, {**base, ("legal", ("play",)): not model[("legal", ("play",))]}, base,
+                       {k: v for k, v in base.items() if k != ("legal", ("play",))}):
+        failed, first = scratch(sc, rule_base, assignment)
+        assert ref.first_failure(assignment) == first
+        assert ref.failures(assignment) == failed

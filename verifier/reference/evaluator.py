@@ -14,8 +14,9 @@ Evaluation is three-valued: an application the assignment leaves out is `UNDECID
 parts settle it.
 
 The first assignment `failures` or `first_failure` is given is evaluated in full and kept as
-the base, with the keys each instance read; a later one re-evaluates only the instances that
-read a key whose value differs from the base's.
+the base, with the keys each instance read (noted once a second assignment comes, when the first
+was said to come alone); a later one re-evaluates only the instances that read a key whose value
+differs from the base's.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class Reference:
         self._bad: dict[int, Any] = {}
         self._readers: dict[Any, array[int]] = {}
         self._def_keys: list[Any] = []
+        self._noted = False  # what each instance of the base read is noted (see `first_failure`)
 
     # -- grounding ---------------------------------------------------------------------
     @property
@@ -310,10 +312,13 @@ class Reference:
                 raise bad[i]
         return [self._label(i) for i in sorted(bad)]
 
-    def first_failure(self, assignment: Mapping[Key, Value], leave_out: Collection[str] = ()) -> str | None:
+    def first_failure(self, assignment: Mapping[Key, Value], leave_out: Collection[str] = (), alone: bool = False
+                      ) -> str | None:
         """The label of the first rule instance that does not hold under `assignment`, if any,
-        among the instances of rules not named in `leave_out`."""
-        bad = self._failing(assignment, None if leave_out else 1)
+        among the instances of rules not named in `leave_out`. With `alone` (no other assignment is expected),
+        a first assignment is evaluated without noting which keys each instance reads; should another come,
+        they are noted then, by evaluating the first again."""
+        bad = self._failing(assignment, None if leave_out else 1, alone)
         if leave_out:
             bad = {i: v for i, v in bad.items() if self._rules[self._locate(i)[0]].id not in leave_out}
         if not bad:
@@ -323,18 +328,20 @@ class Reference:
             raise bad[first]
         return self._label(first)
 
-    def _failing(self, assignment: Mapping[Key, Value], wanted: int | None) -> dict[int, Any]:
+    def _failing(self, assignment: Mapping[Key, Value], wanted: int | None, alone: bool = False) -> dict[int, Any]:
         """The instances that do not hold, by number, with their value or the error evaluating them raised.
 
         The first assignment is evaluated in full and kept as the base, noting which keys each
-        instance (and each definition entry it used) read. A later assignment re-evaluates only
-        the instances that read a key whose value differs from the base's: any other instance
-        reads the same values, so takes the same path to the same result. With `wanted` = 1,
+        instance (and each definition entry it used) read (unless `alone`: see `first_failure`). A later
+        assignment re-evaluates only the instances that read a key whose value differs from the base's: any
+        other instance reads the same values, so takes the same path to the same result. With `wanted` = 1,
         only what decides the first failure is worked out.
         """
         if self._base is None:
-            self._evaluate_base(assignment)
+            self._evaluate_base(assignment, not alone)
             return dict(self._bad)
+        if not self._noted:
+            self._evaluate_base(self._base, True)
         dirty = sorted(self._dirty(assignment))
         if not dirty:
             return dict(self._bad)
@@ -365,15 +372,27 @@ class Reference:
         except Exception as exc:  # kept, and raised if it is the first instance that does not hold
             return exc
 
-    def _evaluate_base(self, assignment: Mapping[Key, Value]) -> None:
+    def _evaluate_base(self, assignment: Mapping[Key, Value], noted: bool) -> None:
+        """Evaluate every instance on `assignment`, kept as the base; with `noted`, noting what each reads."""
         state = self._enter()
         readers = self._readers
         state.asg, state.memo, state.deps = assignment, {}, {}
+        self._bad = {}
         i = 0
         try:
             reads: set[Any] = set()
             for (fn, width), bindings, rule in zip(self._bodies, self._bindings, self._rules):
                 pad = [None] * (width - len(rule.params))
+                if not noted:
+                    for values in bindings:
+                        try:
+                            v = fn([*values, *pad])
+                        except Exception as exc:
+                            v = exc
+                        if v is not True:
+                            self._bad[i] = v
+                        i += 1
+                    continue
                 for values in bindings:
                     reads.clear()
                     state.reads = reads
@@ -389,7 +408,7 @@ class Reference:
                             found = readers[key] = array("i")
                         found.append(i)
                     i += 1
-            for j, (key, deps) in enumerate(state.deps.items(), start=self._count):
+            for j, (key, deps) in enumerate(state.deps.items() if noted else (), start=self._count):
                 self._def_keys.append(key)
                 for read in deps:
                     found = readers.get(read)
@@ -399,6 +418,7 @@ class Reference:
         finally:
             state.asg, state.memo, state.deps, state.reads = {}, {}, {}, None
         self._base = dict(assignment)
+        self._noted = noted
 
     def _dirty(self, assignment: Mapping[Key, Value]) -> set[int]:
         """The instances that read a key whose value in `assignment` is not the base's."""

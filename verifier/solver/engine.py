@@ -203,12 +203,13 @@ class _Case:
         pins += [f"(= {t.smt} {value_smt(v)})" for t, v in zip(parts, value) if not t.known]
         return self.session.check(self.all, [f"(and true {' '.join(pins)})"]).status == SAT
 
-    def refuted(self, values: dict[SymbolRef, object]) -> str | None:
-        """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices)."""
+    def refuted(self, values: dict[SymbolRef, object], alone: bool = False) -> str | None:
+        """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices); with
+        `alone`, no other witness is expected to be re-checked (see `Reference.first_failure`)."""
         keys, names = self.plain_keys, self.g.names
         plain = {keys[r]: (names[r.type][v] if r.type in names and isinstance(v, int) and 0 <= v < len(names[r.type])
                            else self.g.decode(r.type, v)) for r, v in values.items()}
-        return self.reference.first_failure(plain, self.left_out)
+        return self.reference.first_failure(plain, self.left_out, alone)
 
     @cached_property
     def plain_keys(self) -> dict[SymbolRef, Key]:
@@ -240,12 +241,15 @@ class _Case:
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
         model = self.first_model = self.session.read(self.model_names)
-        broken = self.refuted({r: model[r.smt] for r in self.model_refs})
+        settling = self.settled(base)
+        # re-checked after `settled` (which asks the solver only), so that the reference evaluator knows whether
+        # witnesses of questions that may take other values are to be re-checked after this model
+        alone = all(q.name in settling.settled or all(t.known for t in self.parts(q.name)) for q in self.sc.questions)
+        broken = self.refuted({r: model[r.smt] for r in self.model_refs}, alone)
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
         self.model_checked = True
-        settling = self.settled(base)
         if not self.witnesses:
             return self.finish(lambda q: self.question(q, base[q.name], settling))
         try:

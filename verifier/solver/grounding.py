@@ -1253,15 +1253,16 @@ def too_large(scenario: Scenario, rules: RuleBase) -> str:
     return _too_large(scenario, rule_instances(scenario, rules))
 
 
-_KEPT: list[tuple[Scenario, RuleBase, Grounding]] = []
+_KEPT: list[tuple[Scenario, RuleBase, bool, Grounding]] = []
 
 
-def ground_and_keep(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None) -> Grounding:
-    """`ground`, with the grounding kept for the next `ground` (without `fold`) of this very scenario and rule
-    base, which takes it instead of grounding again (the caller only reads it). With `keep`, the scenario's base
-    is appended to it (see `ground`)."""
-    g = ground(scenario, rules, keep=keep)
-    _KEPT[:] = [(scenario, rules, g)]
+def ground_and_keep(scenario: Scenario, rules: RuleBase, keep: list[GroundedBase] | None = None,
+                    fold: bool = False) -> Grounding:
+    """`ground`, with the grounding kept for the next `ground` of this very scenario and rule base with the same
+    `fold`, which takes it instead of grounding again (the caller only reads it). With `keep`, the
+    scenario's base is appended to it (see `ground`)."""
+    g = ground(scenario, rules, keep=keep, fold=fold)
+    _KEPT[:] = [(scenario, rules, fold, g)]
     return g
 
 
@@ -1310,8 +1311,8 @@ def ground(scenario: Scenario, rules: RuleBase, base: GroundedBase | None = None
     fold = fold and base is None
     if _KEPT:
         kept = _KEPT.pop()
-        if kept[0] is scenario and kept[1] is rules and not fold:
-            return kept[2]
+        if kept[0] is scenario and kept[1] is rules and kept[2] == fold:
+            return kept[3]
     if base is not None and base.serves(scenario, rules):
         g = base.grounding.copy()
         gr = _grounder(rules).start(scenario, "o", g)
