@@ -205,8 +205,9 @@ def _card_fields() -> dict[str, FieldSpec]:
         "x": FieldSpec("whole number, 0 to 100", _integer(0, 100),
                        "The card's X, where a real card's text depends on it (for X turns, X cards)."),
         "adds": FieldSpec("card name or list of them", NAMES,
-                          "The characters a real card's band ability (\"May band to ...\") adds to the battle, in "
-                          "order, when its holder enters it; abilities written by hand say it under the ability.",
+                          "The characters a real card's band ability (\"May band to ...\", or an Enhancement's \"Hero "
+                          "may band to ...\") adds to the battle, in order, when its holder enters it or the "
+                          "Enhancement is played in battle; abilities written by hand say it under the ability.",
                           "none"),
         "equipped_to": FieldSpec("card name", NAME_SCHEMA, "The character a Weapon is equipped to.", "not equipped"),
         "traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
