@@ -26,7 +26,7 @@ __all__ = ["Reference", "Instance", "Key", "Value", "UNDECIDED", "plain_key"]
 import bisect
 import itertools
 from array import array
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import EncodingError, Location
@@ -383,38 +383,22 @@ class Reference:
             reads: set[Any] = set()
             for (fn, width), bindings, rule in zip(self._bodies, self._bindings, self._rules):
                 pad = [None] * (width - len(rule.params))
-                if not noted:
-                    for values in bindings:
-                        try:
-                            v = fn([*values, *pad])
-                        except Exception as exc:
-                            v = exc
-                        if v is not True:
-                            self._bad[i] = v
-                        i += 1
-                    continue
                 for values in bindings:
-                    reads.clear()
-                    state.reads = reads
+                    if noted:
+                        reads.clear()
+                        state.reads = reads
                     try:
                         v = fn([*values, *pad])
                     except Exception as exc:
                         v = exc
                     if v is not True:
                         self._bad[i] = v
-                    for key in reads:
-                        found = readers.get(key)
-                        if found is None:
-                            found = readers[key] = array("i")
-                        found.append(i)
+                    if noted:
+                        _note_readers(readers, reads, i)
                     i += 1
             for j, (key, deps) in enumerate(state.deps.items() if noted else (), start=self._count):
                 self._def_keys.append(key)
-                for read in deps:
-                    found = readers.get(read)
-                    if found is None:
-                        found = readers[read] = array("i")
-                    found.append(j)
+                _note_readers(readers, deps, j)
         finally:
             state.asg, state.memo, state.deps, state.reads = {}, {}, {}, None
         self._base = dict(assignment)
@@ -527,3 +511,12 @@ class Reference:
         if value is None:
             raise undefined(f"attempt '{attempt.id}' ({attempt.kind.replace('_', ' ')}) has none")
         return value
+
+
+def _note_readers(readers: dict[Any, array[int]], keys: Iterable[Any], index: int) -> None:
+    """Note that the instance or definition `index` reads each of `keys`."""
+    for key in keys:
+        found = readers.get(key)
+        if found is None:
+            found = readers[key] = array("i")
+        found.append(index)

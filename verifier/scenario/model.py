@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "Fact", "Step", "Ability", "Modifier", "Card", "Attempt", "Question", "Expectation", "Claim", "Scenario",
-    "NEVER_LABEL", "step_label", "fits_description",
+    "NEVER_LABEL", "step_label", "fits_description", "ADDING_CLASSES",
 ]
 
 from typing import NamedTuple
@@ -47,6 +47,10 @@ class Step(NamedTuple):
     phase_start: bool
     active_player: str
     label: str
+
+
+# The effect classes of an ability that adds characters to battle (AAO-9, AAO-12, AAO-14).
+ADDING_CLASSES = ("adds_same_side", "adds_opposite_side", "side_battle_effect")
 
 
 class Ability(NamedTuple):

@@ -266,6 +266,10 @@ def _refuse_grants_aside(unmodelled: Unmodelled, abilities: list[Ability], attem
                               "the ability by hand for this case", unmodelled.locate(a.card))
 
 
+_NOT_INTERRUPTED = ("which abilities the interrupt suspends and which reactivate (INT-17 to INT-20, INT-9 to INT-14) "
+                    "is not carried out by regcheck; write the ability by hand for this case")
+
+
 def _refuse_interrupts_that_could_matter(cards: list[Card], abilities: list[Ability], steps: list[Step],
                                          attempts: list[Attempt]) -> None:
     """A use of an ability that interrupts the battle (`Ability.interrupts_battle`) is refused where an ability
@@ -287,15 +291,11 @@ def _refuse_interrupts_that_could_matter(cards: list[Card], abilities: list[Abil
                 what = (f"brings '{entering[0]}', whose abilities activate as it enters battle," if entering
                         else "uses an ability")
                 raise CaseRefused(f"{x.id} interrupts the battle ({a.card}), and {y.id} (line {y.loc.line}) {what} "
-                                  "earlier in this battle: which abilities the interrupt suspends and which reactivate "
-                                  "(INT-17 to INT-20, INT-9 to INT-14) is not carried out by regcheck; write the "
-                                  "ability by hand for this case", x.loc)
+                                  f"earlier in this battle: {_NOT_INTERRUPTED}", x.loc)
         there = next((c.name for c in cards if c.zone == "field_of_battle" and c.name != x.card and _has_text(c)), None)
         if there is not None:
             raise CaseRefused(f"{x.id} interrupts the battle ({a.card}), and '{there}' starts in the field of battle "
-                              "with abilities activated in this battle: which abilities the interrupt suspends and "
-                              "which reactivate (INT-17 to INT-20, INT-9 to INT-14) is not carried out by regcheck; "
-                              "write the ability by hand for this case", x.loc)
+                              f"with abilities activated in this battle: {_NOT_INTERRUPTED}", x.loc)
 
 
 def _has_text(card: Card | None) -> bool:

@@ -13,7 +13,7 @@ from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
 from ..cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
 from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
-from ..model import Ability, Attempt, Card, Modifier, fits_description
+from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
 from .base import CaseReaderBase
 from .fields import (
     ABILITY_KEYS,
@@ -312,10 +312,9 @@ class CardsSection(CaseReaderBase):
                                 "or write 'class: triggered_effect'")
             gained_node = item.get("gained")
             adds_node = item.get("adds")
-            adding = ("adds_same_side", "adds_opposite_side", "side_battle_effect")
             if adds_node is not None and (class_node is None
-                                          or _member(class_node, "effect_class", "ability class") not in adding):
-                shown = [display_value(c) for c in adding]
+                                          or _member(class_node, "effect_class", "ability class") not in ADDING_CLASSES):
+                shown = [display_value(c) for c in ADDING_CLASSES]
                 adds_node.fail("'adds' names the characters an ability adds to battle, and only an ability of class "
                                f"{', '.join(shown[:-1])} or {shown[-1]} adds any (AAO-9, AAO-12, AAO-14): give the "
                                "ability its 'class'")

@@ -9,7 +9,7 @@ from ...escaping import quoted
 from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YSeq, did_you_mean
 from ..cards import is_named
-from ..model import Ability, Attempt, Card, Step, step_label
+from ..model import ADDING_CLASSES, Ability, Attempt, Card, Step, step_label
 from .cards import CardsSection
 from .fields import (
     ACTIONS,
@@ -271,8 +271,7 @@ class TimelineSection(CardsSection):
         rescuing and blocking unless stated), and of the sides of an Enhancement played in the Battle Phase whose
         ability adds characters to battle: those the first entry of that turn's battle states, its player's side
         first; with no entry before it, as an entry's are by default, the active player's side rescuing."""
-        adds = used is not None and used.effect_class in ("adds_same_side", "adds_opposite_side", "side_battle_effect")
-        band = kind == "play_card" and adds and when[1] == "Battle"
+        band = kind == "play_card" and used is not None and used.effect_class in ADDING_CLASSES and when[1] == "Battle"
         sides = self.battle_sides.get(when[0], (active, "rescuing", "blocking")) if band else None
         if sides is not None:
             entering, role, opposing = sides
