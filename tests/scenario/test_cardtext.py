@@ -111,13 +111,40 @@ def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types
     assert (a.target_zone, a.also_in_play) == (zone, also_in_play)
 
 
-@pytest.mark.parametrize("text", [
-    "Negate a good Enhancement or an evil Fortress.",  # two alignments: one for all targets is all the model checks
-    "Discard an Artifact or a Site from opponent's hand , deck or Reserve.",  # a place the grammar does not read
-    "Discard an evil Enhancement or Curse in play for each human Hero you have in play.",
+@pytest.mark.parametrize(("text", "first", "others"), [
+    ("Discard any demon or beast in play.", (("Hero", "Evil_Character"), None, None, ("demon",)),
+     ((("Hero", "Evil_Character"), None, None, ("Beast",)),)),
+    ("Negate a good Enhancement or an evil Fortress.", (("GE",), None, None, ()), ((("Fortress",), "evil", None, ()),)),
+    ("Negate and discard an Artifact, an evil Enhancement or an evil Fortress.", (("Artifact",), None, None, ()),
+     ((("EE",), None, None, ()), (("Fortress",), "evil", None, ()))),
+    ("May band to a female Evil Character or a demon.", (("Evil_Character",), None, None, ("female",)),
+     ((("Hero", "Evil_Character"), None, None, ("demon",)),)),
 ])
-def test_alternative_types_the_model_cannot_check_are_refused(text: str) -> None:
-    assert any("applies to" in r for r in reasons(only(text)))
+def test_one_card_of_alternative_descriptions(text: str, first: tuple[object, ...],
+                                              others: tuple[tuple[object, ...], ...]) -> None:
+    a = only(text)
+    assert not a.unsupported, a.unsupported
+    assert (a.target_types, a.target_alignment, a.target_brigade, a.target_traits) == first
+    assert (a.target_alternatives, a.min_targets, a.max_targets) == (others, 1, 1)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Discard an Artifact or a Site from opponent's hand , deck or Reserve.", "applies to"),  # a place not read
+    ("Discard an evil Enhancement or Curse in play for each human Hero you have in play.", "applies to"),
+    ("Negate a good card or Artifact.", "whether the words of 'good card' describe 'artifact' too"),
+    ("Negate an O.T. Hero or Evil Character.", "whether the words of 'ot hero' describe 'evil character' too"),
+    ("Discard a male or female Hero.", "whether 'male' in 'male or female hero' takes the noun after it"),
+    ("Discard a Hero, Site and/or Fortress.", "may name a card of each"),
+    ("May band to Salome, Mary Magdalene, and/or Joanna.", "may name a card of each"),
+])
+def test_alternative_descriptions_that_may_be_read_more_than_one_way_are_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
+    a = only("Heal a Hero or underdeck a Hero.")
+    assert (a.kind, a.target_types, a.target_alternatives, a.alternatives) == (
+        "heal_effect", ("Hero",), (), ("underdeck a hero",))
 
 
 @pytest.mark.parametrize(("text", "kind", "changes"), [

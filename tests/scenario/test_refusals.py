@@ -79,3 +79,21 @@ def test_an_interrupt_of_the_battle_with_a_card_of_text_in_battle_is_refused(
                 r"strike interrupts the battle \(striking\), and enter_battle_2 \(line \d+\) brings 'herod'")
     with pytest.raises(CaseRefused, match=expected):
         make_case(text)
+
+
+_AUTHORITY = "cases/targeting/authority-of-peter-discards-a-demon-or-a-beast-not-a-human.yaml"
+
+
+def test_a_trait_an_alternative_description_names_is_settled_or_the_case_refused(
+        repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # Authority of Peter (Ap) discards "any demon or beast": whether lion is a beast decides whether it is a target
+    text = (repo_root / _AUTHORITY).read_text("utf-8")
+    sc = make_case(text)
+    authority = next(a for a in sc.abilities if a.card == "authority")
+    lion = next(c for c in sc.cards if c.name == "lion")
+    assert authority.target_traits == ("demon",) and authority.fits(lion)
+    assert not authority._replace(target_alternatives=()).fits(lion)
+    refuse_unanswerable(_unmodelled(sc), list(sc.cards), list(sc.abilities), list(sc.steps), list(sc.attempts))
+    with pytest.raises(CaseRefused, match=r"names demon for its targets, and the case does not say whether 'lion' is "
+                                          r"demon"):
+        make_case(text.replace("    traits: [Beast]\n", ""))

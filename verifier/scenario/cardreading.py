@@ -38,7 +38,9 @@ TRAIT_WORDS = {
         ("Thief", ("thief", "thieves")), ("Samaritan", ("samaritan", "samaritans")),
         ("Deacon", ("deacon", "deacons")), ("Beast", ("beast", "beasts")), ("Giant", ("giant", "giants")),
         ("Flood Survivor", ("flood survivor", "flood survivors")), ("Gospel", ("gospel",)),
-        ("Jerusalem", ("jerusalem",)),
+        ("Jerusalem", ("jerusalem",)), ("Heretic", ("heretic", "heretics")), ("Edomite", ("edomite", "edomites")),
+        ("Antediluvian", ("antediluvian", "antediluvians")), ("Nativity", ("nativity",)),
+        ("Postexilic", ("postexilic",)),
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
@@ -133,6 +135,9 @@ class AbilityReading(NamedTuple):
     requires: tuple[str, ...] = ()
     # the alignment ("good" or "evil") its description names for its targets ("an evil card"), or None
     target_alignment: str | None = None
+    # descriptions its targets may fit instead of the one above ("any demon or beast"): (types, alignment,
+    # brigade, traits) each
+    target_alternatives: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
     # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
     targets_every: bool = False
     # "negate and discard ...": the negate also discards the card whose ability it negates (DISC-1-R1)

@@ -29,7 +29,7 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import ALIGNMENTS, TYPE_ALIGNMENT, Description, read_description, without_article
+from .descriptions import ALIGNMENTS, TYPE_ALIGNMENT, Description, describe, read_alternatives, read_description, without_article
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -122,7 +122,9 @@ owner: "your" -> own
      | "of" "holder's" -> own
      | "of" "an"? "opponent's" -> opponents
      | "this" -> this
-description: ALIGN_OR? DWORD+
+// "any demon or beast", "an Artifact, a Fortress or a Site": descriptions a card may fit any of (`read_alternatives`)
+description: ALIGN_OR? DWORD+ (ALT_SEP ALT_FIRST DWORD*)*
+ALT_SEP: /,(?: (?:or|and\/or))?(?![a-z0-9'()\/*#-])|(?:or|and\/or)(?![a-z0-9'()\/*#-])/
 ALIGN_OR: /(?:good|evil|neutral) or (?:good|evil|neutral)(?![a-z])/
 
 location: PLACE_WORD place ("or" "in"? place)*
@@ -236,9 +238,16 @@ cwords: WORD+
 // a whole word; a description word is any word but those that start a location, duration or clause
 WORD: WORD_START WORD_BODY
 DWORD: WORD_START NOT_A_LINK WORD_BODY
+// the first word of a further description: not a verb, which would begin another effect ("heal a Hero or underdeck ...")
+ALT_FIRST: WORD_START NOT_A_LINK NOT_A_VERB WORD_BODY
+NOT_A_VERB: NOT_A_VERB_1 NOT_A_VERB_2 NOT_A_VERB_3 NOT_A_VERB_4
+NOT_A_VERB_1: /(?!(?:negate|resurrect|rescue|underdeck|topdeck|prevent|place|take|shuffle|discard)(?![a-z0-9'()\/*#-]))/
+NOT_A_VERB_2: /(?!(?:banish|search|draw|convert|protect|withdraw|bounce|reserve|heal|set|capture)(?![a-z0-9'()\/*#-]))/
+NOT_A_VERB_3: /(?!(?:return|exchange|add|band|remove|toss|interrupt|choose|play|look|reveal)(?![a-z0-9'()\/*#-]))/
+NOT_A_VERB_4: /(?!(?:decrease|increase|you|holder|may|cannot)(?![a-z0-9'()\/*#-]))/
 WORD_START: /(?<![a-z0-9'()\/*#-])/
 WORD_BODY: /[a-z0-9'()\/*#-]+(?![a-z0-9'()\/*#-])/
-NOT_A_LINK: /(?!(?:in|from|for|until|to|that|who|which|and|or|then|of|with|when|while|not)(?![a-z0-9'()\/*#-]))/
+NOT_A_LINK: /(?!(?:in|from|for|until|to|that|who|which|and\/or|and|or|then|of|with|when|while|not)(?![a-z0-9'()\/*#-]))/
 
 %import common.WS
 %ignore WS
@@ -390,6 +399,8 @@ class _Block:
         self.brigade: str | None = None
         self.traits: tuple[str, ...] = ()
         self.alignment: str | None = None
+        # descriptions its targets may fit instead ("a demon or beast")
+        self.other_descriptions: tuple[Description, ...] = ()
         self.every = False
         self.effect_class = "plain_effect"
         self.discards_negated = False
@@ -519,13 +530,14 @@ def _target(block: _Block, tree: Tree) -> None:
         # "Negate all other cards in battle": no negate of all that fit reaches its own card (NEG-8)
         words = words[1:]
         mapped.append(("spares", "its own card ('other'), which no negate of all that fit reaches (NEG-8)"))
-    description = read_description(" ".join(words))
-    if isinstance(description, str):
-        block.add("target", _words(tree), reason=description)
+    read = read_alternatives(" ".join(words))
+    if isinstance(read, str):
+        block.add("target", _words(tree), reason=read)
         return
+    description, others = _one_description(read)
     brigade = description.brigade
     if brigade_of is not None:
-        if brigade is not None:
+        if brigade is not None or others:
             block.add("target", _words(tree), reason="two brigades named for one target")
             return
         brigade = next(str(t) for t in brigade_of.children if isinstance(t, Token) and t.type == "BRIGADE")
@@ -544,7 +556,25 @@ def _target(block: _Block, tree: Tree) -> None:
     if brigade is not None:
         block.brigade = brigade
         mapped.append(("target_brigade", block.brigade))
+    if others:
+        block.other_descriptions = others
+        mapped.append(("or_fits", " or ".join(describe(d) for d in others)))
     block.add("target", _words(tree), tuple(mapped))
+
+
+def _one_description(read: tuple[Description, ...]) -> tuple[Description, tuple[Description, ...]]:
+    """The description a target is read by, and the others it may fit instead: alternatives that name types
+    alone, of one alignment that each names or is its types' ("a Hero or an Artifact", "an Evil Character or an
+    evil Fortress"), are one description of all their types; others stay alternatives ("a demon or beast")."""
+    first = read[0]
+    if len(read) == 1:
+        return first, ()
+    named = {d.alignment for d in read if d.alignment}
+    if (all(d.types and not d.brigade and not d.traits for d in read) and len(named) <= 1
+            and all(d.alignment or not named or {TYPE_ALIGNMENT.get(t) for t in d.types} == named for d in read)):
+        types = tuple(dict.fromkeys(t for d in read for t in d.types))
+        return Description(types, next(iter(named), None), None, ()), ()
+    return first, read[1:]
 
 
 def _targets_text(low: int | str, high: int | str | None, every: bool = False) -> str:
@@ -555,59 +585,6 @@ def _targets_text(low: int | str, high: int | str | None, every: bool = False) -
     if high == low:
         return f"exactly {low}"
     return f"up to {high}"
-
-
-# "Negate a Hero or an Artifact", "Discard an Artifact, a Fortress or a Site", "Negate and discard an evil Character
-# or an evil Fortress in play or set-aside area": one card of any of the types named, each a noun of the
-# descriptions table that names types alone, or types and the alignment every noun names, then a place
-_ONE_OF = re.compile(r"(negate and discard|negate|discard) (?:a|an|one) ([a-z' -]+?(?: ,)? (?:or (?:a |an )?)?[a-z' -]+?)"
-                     r"(?: ((?:in|from) [a-z' -]+))?")
-_OR_SPLIT = re.compile(r" , (?:or )?| or ")
-
-
-def _one_of_types(block: _Block, name: str, text: str) -> bool:
-    """Read a negate or discard of one card named by alternative types ("a Hero or an Artifact"), with the
-    place its targets are in when one follows the list ("in play or set-aside area", read as a place of any
-    target); False when the words are not such a list (the caller refuses them)."""
-    m = _ONE_OF.fullmatch(text)
-    if m is None or " or " not in m.group(2):
-        return False
-    location = None
-    if m.group(3):
-        parsed = _negated(f"a card {m.group(3)}")
-        location = _find(parsed, "location") if parsed is not None else None
-        if location is None or _words(location) != m.group(3):
-            return False
-    types: list[str] = []
-    nouns = []
-    for noun in _OR_SPLIT.split(m.group(2)):
-        d = read_description(re.sub(r"^(?:a|an) ", "", noun.strip()))
-        if isinstance(d, str) or not d.types or d.brigade or d.traits:
-            return False
-        nouns.append(d)
-        types += [t for t in d.types if t not in types]
-    named = {d.alignment for d in nouns if d.alignment}
-    # "an Evil Character or an evil Fortress": one alignment, which each noun names or is a type of; the model
-    # checks one alignment for all the targets ("a Hero or an evil Fortress" is refused)
-    if len(named) > 1 or any(not d.alignment and {TYPE_ALIGNMENT.get(t) for t in d.types} != named
-                             for d in nouns if named):
-        return False
-    alignment = next(iter(named), None)
-    block.add(name, m.group(1), (("kind", _EFFECT_KINDS[name]),))
-    if m.group(1) == "negate and discard":
-        block.discards_negated = True
-        block.parts.add("discard_part")
-        block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard by a "
-                                                          "special ability (DISC-1-R1, CORE-13)"),))
-    block.types = tuple(types)
-    block.min_targets, block.max_targets = 1, 1
-    mapped = [("targets", _targets_text(1, 1)), ("target_types", "/".join(types))]
-    if alignment is not None:
-        block.alignment = alignment
-        mapped.append(("target_alignment", alignment))
-    block.add("target", m.group(2), tuple(mapped))
-    _location(block, location, text)
-    return True
 
 
 # The owner words a list of kinds may begin with ("Negate opponent's evil and neutral cards"), for the whole list.
@@ -795,7 +772,8 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
     elif block.max_targets is not None and (not isinstance(block.max_targets, int) or block.min_targets not in (0, 1)):
         block.add("target", _words(target), reason="a band of a number of characters other than one, 'up to N' or "
                                                    "'any number of' is not modelled")
-    elif not block.types or any(t not in ("Hero", "Evil_Character") for t in block.types):
+    elif any(not types or any(t not in ("Hero", "Evil_Character") for t in types)
+             for types in (block.types, *(d.types for d in block.other_descriptions))):
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
 
 
@@ -825,11 +803,13 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
     target = _find(by, "target")
     assert target is not None
     words = without_article(_words(target))
-    description = read_description(words)
+    read = read_alternatives(words)
+    description = read if isinstance(read, str) else read[0]
     reason = ("a 'cannot be negated by ...' with a condition is not modelled" if conditional
               else "a limit on who may interrupt or prevent ('cannot be prevented by ...') is read only with "
                    "'cannot be negated' (CBN-6-R3)" if "g_negated" not in guards
               else description if isinstance(description, str)
+              else "a 'cannot be negated by' naming alternatives is not modelled" if len(read) > 1
               else f"a 'cannot be negated by' naming traits ({', '.join(description.traits)}) is not modelled"
               if description.traits
               else "a 'cannot be ...' beside a 'cannot be negated by ...' in one ability is not modelled"
@@ -1033,8 +1013,6 @@ def _sentence(block: _Block, sentence: str) -> None:
             if name == "negate_list" and _every_of_kinds(block, body, sentence):
                 return
             if name in ("negate", "discard", "negate_list"):
-                if _one_of_types(block, shown, text):
-                    return
                 block.add(shown, text, (("kind", _EFFECT_KINDS[name]),),
                           reason=f"what the {shown} applies to ('{text}') is not checked by the model")
                 return
@@ -1551,6 +1529,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         inflicts=tuple(sorted(block.inflicts)), negates_kinds=tuple(sorted(block.negates)),
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         target_alignment=block.alignment, targets_every=block.every,
+        target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         discards_what_it_negates=block.discards_negated, interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),

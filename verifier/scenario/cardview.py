@@ -20,6 +20,7 @@ from .cards import (
     survey,
     text_hash,
 )
+from .descriptions import Description, describe
 
 
 def lookup(name: str) -> CardReading | list[str]:
@@ -50,7 +51,9 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "targets_all_in_location": a.targets_all_in_location,
         "targets": {"min": a.min_targets, "max": a.max_targets, "every": a.targets_every,
                     "types": list(a.target_types), "alignment": a.target_alignment,
-                    "brigade": a.target_brigade, "traits": list(a.target_traits)},
+                    "brigade": a.target_brigade, "traits": list(a.target_traits),
+                    "or": [{"types": list(types), "alignment": alignment, "brigade": brigade, "traits": list(traits)}
+                           for types, alignment, brigade, traits in a.target_alternatives]},
         "cannot_be_negated": a.cannot_be_negated,
         "cannot_be_interrupted": a.cannot_be_interrupted,
         "cannot_be_prevented": a.cannot_be_prevented,
@@ -110,6 +113,7 @@ def _describe(a: AbilityReading) -> list[str]:
         + (f" {'/'.join(display_value(t) for t in a.target_types)}" if a.target_types else "")
         + (f" of the {a.target_brigade} brigade" if a.target_brigade else "")
         + (f" that {'is' if a.max_targets == 1 else 'are'} {' and '.join(a.target_traits)}" if a.target_traits else "")
+        + "".join(f", or {describe(Description(*alt)).replace('_', ' ')}" for alt in a.target_alternatives)
         + (f" in the {display_value(a.target_zone)}" if a.target_zone else "")
         + (" or in play" if a.also_in_play else "")
         + (", the opponent's" if a.targets_opponents_cards else "")

@@ -15,8 +15,8 @@ A description with a word the table does not know is not read: the grammar repor
 
 from __future__ import annotations
 
-__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "alignment_of",
-           "without_article"]
+__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "read_alternatives",
+           "alignment_of", "describe", "without_article"]
 
 import re
 from typing import NamedTuple
@@ -64,6 +64,17 @@ class Description(NamedTuple):
     alignment: str | None
     brigade: str | None
     traits: tuple[str, ...]
+
+
+def describe(d: Description) -> str:
+    """A description in words: "evil Hero/Evil_Character of the Red brigade that is demon"."""
+    words = [d.alignment.replace("/", " or ")] if d.alignment else []
+    words.append("/".join(d.types) if d.types else "card")
+    if d.brigade:
+        words.append(f"of the {d.brigade} brigade")
+    if d.traits:
+        words.append(f"that is {' and '.join(d.traits)}")
+    return " ".join(words)
 
 
 def alignment_of(card_type: str, stated: str | None) -> str | None:
@@ -116,6 +127,56 @@ def read_description(words: str) -> Description | str:
             word = tokens[known] if known else head  # "hero (face down)": the words after the noun
             return f"the word '{word}' in the description '{words}' is not one the model can check"
     return f"the description '{words}' names no kind of card"
+
+
+# What joins descriptions in a list ("a demon or beast", "an Artifact , a Fortress or a Site", "a Hero , Site and/or
+# Fortress"), as the normalised text spaces its commas.
+_ALTERNATIVE = re.compile(r" , (?:or |and/or )?| (?:or|and/or) ")
+# Trait words that describe a card only before a noun: "a male or female Hero" is not "a male, or a female Hero".
+_ADJECTIVES = frozenset({"male", "female", "nt", "ot", "generic", "wilderness", "gospel", "jerusalem", "corinth",
+                         "warrior-class", "nativity", "postexilic"})
+
+
+def read_alternatives(words: str) -> tuple[Description, ...] | str:
+    """The descriptions a card fits any of: one when the words read whole ("an evil or neutral card"), else one per
+    description the words join with "or" ("any demon or beast", "an Artifact, a Fortress or a Site"); or the
+    reason they cannot be read ("a Hero, Site and/or Fortress" may name a card of each: not read).
+
+    Words that may describe more than one alternative are not read: a later alternative without an article after
+    one with words before its noun ("a good card or Artifact": is the Artifact good too?), and an
+    earlier alternative that is a lone adjective ("a male or female Hero")."""
+    whole = read_description(words)
+    parts = _ALTERNATIVE.split(words)
+    if not isinstance(whole, str) or len(parts) == 1:
+        return whole if isinstance(whole, str) else (whole,)
+    if "and/or" in words.split():
+        return f"a list joined by 'and/or' ('{words}') may name a card of each description: not read"
+    if "or" not in words.split():
+        return f"a list of descriptions without 'or' ('{words}') is not read"
+    bare = [without_article(p.strip()) for p in parts]
+    for part in bare[:-1]:
+        if part in _ADJECTIVES or part in ALIGNMENTS:
+            return f"whether '{part}' in '{words}' takes the noun after it is not read"
+    if _before_noun(bare[0]):
+        for part, raw in zip(bare[1:], parts[1:]):
+            if part == raw.strip() and not _before_noun(part):
+                return f"whether the words of '{bare[0]}' describe '{part}' too is not read"
+    out = []
+    for part in bare:
+        d = read_description(part)
+        if isinstance(d, str):
+            return d
+        out.append(d)
+    return tuple(dict.fromkeys(out))
+
+
+def _before_noun(words: str) -> list[str]:
+    """The words of a description before its noun ("evil" in "evil King", none in "Evil Character")."""
+    tokens = words.split()
+    for n in range(len(tokens), 0, -1):
+        if " ".join(tokens[-n:]) in NOUNS:
+            return tokens[:-n]
+    return tokens[:-1]
 
 
 def without_article(words: str) -> str:

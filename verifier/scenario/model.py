@@ -107,13 +107,21 @@ class Ability(NamedTuple):
     grant_aside: str = ""
     # "interrupt the battle": what it interrupts is not carried out (a case where it could interrupt is refused)
     interrupts_battle: bool = False
+    # descriptions its targets may fit instead ("any demon or beast"): (types, alignment, brigade, traits) each
+    target_alternatives: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
+
+    def descriptions(self) -> tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...]:
+        """Every description its targets may fit, as (types, alignment, brigade, traits): the one its fields
+        name first, then its alternatives."""
+        return ((self.target_types, self.target_alignment, self.target_brigade, self.target_traits),
+                *self.target_alternatives)
 
     def fits(self, card: Card) -> bool:
-        """The card is of the type, brigade and alignment, and has the traits, the ability names for its targets
-        (any card when none is named; a card of unknown alignment does not fit an alignment named, and the
-        case loader refuses a case where that matters)."""
-        return fits_description(card, self.target_types, self.target_brigade, self.target_alignment,
-                                self.target_traits)
+        """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
+        for its targets (any card when none is named; a card of unknown alignment does not fit an alignment
+        named, and the case loader refuses a case where that matters)."""
+        return any(fits_description(card, types, brigade, alignment, traits)
+                   for types, alignment, brigade, traits in self.descriptions())
 
 
 def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,

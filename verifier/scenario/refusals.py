@@ -12,6 +12,7 @@ from __future__ import annotations
 
 __all__ = ["Unmodelled", "refuse_unanswerable", "settle_user_guards"]
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -148,13 +149,13 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
     by_ability = {a.id: a for a in abilities}
     for ability_id, names, where in _description_uses(cards, abilities, attempts):
         a = by_ability.get(ability_id or "")
-        if a is None or a.target_alignment is None:
-            continue
-        for name in names:
+        for (types, alignment, brigade, traits), name in itertools.product(a.descriptions() if a else (), names):
             c = by_card.get(name)
-            if c is None or c.alignment is not None or not a._replace(target_alignment=None).fits(c):
+            if (alignment is None or c is None or c.alignment is not None
+                    or not fits_description(c, types, brigade, None, traits)):
                 continue
-            named = a.target_alignment.replace("/", " or ")
+            named = alignment.replace("/", " or ")
+            assert a is not None
             raise CaseRefused(f"{a.id} names {named} cards for its targets, and the case does not say "
                               f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
                               f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
@@ -364,14 +365,13 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
     uses = _description_uses(cards, abilities, attempts)
     for ability_id, names, where in uses:
         a = by_ability.get(ability_id or "")
-        if a is None or not a.target_traits:
-            continue
-        for name in names:
+        for (types, alignment, brigade, traits), name in itertools.product(a.descriptions() if a else (), names):
             c = by_card.get(name)
-            if c is None or not a._replace(target_traits=()).fits(c):
+            if not traits or c is None or not fits_description(c, types, brigade, alignment, ()):
                 continue
-            missing = c.unsettled(a.target_traits)
+            missing = c.unsettled(traits)
             if missing:
+                assert a is not None
                 raise CaseRefused(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
                                 f"'{name}' is {' and '.join(missing)}: list its traits under 'traits:' "
                                 f"(e.g. 'traits: [{', '.join(missing)}]', or 'traits: []' for none)",
