@@ -134,6 +134,7 @@ def test_one_card_of_alternative_descriptions(text: str, first: tuple[object, ..
     ("Negate a good card or Artifact.", "whether the words of 'good card' describe 'artifact' too"),
     ("Negate an O.T. Hero or Evil Character.", "whether the words of 'ot hero' describe 'evil character' too"),
     ("Discard a male or female Hero.", "whether 'male' in 'male or female hero' takes the noun after it"),
+    ("Discard one giant or warrior class evil character in play.", "whether 'giant' in"),
     ("Discard a Hero, Site and/or Fortress.", "may name a card of each"),
     ("May band to Salome, Mary Magdalene, and/or Joanna.", "may name a card of each"),
 ])

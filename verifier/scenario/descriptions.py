@@ -144,7 +144,8 @@ def read_alternatives(words: str) -> tuple[Description, ...] | str:
 
     Words that may describe more than one alternative are not read: a later alternative without an article after
     one with words before its noun ("a good card or Artifact": is the Artifact good too?), and an
-    earlier alternative that is a lone adjective ("a male or female Hero")."""
+    earlier alternative that is a lone adjective ("a male or female Hero") or a lone trait before a later one of
+    several words without an article ("a giant or warrior class Evil Character")."""
     whole = read_description(words)
     parts = _ALTERNATIVE.split(words)
     if not isinstance(whole, str) or len(parts) == 1:
@@ -154,8 +155,11 @@ def read_alternatives(words: str) -> tuple[Description, ...] | str:
     if "or" not in words.split():
         return f"a list of descriptions without 'or' ('{words}') is not read"
     bare = [without_article(p.strip()) for p in parts]
-    for part in bare[:-1]:
-        if part in _ADJECTIVES or part in ALIGNMENTS:
+    for i, part in enumerate(bare[:-1]):
+        # "a male or female Hero"; "a giant or warrior class Evil Character": is the giant an Evil Character too?
+        if part in _ADJECTIVES or part in ALIGNMENTS or (
+                part in TRAIT_WORDS and any(p == raw.strip() and len(p.split()) > 1
+                                            for p, raw in zip(bare[i + 1:], parts[i + 1:]))):
             return f"whether '{part}' in '{words}' takes the noun after it is not read"
     if _before_noun(bare[0]):
         for part, raw in zip(bare[1:], parts[1:]):
