@@ -750,3 +750,27 @@ def test_a_guard_for_some_users_names_them() -> None:
     # a guard for some users only is not carried to the blocks before it (CBN-6)
     first, second = read_text("GE: Discard a Hero. EE: Negate a good card. Cannot be negated if used by a Greek.").abilities
     assert (first.cannot_be_negated, second.cannot_be_negated) == (False, True)
+
+
+@pytest.mark.parametrize(("text", "zone", "every", "count"), [
+    ("Shuffle all Evil Characters in battle.", "field_of_battle", True, (0, None)),
+    ("You may shuffle an evil card in battle.", "field_of_battle", False, (1, 1)),
+    ("Shuffle all Heroes from discard pile.", "discard_pile", True, (0, None)),
+    ("Shuffle an Evil Character into owner's draw pile.", None, False, (1, 1)),
+    ("Shuffle all warrior class evil characters in play back into their owners' draw piles.", None, True, (0, None)),
+])
+def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str | None, every: bool,
+                                                            count: tuple[int, int | None]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("shuffle_effect", ())
+    assert (a.target_zone, a.targets_every, (a.min_targets, a.max_targets)) == (zone, every, count)
+    assert any(f == "moves_to" for p in a.pieces for f, _ in p.mapped)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Shuffle a card from your draw pile.", "would not change their place (SHUF-4)"),
+    ("You may shuffle it.", "the word 'it'"),
+    ("Shuffle draw pile.", "the word 'draw'"),
+])
+def test_a_shuffle_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))

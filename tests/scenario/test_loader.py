@@ -1695,8 +1695,20 @@ def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., 
     negated = WITHDRAW.replace("questions:\n", "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n"
                                                "    negate: withdraw_doeg\n    by: undo\nquestions:\n")
     with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out "
-                                          r"\(instantaneous, WDR-2, RET-1\)"):
+                                          r"\(instantaneous, WDR-2, RET-1, SHUF-1\)"):
         make_case(negated)
+    # SHUF-1: a shuffle is instantaneous too
+    shuffled = negated.replace("      - kind: withdraw\n", "      - kind: shuffle\n")
+    with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a shuffle already carried out"):
+        make_case(shuffled)
+
+
+def test_a_shuffle_written_by_hand_of_cards_in_a_draw_pile_is_an_error(make_case: Callable[..., Scenario]) -> None:
+    # SHUF-4: a card whose place the shuffle would not change is no target; regcheck does not model such a shuffle
+    in_pile = WITHDRAW.replace("      - kind: withdraw\n", "      - kind: shuffle\n        target_zone: draw pile\n")
+    with pytest.raises(CaseError, match=r"a shuffle of cards already in a draw pile would not change their place "
+                                        r"\(SHUF-4\)"):
+        make_case(in_pile)
 
 
 def test_a_withdraw_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:

@@ -63,7 +63,7 @@ USER_MAY: "hero may" | "character may" | "evil character may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
-     | negate_list | withdraw_target | withdraw_return | return_to_hand
+     | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -181,6 +181,11 @@ TO_TERRITORY: "territory" | "owner's territory" | "its owner's territory" | "the
 return_to_hand.1: "return" target location? "to" TO_HAND
 TO_HAND: "owner's hand" | "owners' hands" | "its owner's hand" | "their owner's hand" | "their owners' hands"
        | "hand" | "your hand" | "holder's hand"
+// "Shuffle all Evil Characters in battle", "shuffle an Evil Character into owner's draw pile": each card goes to its
+// owner's deck (SHUF-1)
+shuffle_target.1: "shuffle" target location? into_deck?
+into_deck: "back"? "into" DECK_OWNER? ("deck" | "draw" "pile" | "decks" | "draw" "piles")
+DECK_OWNER: "owner's" | "its owner's" | "their owner's" | "owners'" | "their owners'"
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -317,7 +322,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune|interrupt)\b")
+                       r"band|immune|interrupt|shuffle)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -575,6 +580,18 @@ def _one_description(read: tuple[Description, ...]) -> tuple[Description, tuple[
         types = tuple(dict.fromkeys(t for d in read for t in d.types))
         return Description(types, next(iter(named), None), None, ()), ()
     return first, read[1:]
+
+
+def _shuffled_into(block: _Block, into: Tree | None) -> None:
+    """Where a shuffle puts its targets: each into its owner's deck (SHUF-1), whether the text says so ("into
+    owner's draw pile") or not; a shuffle of cards in a draw pile is refused, as it would not change their place
+    (SHUF-4)."""
+    if block.zone == "draw_pile":
+        block.add("location", "draw pile", reason="a shuffle of cards already in a draw pile would not change their "
+                                                  "place (SHUF-4): not read")
+        return
+    block.add("destination", _words(into) if into is not None else "shuffle",
+              (("moves_to", "its owner's draw pile, at a place the model does not track (SHUF-1, SHUF-2)"),))
 
 
 def _targets_text(low: int | str, high: int | str | None, every: bool = False) -> str:
@@ -910,15 +927,17 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
-                 "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect"}
+                 "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
+                 "shuffle_target": "shuffle_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
-            "withdraw_return": "other_part", "return_to_hand": "other_part"}
+            "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part"}
 # What the reader calls the effect of a form of the grammar, where it is not the form's own name.
 _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
-          "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand"}
+          "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
+          "shuffle_target": "shuffle"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1053,6 +1072,8 @@ def _sentence(block: _Block, sentence: str) -> None:
                                                                "is not modelled")
             loc = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
             _location(block, loc, sentence)
+            if name == "shuffle_target":
+                _shuffled_into(block, _find(body, "into_deck"))
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
                 "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event",
                 "turns_equal")), None)

@@ -187,7 +187,7 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
     """A negate (a negate attempt, or the ongoing negate of the ability's kind of a card of the case) that may reach
     an ability whose guard has a condition regcheck does not read ("cannot be negated if ..."), an ability that
     adds characters to battle (what took effect through it is negated with it, NEG-7-R1, which regcheck does not
-    follow) or a withdraw or return to hand already carried out, is refused; so is a card played after a negate of
+    follow) or a withdraw, return to hand or shuffle already carried out, is refused; so is a card played after a negate of
     "all" the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
@@ -225,7 +225,7 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 continue
             if a.kind in _MOVES:
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
-                                  "WDR-2, RET-1): what undoing it would do to the cards it moved is not in the rules "
+                                  "WDR-2, RET-1, SHUF-1): what undoing it would do to the cards it moved is not in the rules "
                                   "text, and regcheck does not follow it", y.loc)
             if a.guard_condition:
                 raise _guard_refused(y, x, a)
@@ -304,13 +304,14 @@ def _has_text(card: Card | None) -> bool:
     return card is not None and bool(card.abilities or card.text.strip())
 
 
-# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1).
-_MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand"}
+# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1).
+_MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand",
+          "shuffle_effect": "a shuffle"}
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
                                            attempts: list[Attempt]) -> None:
-    """A withdraw or a return to hand aimed at a card that a discard used earlier in the same phase may be
+    """A withdraw, a return to hand or a shuffle aimed at a card that a discard used earlier in the same phase may be
     discarding is refused: a discard in progress completes at the end of the phase (CORE-13), and whether it
     still does once the card has been moved away is not in the rules text."""
     by_ability = {a.id: a for a in abilities}

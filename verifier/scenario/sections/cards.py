@@ -297,6 +297,10 @@ class CardsSection(CaseReaderBase):
             text_node = item.get("text")
             on_return = _flag(item, "on_return", False)
             kind = ABILITY_KINDS[kind_text]
+            if kind == "shuffle_effect" and target_zone == "draw_pile":
+                assert tz_node is not None
+                tz_node.fail("a shuffle of cards already in a draw pile would not change their place (SHUF-4): "
+                             "regcheck does not model it")
             parts_node = item.get("parts")
             if isinstance(parts_node, YSeq) and not parts_node.items:
                 parts_node.fail("'parts' names no part: an ability has at least one (leave 'parts' out for its "
