@@ -263,7 +263,7 @@ def _reading_of(text: str) -> CardReading:
 
 
 @pytest.mark.parametrize(("text", "blocked"), [
-    ("Set aside a Hero. Capture a Hero.", {"set-aside": (mechanic_reason("capture"),)}),
+    ("Set aside a Hero. Capture a human to a player.", {"set-aside": (mechanic_reason("capture"),)}),
     ("Set aside a Hero. If Peter is captured, search discard pile for an Acts angel.",
      {"set-aside": (mechanic_reason("capture"), mechanic_reason("searching"))}),
     ("Set aside a Hero for 2 turns.", {}),

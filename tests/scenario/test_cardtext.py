@@ -347,7 +347,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
     ("sentence", "mechanics"),
     [
         ("Persian may band to an evil OT human.", ["banding"]),
-        ("Capture a Hero.", ["capture"]),
+        ("Capture a human to opponent's Land of Bondage.", ["capture"]),
         ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
         ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),
         ("If opponent interrupts the battle, draw 1.", ["interrupting the battle", "drawing"]),
@@ -773,4 +773,26 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("Shuffle draw pile.", "the word 'draw'"),
 ])
 def test_a_shuffle_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "zone", "every", "types"), [
+    ("Capture a Hero.", None, False, ("Hero",)),
+    ("Capture all Heroes in battle.", "field_of_battle", True, ("Hero",)),
+    ("Capture a human Hero in territory.", "territory", False, ("Hero",)),
+    ("If used by an Egyptian, capture a hero.", None, False, ("Hero",)),
+])
+def test_a_capture_holds_its_targets_in_its_users_land_of_bondage(text: str, zone: str | None, every: bool,
+                                                                  types: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("capture_effect", ())
+    assert (a.target_zone, a.targets_every, a.target_types) == (zone, every, types)
+    assert any(f == "moves_to" for p in a.pieces for f, _ in p.mapped)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Capture an Artifact.", "only Heroes and Evil Characters can be captured (CAPT-1)"),
+    ("Capture a human to opponent's Land of Bondage.", "capture in these words is not read"),
+])
+def test_a_capture_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))

@@ -97,3 +97,21 @@ def test_a_trait_an_alternative_description_names_is_settled_or_the_case_refused
     with pytest.raises(CaseRefused, match=r"names demon for its targets, and the case does not say whether 'lion' is "
                                           r"demon"):
         make_case(text.replace("    traits: [Beast]\n", ""))
+
+
+_BONDAGE = "cases/zones/hard-bondage-captures-a-human-hero-in-territory-not-one-in-battle.yaml"
+
+
+def test_a_card_captured_earlier_met_again_is_refused(repo_root: Path, make_case: Callable[..., Scenario]) -> None:
+    # CAPT-1: a captured character stops being a character, which the model's fixed card types do not follow
+    text = (repo_root / _BONDAGE).read_text("utf-8")
+    make_case(text)
+    later = text.replace("questions:\n", "  - id: baruch_enters\n    turn: 1\n    phase: Battle\n"
+                                         "    enter_battle: [baruch]\nquestions:\n")
+    with pytest.raises(CaseRefused, match=r"capture_baruch may capture 'baruch': a captured character stops being a "
+                                          r"character \(CAPT-1\).* attempt 'baruch_enters' \(line \d+\) comes after"):
+        make_case(later)
+    placed = text.replace("  bondage:\n", "  sword:\n    type: Weapon\n    brigade: Gray\n    equipped_to: baruch\n"
+                                          "  bondage:\n")
+    with pytest.raises(CaseRefused, match=r"'sword' is placed on it, and would be discarded"):
+        make_case(placed)

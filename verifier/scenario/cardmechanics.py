@@ -43,7 +43,8 @@ MECHANICS: tuple[Mechanic, ...] = (
     _m("adding to battle", r"\badd(?:s|ed)? [^.]*?\bto (?:the )?battle\b",
        "adding a character to battle is not read from card text (a case may write it by hand: class "
        "adds_same_side or adds_opposite_side)"),
-    _m("capture", r"\bcaptur(?:e|es|ed|ing)\b", "capture is not modelled (rules/zones.md, CAPT-1 to CAPT-5, waived)"),
+    _m("capture", r"\bcaptur(?:e|es|ed|ing)\b", "capture in these words is not read (the card reader reads 'Capture "
+       "<target> [in <place>]': rules/zones.md, CAPT-1 and CAPT-2, and captured characters are not modelled)"),
     _m("conversion", r"\bconver(?:t|ts|ted|ting|sion)\b", "conversion is not modelled "
        "(rules/zones.md, CONV-1 to CONV-5, waived)"),
     _m("exchange", r"\bexchang(?:e|es|ed|ing)\b", "exchanging cards is not modelled (rules/zones.md, EXCH-1 to EXCH-4, waived)"),
@@ -58,8 +59,8 @@ MECHANICS: tuple[Mechanic, ...] = (
        "an ability triggered by drawing its card is not modelled (the model has no drawing)"),
     _m("drawing", r"\bdraw(?:s|n|ing)?\b(?! pile| phase| this card)|\bdrew\b",
        "drawing cards is not modelled (rules/zones.md, DRAW-1 to DRAW-5, waived)"),
-    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", "shuffling is not modelled "
-       "(rules/zones.md, SHUF-1 to SHUF-5, waived)"),
+    _m("shuffling", r"(?<!without )\bshuffl(?:e|es|ed|ing)\b", "shuffling in these words is not read (the card "
+       "reader reads 'Shuffle <target> [in <place>] [into owner's deck]': rules/zones.md, SHUF-1 and SHUF-3)"),
     _m("revealing", r"\breveal(?:s|ed|ing)?\b|\blook(?:s|ed)? at\b",
        f"revealing or looking at cards is not modelled {_NO_RULE}"),
     _m("Reserve", r"\breserve[sd]?\b",

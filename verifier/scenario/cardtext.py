@@ -63,7 +63,7 @@ USER_MAY: "hero may" | "character may" | "evil character may"
 ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
-     | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target
+     | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target | capture_target
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -186,6 +186,8 @@ TO_HAND: "owner's hand" | "owners' hands" | "its owner's hand" | "their owner's 
 shuffle_target.1: "shuffle" target location? into_deck?
 into_deck: "back"? "into" DECK_OWNER? ("deck" | "draw" "pile" | "decks" | "draw" "piles")
 DECK_OWNER: "owner's" | "its owner's" | "their owner's" | "owners'" | "their owners'"
+// "Capture a Hero in battle": each target is held captive in its user's Land of Bondage (CAPT-2)
+capture_target.1: "capture" target location?
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -322,7 +324,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune|interrupt|shuffle)\b")
+                       r"band|immune|interrupt|shuffle|capture)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -928,16 +930,17 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
                  "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
-                 "shuffle_target": "shuffle_effect"}
+                 "shuffle_target": "shuffle_effect", "capture_target": "capture_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
-            "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part"}
+            "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part",
+            "capture_target": "other_part"}
 # What the reader calls the effect of a form of the grammar, where it is not the form's own name.
 _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
-          "shuffle_target": "shuffle"}
+          "shuffle_target": "shuffle", "capture_target": "capture"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1074,6 +1077,12 @@ def _sentence(block: _Block, sentence: str) -> None:
             _location(block, loc, sentence)
             if name == "shuffle_target":
                 _shuffled_into(block, _find(body, "into_deck"))
+            if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
+                block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
+                                                           "a capture of other cards is not read")
+            elif name == "capture_target":
+                block.add("destination", "capture", (("moves_to", "the Land of Bondage of the player who uses it, "
+                                                                  "held captive (CAPT-2)"),))
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
                 "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event",
                 "turns_equal")), None)

@@ -56,6 +56,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_interrupts_that_could_matter(cards, abilities, steps, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
+    _refuse_what_captured_cards_could_meet(cards, abilities, attempts)
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
@@ -225,8 +226,8 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 continue
             if a.kind in _MOVES:
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
-                                  "WDR-2, RET-1, SHUF-1): what undoing it would do to the cards it moved is not in the rules "
-                                  "text, and regcheck does not follow it", y.loc)
+                                  "WDR-2, RET-1, SHUF-1, CAPT-2): what undoing it would do to the cards it moved is not "
+                                  "in the rules text, and regcheck does not follow it", y.loc)
             if a.guard_condition:
                 raise _guard_refused(y, x, a)
             if a.adds:
@@ -304,9 +305,9 @@ def _has_text(card: Card | None) -> bool:
     return card is not None and bool(card.abilities or card.text.strip())
 
 
-# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1).
+# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1, CAPT-2).
 _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand",
-          "shuffle_effect": "a shuffle"}
+          "shuffle_effect": "a shuffle", "capture_effect": "a capture"}
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
@@ -355,6 +356,40 @@ def _refuse_returns_to_hand_of_conditioned_cards(abilities: list[Ability], attem
                 raise CaseRefused(f"{x.id} returns '{name}' to hand, and '{name}' could have a condition then: a card "
                                   "returned to hand goes back to face value (RET-2), which regcheck does not follow "
                                   "for conditions", x.loc)
+
+
+def _refuse_what_captured_cards_could_meet(cards: list[Card], abilities: list[Ability],
+                                            attempts: list[Attempt]) -> None:
+    """A captured character stops being a character, and every card placed on it is discarded (CAPT-1), which
+    regcheck does not carry out: a case where a card a capture may reach holds a card placed on it, has an
+    ongoing ability, or could be used, targeted or named by a later attempt (or reached by a later ability of
+    "all" the cards that fit) is refused."""
+    by_ability = {a.id: a for a in abilities}
+    by_card = {c.name: c for c in cards}
+
+    def reaches_the_captive(b: Ability | None, name: str) -> bool:
+        # a later ability of "all" that fit looking where the captive is held (a Land of Bondage is in play)
+        return (b is not None and b.targets_every and name in by_card and b.fits(by_card[name])
+                and (b.target_zone in (None, "land_of_bondage") or b.also_in_play))
+
+    for x in attempts:
+        a = _used(x, by_ability)
+        if a is None or a.kind != "capture_effect":
+            continue
+        for name in x.targets:
+            placed = next((c.name for c in cards if c.equipped_to == name), None)
+            ongoing = next((b.id for b in abilities if b.card == name and (b.negates_kinds or b.grants_unnegatable)),
+                           None)
+            later = next((y for y in attempts if y.step > x.step and (
+                name in (y.card, y.played_on) or name in y.targets or reaches_the_captive(_used(y, by_ability), name)
+                or name in getattr(by_ability.get(y.ability or ""), "adds", ()))), None)
+            why = (f"'{placed}' is placed on it, and would be discarded" if placed is not None
+                   else f"its ability {ongoing} acts while it is in play" if ongoing is not None
+                   else f"attempt '{later.id}' (line {later.loc.line}) comes after and could meet it" if later
+                   else "")
+            if why:
+                raise CaseRefused(f"{x.id} may capture '{name}': a captured character stops being a character "
+                                  f"(CAPT-1), which regcheck does not follow, and {why}", x.loc)
 
 
 def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
