@@ -796,3 +796,25 @@ def test_a_capture_holds_its_targets_in_its_users_land_of_bondage(text: str, zon
 ])
 def test_a_capture_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "zone", "every", "count"), [
+    ("Underdeck all Evil Characters in battle.", "field_of_battle", True, (0, None)),
+    ("Underdeck 2 Heroes.", None, False, (2, 2)),
+    ("Place a human Hero beneath owner's deck.", None, False, (1, 1)),
+    ("Topdeck a Hero from discard pile.", "discard_pile", False, (1, 1)),
+])
+def test_an_underdeck_or_topdeck_puts_its_targets_into_their_owners_decks(text: str, zone: str | None, every: bool,
+                                                                           count: tuple[int, int | None]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("place_in_deck_effect", ())
+    assert (a.target_zone, a.targets_every, (a.min_targets, a.max_targets)) == (zone, every, count)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Topdeck a Dominant from each hand.", "a count of cards from each hand"),
+    ("Underdeck a card from your draw pile.", "changes only their place in it"),
+    ("Topdeck a demon from deck.", "in these words is not read"),
+])
+def test_an_underdeck_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))

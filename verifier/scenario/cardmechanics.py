@@ -71,7 +71,9 @@ MECHANICS: tuple[Mechanic, ...] = (
     _m("top or bottom of a pile", r"\b(?:top|under)deck(?:s|ed)?\b|\b(?:top|bottom) of [^.]*?\b(?:draw pile|deck)\b"
                                   r"|\bbeneath [^.]*?\b(?:draw pile|deck)\b|\binto [^.]*?\b(?:draw pile|deck)\b"
                                   r"|\bto (?:the |your |its )?deck\b",
-       f"putting cards on top of, beneath or into a draw pile is not modelled {_NO_RULE}"),
+       "putting cards on top of, beneath or into a draw pile in these words is not read (the card reader reads "
+       "'Underdeck <target>', 'Topdeck <target>' and 'Place <target> beneath owner's deck': rules/zones.md, "
+       "PLACE-1 and PLACE-1-R1)"),
     _m("cannot be blocked", r"\bcan(?:not|'t| not) be blocked\b", f"'cannot be blocked' is not modelled {_NO_RULE}"),
     _m("access to sites", r"\baccess to\b", f"access to sites is not modelled {_NO_RULE}"),
     _m("first strike", r"\bfirst strike\b", f"first strike is not modelled {_NO_RULE}"),

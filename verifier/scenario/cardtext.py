@@ -64,6 +64,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
      | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target | capture_target
+     | place_in_deck
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -186,6 +187,13 @@ TO_HAND: "owner's hand" | "owners' hands" | "its owner's hand" | "their owner's 
 shuffle_target.1: "shuffle" target location? into_deck?
 into_deck: "back"? "into" DECK_OWNER? ("deck" | "draw" "pile" | "decks" | "draw" "piles")
 DECK_OWNER: "owner's" | "its owner's" | "their owner's" | "owners'" | "their owners'"
+// "Underdeck a Hero", "Topdeck an Evil Character", "Place a human Hero beneath owner's deck": a place ability into its
+// owner's draw pile (PLACE-1, PLACE-1-R1)
+place_in_deck.1: DECK_VERB target location?
+               | "place" target location? ON_DECK DECK_OWNER? DECK_WORD
+DECK_VERB: "underdeck" | "topdeck"
+ON_DECK: "beneath" | "under" | "on top of" | "on the bottom of" | "at the bottom of" | "on the top of"
+DECK_WORD: "deck" | "draw pile" | "decks" | "draw piles"
 // "Capture a Hero in battle": each target is held captive in its user's Land of Bondage (CAPT-2)
 capture_target.1: "capture" target location?
 cost_effect: "discard" "this" "card" "to" words
@@ -324,7 +332,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune|interrupt|shuffle|capture)\b")
+                       r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -457,6 +465,10 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
     for p in places:
         owner = next((_words(c) for c in p.children if isinstance(c, Tree) and c.data == "placeowner"), "")
         place = str(p.children[-1])
+        if owner == "each" and not block.every:
+            block.add("location", text, reason=f"a count of cards from each {place} (so many of each player's) is not "
+                                               "modelled")
+            return
         if place == "play":
             in_play = True
             continue
@@ -594,6 +606,18 @@ def _shuffled_into(block: _Block, into: Tree | None) -> None:
         return
     block.add("destination", _words(into) if into is not None else "shuffle",
               (("moves_to", "its owner's draw pile, at a place the model does not track (SHUF-1, SHUF-2)"),))
+
+
+def _placed_in_deck(block: _Block, body: Tree) -> None:
+    """Where an underdeck or topdeck puts its targets: each into its owner's draw pile (PLACE-1-R1), whose order the
+    model does not track; one of cards already in a draw pile is refused, as their place in it is all it changes."""
+    if block.zone == "draw_pile":
+        block.add("location", "draw pile", reason="a place of cards already in a draw pile changes only their place "
+                                                  "in it, which the model does not track: not read")
+        return
+    verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type in ("DECK_VERB", "ON_DECK"))
+    block.add("destination", verb, (("moves_to", "its owner's draw pile, at a place the model does not track "
+                                                 "(PLACE-1, PLACE-1-R1)"),))
 
 
 def _targets_text(low: int | str, high: int | str | None, every: bool = False) -> str:
@@ -930,17 +954,18 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
                  "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
-                 "shuffle_target": "shuffle_effect", "capture_target": "capture_effect"}
+                 "shuffle_target": "shuffle_effect", "capture_target": "capture_effect",
+                 "place_in_deck": "place_in_deck_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
             "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part",
-            "capture_target": "other_part"}
+            "capture_target": "other_part", "place_in_deck": "other_part"}
 # What the reader calls the effect of a form of the grammar, where it is not the form's own name.
 _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
-          "shuffle_target": "shuffle", "capture_target": "capture"}
+          "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1077,6 +1102,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             _location(block, loc, sentence)
             if name == "shuffle_target":
                 _shuffled_into(block, _find(body, "into_deck"))
+            if name == "place_in_deck":
+                _placed_in_deck(block, body)
             if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
                 block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
                                                            "a capture of other cards is not read")

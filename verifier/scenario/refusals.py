@@ -226,7 +226,7 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 continue
             if a.kind in _MOVES:
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
-                                  "WDR-2, RET-1, SHUF-1, CAPT-2): what undoing it would do to the cards it moved is not "
+                                  "WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1): what undoing it would do to the cards it moved is not "
                                   "in the rules text, and regcheck does not follow it", y.loc)
             if a.guard_condition:
                 raise _guard_refused(y, x, a)
@@ -305,9 +305,9 @@ def _has_text(card: Card | None) -> bool:
     return card is not None and bool(card.abilities or card.text.strip())
 
 
-# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1, CAPT-2).
+# The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1, CAPT-2, PLACE-1).
 _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand",
-          "shuffle_effect": "a shuffle", "capture_effect": "a capture"}
+          "shuffle_effect": "a shuffle", "capture_effect": "a capture", "place_in_deck_effect": "a place in a deck"}
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
