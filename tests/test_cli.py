@@ -590,7 +590,7 @@ def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -
     (b,) = booths["abilities"]
     assert b["duration"] == {"kind": "for_chosen_turns", "turns": 7, "min_turns": 1}
     assert b["targets"] == {"min": 0, "max": None, "every": True, "types": ["Hero"], "alignment": None,
-                            "brigade": None, "traits": ["human"], "or": []}
+                            "brigade": None, "traits": ["human"], "or": [], "except": []}
     assert training["status"] == "unsupported" and any("single-color human hero" in u for u in training["unsupported"])
 
 

@@ -719,7 +719,7 @@ def test_a_withdraw_targets_the_cards_it_withdraws(text: str, types: tuple[str, 
 def test_a_withdraw_the_grammar_cannot_follow_is_refused() -> None:
     # "all but one", "(except ...)", "from battle" with no target: never read as a withdraw of some other cards
     assert only("Withdraw all but one Hero.").unsupported
-    assert only("Withdraw all Heroes (except Kings).").unsupported
+    assert only("Withdraw all Heroes (except one).").unsupported
     assert only("Withdraw from battle.").kind is None
 
 
@@ -817,4 +817,24 @@ def test_an_underdeck_or_topdeck_puts_its_targets_into_their_owners_decks(text: 
     ("Topdeck a demon from deck.", "in these words is not read"),
 ])
 def test_an_underdeck_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "count", "exceptions"), [
+    ("Discard an evil card (except a human).", (1, 1), ((("Hero", "Evil_Character"), None, None, ("human",)),)),
+    ("Negate characters (except Romans).", (0, None), ((("Hero", "Evil_Character"), None, None, ("Roman",)),)),
+    ("You may shuffle a card (except a Dominant).", (1, 1), ((("Dominant",), None, None, ()),)),
+])
+def test_an_exception_in_brackets_names_the_cards_a_description_leaves_out(
+        text: str, count: tuple[int, int | None], exceptions: tuple[tuple[object, ...], ...]) -> None:
+    a = only(text)
+    assert not a.unsupported, a.unsupported
+    assert ((a.min_targets, a.max_targets), a.target_exceptions) == (count, exceptions)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Withdraw all Heroes (except 1).", "the exception '(except 1)'"),
+    ("May band to a NT human Evil Character (except a Roman or High Priest).", "the exception '(except a roman or"),
+])
+def test_an_exception_the_model_cannot_check_is_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))

@@ -115,3 +115,21 @@ def test_a_card_captured_earlier_met_again_is_refused(repo_root: Path, make_case
                                           "  bondage:\n")
     with pytest.raises(CaseRefused, match=r"'sword' is placed on it, and would be discarded"):
         make_case(placed)
+
+
+def test_a_trait_an_exception_names_is_settled_or_the_case_refused(repo_root: Path,
+                                                                   make_case: Callable[..., Scenario]) -> None:
+    # a discard of any character "(except a human)": whether herod is a human decides whether he is a target
+    text = (repo_root / _AUTHORITY).read_text("utf-8").replace("    traits: [human]\n", "")
+    sc = make_case(text.replace("targets: [herod]", "targets: [lion]"))
+    authority = next(a for a in sc.abilities if a.card == "authority_three")
+    humans = authority._replace(target_traits=(), target_alternatives=(),
+                                target_exceptions=((("Hero", "Evil_Character"), None, None, ("human",)),))
+    herod = next(c for c in sc.cards if c.name == "herod")
+    assert humans.fits(herod) and not humans._replace(target_exceptions=((("Hero",), None, None, ()),)).fits(
+        next(c for c in sc.cards if c.name == "peter"))
+    abilities = [humans if a.card == "authority_three" else a for a in sc.abilities]
+    attempts = [x._replace(targets=("herod",)) if x.id == "discard_herod" else x for x in sc.attempts]
+    with pytest.raises(CaseRefused, match=r"names human for its targets, and the case does not say whether 'herod' "
+                                          r"is human"):
+        refuse_unanswerable(_unmodelled(sc), list(sc.cards), abilities, list(sc.steps), attempts)

@@ -138,6 +138,8 @@ class AbilityReading(NamedTuple):
     # descriptions its targets may fit instead of the one above ("any demon or beast"): (types, alignment,
     # brigade, traits) each
     target_alternatives: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
+    # descriptions its targets must not fit ("an evil card (except a human)"), written as the alternatives are
+    target_exceptions: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
     # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
     targets_every: bool = False
     # "negate and discard ...": the negate also discards the card whose ability it negates (DISC-1-R1)

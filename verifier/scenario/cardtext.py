@@ -29,7 +29,16 @@ from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
 from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
-from .descriptions import ALIGNMENTS, TYPE_ALIGNMENT, Description, describe, read_alternatives, read_description, without_article
+from .descriptions import (
+    ALIGNMENTS,
+    TYPE_ALIGNMENT,
+    Description,
+    describe,
+    read_alternatives,
+    read_description,
+    read_exceptions,
+    without_article,
+)
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -414,8 +423,9 @@ class _Block:
         self.brigade: str | None = None
         self.traits: tuple[str, ...] = ()
         self.alignment: str | None = None
-        # descriptions its targets may fit instead ("a demon or beast")
+        # descriptions its targets may fit instead ("a demon or beast"), and those they must not fit ("(except a human)")
         self.other_descriptions: tuple[Description, ...] = ()
+        self.exceptions: tuple[Description, ...] = ()
         self.every = False
         self.effect_class = "plain_effect"
         self.discards_negated = False
@@ -503,7 +513,8 @@ def _target(block: _Block, tree: Tree) -> None:
                  None)
     desc = _words(next(c for c in tree.children if isinstance(c, Tree) and c.data == "description"))
     brigade_of = next((c for c in tree.children if isinstance(c, Tree) and c.data == "brigade_of"), None)
-    words = desc.split()
+    excepted = read_exceptions(desc)
+    words = (desc if isinstance(excepted, str) else excepted[0]).split()
     last = words[-1] if words else ""
     plural = last.endswith("(s)") or (last.endswith("s") and not last.endswith("ss"))
     q = qnode.data if qnode is not None else "q_bare"
@@ -549,7 +560,7 @@ def _target(block: _Block, tree: Tree) -> None:
         # "Negate all other cards in battle": no negate of all that fit reaches its own card (NEG-8)
         words = words[1:]
         mapped.append(("spares", "its own card ('other'), which no negate of all that fit reaches (NEG-8)"))
-    read = read_alternatives(" ".join(words))
+    read = excepted if isinstance(excepted, str) else read_alternatives(" ".join(words))
     if isinstance(read, str):
         block.add("target", _words(tree), reason=read)
         return
@@ -578,6 +589,9 @@ def _target(block: _Block, tree: Tree) -> None:
     if others:
         block.other_descriptions = others
         mapped.append(("or_fits", " or ".join(describe(d) for d in others)))
+    if not isinstance(excepted, str) and excepted[1]:
+        block.exceptions = excepted[1]
+        mapped.append(("except", " or ".join(describe(d) for d in excepted[1])))
     block.add("target", _words(tree), tuple(mapped))
 
 
@@ -1587,6 +1601,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_traits=block.traits, protections=tuple(sorted(block.protections)),
         target_alignment=block.alignment, targets_every=block.every,
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
+        target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),

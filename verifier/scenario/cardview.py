@@ -53,7 +53,9 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
                     "types": list(a.target_types), "alignment": a.target_alignment,
                     "brigade": a.target_brigade, "traits": list(a.target_traits),
                     "or": [{"types": list(types), "alignment": alignment, "brigade": brigade, "traits": list(traits)}
-                           for types, alignment, brigade, traits in a.target_alternatives]},
+                           for types, alignment, brigade, traits in a.target_alternatives],
+                    "except": [{"types": list(types), "alignment": alignment, "brigade": brigade, "traits": list(traits)}
+                               for types, alignment, brigade, traits in a.target_exceptions]},
         "cannot_be_negated": a.cannot_be_negated,
         "cannot_be_interrupted": a.cannot_be_interrupted,
         "cannot_be_prevented": a.cannot_be_prevented,
@@ -114,6 +116,7 @@ def _describe(a: AbilityReading) -> list[str]:
         + (f" of the {a.target_brigade} brigade" if a.target_brigade else "")
         + (f" that {'is' if a.max_targets == 1 else 'are'} {' and '.join(a.target_traits)}" if a.target_traits else "")
         + "".join(f", or {describe(Description(*alt)).replace('_', ' ')}" for alt in a.target_alternatives)
+        + "".join(f", except {describe(Description(*exc)).replace('_', ' ')}" for exc in a.target_exceptions)
         + (f" in the {display_value(a.target_zone)}" if a.target_zone else "")
         + (" or in play" if a.also_in_play else "")
         + (", the opponent's" if a.targets_opponents_cards else "")

@@ -16,6 +16,7 @@ A description with a word the table does not know is not read: the grammar repor
 from __future__ import annotations
 
 __all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "read_alternatives",
+           "read_exceptions",
            "alignment_of", "describe", "without_article"]
 
 import re
@@ -172,6 +173,24 @@ def read_alternatives(words: str) -> tuple[Description, ...] | str:
             return d
         out.append(d)
     return tuple(dict.fromkeys(out))
+
+
+# "an evil card (except a human)", "characters (except Romans)": the cards a description leaves out
+_EXCEPT = re.compile(r"(?P<kept>.+?) \(except (?P<left>[^()]+)\)")
+
+
+def read_exceptions(words: str) -> tuple[str, tuple[Description, ...]] | str:
+    """The words of a description without its exception in brackets, and the descriptions of the cards the
+    exception leaves out ("an evil card (except a human)": a human is no target; "(except a Roman or High Priest)":
+    neither is); the words unchanged and no exception when there is none, or the reason the exception cannot be
+    read ("(except one)", a count, or words the descriptions table does not know)."""
+    m = _EXCEPT.fullmatch(words)
+    if m is None:
+        return words, ()
+    left = read_alternatives(without_article(m.group("left").strip()))
+    if isinstance(left, str):
+        return f"the exception '(except {m.group('left')})': {left}"
+    return m.group("kept"), left
 
 
 def _before_noun(words: str) -> list[str]:

@@ -109,6 +109,8 @@ class Ability(NamedTuple):
     interrupts_battle: bool = False
     # descriptions its targets may fit instead ("any demon or beast"): (types, alignment, brigade, traits) each
     target_alternatives: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
+    # descriptions its targets must not fit ("an evil card (except a human)"), written as the alternatives are
+    target_exceptions: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
 
     def descriptions(self) -> tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...]:
         """Every description its targets may fit, as (types, alignment, brigade, traits): the one its fields
@@ -118,10 +120,12 @@ class Ability(NamedTuple):
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
-        for its targets (any card when none is named; a card of unknown alignment does not fit an alignment
-        named, and the case loader refuses a case where that matters)."""
-        return any(fits_description(card, types, brigade, alignment, traits)
-                   for types, alignment, brigade, traits in self.descriptions())
+        for its targets and of none its exceptions name (any card when none is named; a card of unknown alignment
+        does not fit an alignment named, and the case loader refuses a case where that matters)."""
+        return (any(fits_description(card, types, brigade, alignment, traits)
+                    for types, alignment, brigade, traits in self.descriptions())
+                and not any(fits_description(card, types, brigade, alignment, traits)
+                            for types, alignment, brigade, traits in self.target_exceptions))
 
 
 def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,

@@ -150,7 +150,8 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
     by_ability = {a.id: a for a in abilities}
     for ability_id, names, where in _description_uses(cards, abilities, attempts):
         a = by_ability.get(ability_id or "")
-        for (types, alignment, brigade, traits), name in itertools.product(a.descriptions() if a else (), names):
+        checked = a.descriptions() + a.target_exceptions if a else ()
+        for (types, alignment, brigade, traits), name in itertools.product(checked, names):
             c = by_card.get(name)
             if (alignment is None or c is None or c.alignment is not None
                     or not fits_description(c, types, brigade, None, traits)):
@@ -401,7 +402,8 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
     uses = _description_uses(cards, abilities, attempts)
     for ability_id, names, where in uses:
         a = by_ability.get(ability_id or "")
-        for (types, alignment, brigade, traits), name in itertools.product(a.descriptions() if a else (), names):
+        checked = a.descriptions() + a.target_exceptions if a else ()
+        for (types, alignment, brigade, traits), name in itertools.product(checked, names):
             c = by_card.get(name)
             if not traits or c is None or not fits_description(c, types, brigade, alignment, ()):
                 continue

@@ -465,7 +465,8 @@ class CardsSection(CaseReaderBase):
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
-                       interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives)
+                       interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
+                       target_exceptions=a.target_exceptions)
 
     def guard_by(self, node: YNode | None) -> str:
         """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
