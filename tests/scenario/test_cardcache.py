@@ -144,14 +144,17 @@ def test_the_reading_key_follows_every_module_a_reading_depends_on(tmp_path: Pat
     copy.mkdir()
     for name in cardcache.READING_SOURCES:
         shutil.copy(here / name, copy / name)
+    (tmp_path / "data").mkdir()
+    shutil.copy(here.parent / "data" / "cards.tsv", tmp_path / "data" / "cards.tsv")
     cardcache._grammar_key.cache_clear()
     monkeypatch.setattr(cardcache, "__file__", str(copy / "cardcache.py"))
     try:
         key = cardcache._grammar_key()
-        for name in cardcache.READING_SOURCES:  # the grammar, its traits and limits, its table of mechanics
-            (copy / name).write_bytes((copy / name).read_bytes() + b"\n")
+        # the grammar, its traits and limits, its table of mechanics, its titles and the card list they come from
+        for path in [*(copy / name for name in cardcache.READING_SOURCES), tmp_path / "data" / "cards.tsv"]:
+            path.write_bytes(path.read_bytes() + b"\n")
             cardcache._grammar_key.cache_clear()
-            assert cardcache._grammar_key() != key, name
+            assert cardcache._grammar_key() != key, path.name
             key = cardcache._grammar_key()
     finally:
         cardcache._grammar_key.cache_clear()

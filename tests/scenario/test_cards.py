@@ -393,7 +393,7 @@ def test_a_cannot_be_negated_given_to_other_cards_is_read(text: str, covered: st
 @pytest.mark.parametrize(("text", "kind", "reason"), [
     ("Enhancements used by this Hero cannot be interrupted.", "other_effect",
      "for 'cannot be interrupted' or 'cannot be prevented'"),
-    ("Enhancements used by Michael cannot be negated.", "other_effect", "its user, the word 'michael'"),
+    ("Enhancements used by Nazirites cannot be negated.", "other_effect", "its user, the word 'nazirites'"),
     ("Heroes used by this card cannot be negated.", "other_effect", "only Enhancements are used by a character"),
     ("Negate a good card. Evil O.T. weapons cannot be negated.", "negate_effect",
      "a second effect (grant) in the same ability"),
@@ -491,6 +491,6 @@ def test_a_condition_on_a_protection_after_the_effect_is_the_protections_alone()
 
 def test_the_identifiers_descriptions_name_are_traits_of_real_cards() -> None:
     # "May band to a generic Roman", "Discard a Philistine giant": identifiers of the card list
-    assert card("Devouring Philistines").traits == ("Generic", "Philistine", "warrior")
+    assert card("Devouring Philistines").traits == ("Generic", "Philistine", "warrior", "named Devouring Philistines")
     # a compound identifier is not split into words ("Philistine Giant"): a case states such a card's traits
-    assert card("Lahmi (I)").traits == ("warrior",)
+    assert card("Lahmi (I)").traits == ("warrior", "named Lahmi")

@@ -299,7 +299,7 @@ def test_an_on_return_clause_may_hold_a_semicolon() -> None:
 @pytest.mark.parametrize("text", [
     "Set aside a Hero. Cannot be interrupted if a male and female Hero are set aside by this ability.",
     "Set aside a Hero. Cannot be negated if opposed by a female.",
-    "Set aside a Hero. Cannot be negated if used by Jonah.",  # a user the description table cannot check
+    "Set aside a Hero. Cannot be negated if used by a Nazirite.",  # a user the description table cannot check
     "Set aside a Hero. Cannot be negated unless Hosea is in play.",
     "Set aside a Hero. Cannot be negated during the battle phase.",
     "Set aside a Hero. Cannot be interrupted in battle.",
@@ -838,3 +838,21 @@ def test_an_exception_in_brackets_names_the_cards_a_description_leaves_out(
 ])
 def test_an_exception_the_model_cannot_check_is_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "types", "traits", "others"), [
+    ("May band to Barak.", ("Hero",), ("named Barak",), ()),
+    ("May band to Abiram or Korah.", ("Evil_Character",), ("named Abiram",),
+     ((("Evil_Character",), None, None, ("named Korah",)),)),
+])
+def test_a_title_names_the_cards_with_that_title(text: str, types: tuple[str, ...], traits: tuple[str, ...],
+                                                 others: tuple[tuple[object, ...], ...]) -> None:
+    a = only(text)
+    assert not a.unsupported, a.unsupported
+    assert (a.target_types, a.target_traits, a.target_alternatives) == (types, traits, others)
+
+
+def test_a_title_the_text_does_not_write_as_one_is_not_read_as_a_name() -> None:
+    # "a bear" is no name, though a card is titled Bear
+    assert any("is the title of a card, but the text does not write it as one" in r
+               for r in reasons(only("May band to a bear.")))

@@ -823,7 +823,8 @@ def test_the_card_lists_class_settles_a_real_characters_warrior_trait(make_case:
         make_case(MIGHTY_MEN)
     sc = make_case(MIGHTY_MEN.replace("    brigade: Black\n", "    brigade: Black\n    traits: []\n"))
     by_name = {c.name: c for c in sc.cards}
-    assert by_name["lahmi"].traits == ("warrior",) and by_name["abaddon"].traits == ()
+    assert by_name["lahmi"].traits == ("named Lahmi", "warrior")
+    assert by_name["abaddon"].traits == ("named Abaddon the Destroyer",)
     assert not by_name["abaddon"].traits_stated and by_name["abaddon"].settled_traits == ("warrior",)
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "mighty_men_a1"}
     assert (fits["lahmi"], fits["abaddon"], fits["ner"]) == (True, False, False)
@@ -871,7 +872,8 @@ questions:
 """
     sc = make_case(text)
     crispus = next(c for c in sc.cards if c.name == "crispus")
-    assert crispus.traits == ("Corinth", "Priest") and not crispus.traits_stated  # identifiers "Corinth, Priest"
+    # identifiers "Corinth, Priest", and its title (CORE-15-R1)
+    assert crispus.traits == ("Corinth", "Priest", "named Crispus") and not crispus.traits_stated
     assert sc.abilities[0].target_traits == ("Corinth",)
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "phoebe_a1"}
     assert fits == {"phoebe": True, "crispus": True, "titus": True}

@@ -133,3 +133,13 @@ def test_a_trait_an_exception_names_is_settled_or_the_case_refused(repo_root: Pa
     with pytest.raises(CaseRefused, match=r"names human for its targets, and the case does not say whether 'herod' "
                                           r"is human"):
         refuse_unanswerable(_unmodelled(sc), list(sc.cards), abilities, list(sc.steps), attempts)
+
+
+def test_a_card_whose_title_holds_the_name_among_other_words_is_refused(repo_root: Path,
+                                                                        make_case: Callable[..., Scenario]) -> None:
+    # CORE-15-R1: "Korah, the Rebellious" may or may not be the Korah Dathan's band names
+    text = (repo_root / "cases/band/dathan-cannot-band-balaam-whose-title-is-neither.yaml").read_text("utf-8")
+    make_case(text)
+    with pytest.raises(CaseRefused, match=r"names Abiram for its targets \(CORE-15-R1\), and whether 'balaam' "
+                                          r"\(Korah, the Rebellious\) is Abiram|names Korah for its targets"):
+        make_case(text.replace("card: Balaam (Pr)", "card: Korah, the Rebellious"))

@@ -29,8 +29,9 @@ _TUPLES = {f for f, t in AbilityReading.__annotations__.items() if getattr(t, "_
 
 
 # The modules a reading depends on: the grammar and every card module it imports (the traits and limits of
-# `cardreading`, the mechanics table of `cardmechanics`); a change to any of them is a new key.
-READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py", "descriptions.py")
+# `cardreading`, the mechanics table of `cardmechanics`, the titles of `titles`), and the card list the titles are
+# read from; a change to any of them is a new key.
+READING_SOURCES = ("cardtext.py", "cardreading.py", "cardmechanics.py", "descriptions.py", "titles.py")
 
 
 def _files_digest(paths: Iterable[Path]) -> str:
@@ -45,7 +46,8 @@ def _files_digest(paths: Iterable[Path]) -> str:
 
 @cache
 def _grammar_key() -> str:
-    return _files_digest(Path(__file__).parent / name for name in READING_SOURCES)
+    here = Path(__file__).resolve().parent
+    return _files_digest([*(here / name for name in READING_SOURCES), here.parent / "data" / "cards.tsv"])
 
 
 def _path(folder: Path, text: str) -> Path:

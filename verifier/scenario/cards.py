@@ -26,10 +26,7 @@ from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import SurveyRow, cached_read_text, cached_survey
 from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
 from .descriptions import TYPE_ALIGNMENT
-
-TYPES = {"Hero": "Hero", "Evil Character": "Evil_Character", "GE": "GE", "EE": "EE",
-         "Artifact": "Artifact", "Fortress": "Fortress", "Site": "Site", "City": "City",
-         "Curse": "Curse", "Covenant": "Covenant", "Lost Soul": "Lost_Soul", "Dominant": "Dominant"}
+from .titles import TYPES, named, title_of
 
 
 class RealCard(NamedTuple):
@@ -49,12 +46,14 @@ class RealCard(NamedTuple):
     @property
     def traits(self) -> tuple[str, ...]:
         """The traits target descriptions name that the card list gives the card: those its identifiers give
-        ("Corinth", "Demon", "O.T."), and "warrior" for a warrior-class character (GLOSS-23); the list does not
-        record humanity, gender or, for most cards, testament."""
+        ("Corinth", "Demon", "O.T."), "warrior" for a warrior-class character (GLOSS-23), and its title
+        (`titles.named`) unless it is printed with several identities; the list does not record humanity, gender
+        or, for most cards, testament."""
         items = re.sub(r"\[[^\]]*\]", "", self.identifier).replace(";", ",").split(",")
-        named = (t for t in (trait_named(i) for i in items if i.strip()) if t is not None)
+        identified = (t for t in (trait_named(i) for i in items if i.strip()) if t is not None)
         warrior = ("warrior",) if "warrior" in self.settled_traits and "Warrior" in self.classes else ()
-        return tuple(dict.fromkeys([*named, *warrior]))
+        titled = () if identities_of(self.name) else (named(title_of(self.name)),)
+        return tuple(dict.fromkeys([*identified, *warrior, *titled]))
 
     @property
     def settled_traits(self) -> tuple[str, ...]:

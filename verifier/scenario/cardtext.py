@@ -39,6 +39,7 @@ from .descriptions import (
     read_exceptions,
     without_article,
 )
+from .titles import NAMED
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "twelve": 12}
@@ -436,6 +437,7 @@ class _Block:
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
+        self.sentence = ""  # the sentence being read, as printed
 
     @property
     def guarded(self) -> bool:
@@ -560,7 +562,9 @@ def _target(block: _Block, tree: Tree) -> None:
         # "Negate all other cards in battle": no negate of all that fit reaches its own card (NEG-8)
         words = words[1:]
         mapped.append(("spares", "its own card ('other'), which no negate of all that fit reaches (NEG-8)"))
-    read = excepted if isinstance(excepted, str) else read_alternatives(" ".join(words))
+    read = excepted if isinstance(excepted, str) else _read_all(block, " ".join(words))
+    if not isinstance(read, str) and not isinstance(excepted, str):
+        read = _title_not_printed(block.sentence, excepted[1]) or read
     if isinstance(read, str):
         block.add("target", _words(tree), reason=read)
         return
@@ -593,6 +597,27 @@ def _target(block: _Block, tree: Tree) -> None:
         block.exceptions = excepted[1]
         mapped.append(("except", " or ".join(describe(d) for d in excepted[1])))
     block.add("target", _words(tree), tuple(mapped))
+
+
+def _read(block: _Block, words: str) -> Description | str:
+    """The description the words are (`read_description`), or why not, a title read only as printed."""
+    d = read_description(words)
+    return d if isinstance(d, str) else _title_not_printed(block.sentence, (d,)) or d
+
+
+def _read_all(block: _Block, words: str) -> tuple[Description, ...] | str:
+    """The descriptions the words join with "or" (`read_alternatives`), or why not, titles read only as printed."""
+    read = read_alternatives(words)
+    return read if isinstance(read, str) else _title_not_printed(block.sentence, read) or read
+
+
+def _title_not_printed(sentence: str, read: tuple[Description, ...]) -> str:
+    """Why the descriptions are not read, or "": a title names its cards (CORE-15-R1) only where the text writes it
+    as the card list does ("May band to Barak"); "a bear" is not the card titled Bear."""
+    for title in (t.removeprefix(NAMED) for d in read for t in d.traits if t.startswith(NAMED)):
+        if re.search(rf"(?<![\w']){re.escape(title)}(?![\w'])", sentence.replace("\u2019", "'")) is None:
+            return f"'{title.lower()}' is the title of a card, but the text does not write it as one: what it names is not read"
+    return ""
 
 
 def _one_description(read: tuple[Description, ...]) -> tuple[Description, tuple[Description, ...]]:
@@ -688,7 +713,7 @@ def _every_of_kinds(block: _Block, body: Tree, sentence: str) -> bool:
     if shared_noun:
         noun = kinds[-1].split(" ", 1)[1] if " " in kinds[-1] else ""
         kinds = [f"{k} {noun}" for k in kinds[:-1]] + [kinds[-1]]
-    descriptions = [read_description(k) for k in kinds]
+    descriptions = [_read(block, k) for k in kinds]
     if not all(_plural(k) for k in kinds) or any(isinstance(d, str) for d in descriptions):
         return False
     if excepted is not None:
@@ -860,7 +885,7 @@ def _guard_by(block: _Block, text: str, guards: set[str], by: Tree, conditional:
     target = _find(by, "target")
     assert target is not None
     words = without_article(_words(target))
-    read = read_alternatives(words)
+    read = _read_all(block, words)
     description = read if isinstance(read, str) else read[0]
     reason = ("a 'cannot be negated by ...' with a condition is not modelled" if conditional
               else "a limit on who may interrupt or prevent ('cannot be prevented by ...') is read only with "
@@ -910,8 +935,8 @@ def _grant(block: _Block, body: Tree, text: str, conditional: bool = False) -> N
         return
     used_by = _USED_BY.fullmatch(subject)
     what, user = (used_by.group("what"), used_by.group("user")) if used_by else (subject, "")
-    covered = read_description(without_article(what))
-    users = read_description(without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
+    covered = _read(block, without_article(what))
+    users = _read(block, without_article(user)) if user and not _THIS_CHARACTER.fullmatch(user) else None
     limit = _find(body, "grant_limit")
     reason = (f"{GRANT_NOT_MODELLED} with a condition" if conditional
               else f"{GRANT_NOT_MODELLED} with a limit ('{_unspaced(_words(limit))}')" if limit is not None
@@ -990,6 +1015,7 @@ def _body(tree: Tree) -> Tree:
 
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
+    block.sentence = sentence
     low = sentence.lower().rstrip(".!").strip()
     low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", low)
     low = low.replace('"', "'")
@@ -1468,7 +1494,7 @@ def _used_by(block: _Block, text: str) -> None:
     words = text.removeprefix("if used by ").rstrip(" ,").split()
     if words and words[0] in ("a", "an"):
         words = words[1:]
-    description = read_description(" ".join(words))
+    description = _read(block, " ".join(words))
     if (isinstance(description, str) or not description.types or description.alignment or description.brigade
             or not set(description.types) <= {"Hero", "Evil_Character"}):
         block.add("condition", text, reason="a condition on who uses the ability is not modelled")
@@ -1635,7 +1661,7 @@ def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
     """Read "cannot be negated if used by a Prophet" (CBN-6-R2): the guards, which hold for a use whose user fits
     the description (the case loader checks each use); False when the description is not one of characters the
     model can check (the condition is then not read)."""
-    d = read_description(without_article(words))
+    d = _read(block, without_article(words))
     if isinstance(d, str) or not d.types or not set(d.types) <= {"Hero", "Evil_Character"}:
         return False
     mapped = _set_guards(block, guards)

@@ -8,7 +8,8 @@ words, and a noun that names card types. Each word maps to one check on a card o
   Evil Characters, "Enhancement" fits good and evil enhancements, "card" fits any card;
 - an **alignment** word ("good", "evil") asks for the card's alignment (`alignment_of`);
 - a **brigade** word asks for the brigade;
-- a **trait** word ("human", "N.T.", "Demon") asks for the trait (see `cardreading.TRAIT_WORDS`).
+- a **trait** word ("human", "N.T.", "Demon") asks for the trait (see `cardreading.TRAIT_WORDS`);
+- a **title** of the card list ("Barak", "Herod Antipas") names the cards with that title (`titles`, CORE-15-R1).
 
 A description with a word the table does not know is not read: the grammar reports it, naming the word.
 """
@@ -23,6 +24,7 @@ import re
 from typing import NamedTuple
 
 from .cardreading import TRAIT_WORDS
+from .titles import named, types_titled
 
 _ANY: tuple[str, ...] = ()
 
@@ -87,6 +89,10 @@ def alignment_of(card_type: str, stated: str | None) -> str | None:
 def read_description(words: str) -> Description | str:
     """The checks a description's words ask for, or the reason it cannot be read (naming the word)."""
     # "an Old Testament Hero": the words the card list abbreviates elsewhere ("an O.T. Hero")
+    titled = types_titled(words)
+    if titled is not None and words.strip() not in NOUNS and words.strip() not in TRAIT_WORDS:
+        # "Barak", "Herod Antipas": the cards with that title (CORE-15-R1)
+        return Description(titled[1], None, None, (named(titled[0]),))
     rest = re.sub(r"\b(old|new) testament\b", lambda m: "ot" if m.group(1) == "old" else "nt", words.strip())
     rest = re.sub(r"\bwarrior class\b", "warrior-class", rest)  # "a warrior class Hero"
     alignment = brigade = None

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from ..errors import Location
 from ..language.syntax import Expr
+from .titles import NAMED, may_be_named
 
 NEVER_LABEL = "never"
 
@@ -174,10 +175,11 @@ class Card(NamedTuple):
 
     def unsettled(self, traits: tuple[str, ...]) -> list[str]:
         """Of the traits, those the card is not known to have and not known to lack: not among its traits, while
-        the case does not list its traits and the card list does not settle them."""
-        if self.traits_stated:
-            return []
-        return [t for t in traits if t not in self.traits and t not in self.settled_traits]
+        the case does not list its traits and the card list does not settle them; a title it may have though its
+        own is another (`titles.may_be_named`), whatever the case lists."""
+        return [t for t in traits if t not in self.traits and (
+            may_be_named(self.real_card, t) if t.startswith(NAMED)
+            else not self.traits_stated and t not in self.settled_traits)]
 
 
 class Attempt(NamedTuple):

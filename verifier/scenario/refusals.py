@@ -22,6 +22,7 @@ from ..vocabulary import display_value
 from ..yamlsource import YNode
 from .descriptions import read_description
 from .model import Ability, Attempt, Card, Step, fits_description
+from .titles import NAMED
 
 
 @dataclass
@@ -408,6 +409,13 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
             if not traits or c is None or not fits_description(c, types, brigade, alignment, ()):
                 continue
             missing = c.unsettled(traits)
+            titles = [t.removeprefix(NAMED) for t in missing if t.startswith(NAMED)]
+            if titles:
+                assert a is not None
+                raise CaseRefused(f"{a.id} names {titles[0]} for its targets (CORE-15-R1), and whether '{name}' "
+                                  f"({c.real_card or 'a card of no title'}) is {titles[0]} is not settled by a title "
+                                  "(the REG leaves who a card is to its identifiers): name it a real card of that title "
+                                  "with 'card:', or one of another title", where or unmodelled.locate(name))
             if missing:
                 assert a is not None
                 raise CaseRefused(f"{a.id} names {', '.join(missing)} for its targets, and the case does not say whether "
