@@ -1,4 +1,5 @@
-"""How the rule instances of a case grow with its length.
+"""How the rule instances of a case grow with its length, and which attempts the rules of the ability activation
+order are weighed for.
 
 The generated cases of benchmarks/scenarios.py attempt a set-aside every turn, so their attempts grow with
 the turns as the steps do. Grounding 10 cards over 5 and over 10 turns (32 and 65 steps, 7 and 15 attempts),
@@ -28,6 +29,23 @@ def _weights(rule_base: RuleBase, path: Path, cards: int, turns: int) -> dict[st
     sc = load_case(path, rule_base)
     gr = grounding._grounder(rule_base).start(sc, "o", Grounding(universe_names(sc)))
     return {rule.id: gr.weight(rule) for rule in rule_base.active_rules(sc.interpretations)}
+
+
+def test_the_activation_order_is_weighed_only_for_attempts_that_can_play_into_battle(rule_base: RuleBase,
+                                                                                    tmp_path: Path) -> None:
+    """The rules of the ability activation order bound over an attempt and two abilities have no binding of an
+    attempt that neither enters battle nor plays a card (`played_in_battle` names the kind of attempt first)."""
+    path = tmp_path / "case.yaml"
+    path.write_text(scenario(10, 10), encoding="utf-8")
+    sc = load_case(path, rule_base)
+    gr = grounding._grounder(rule_base).start(sc, "o", Grounding(universe_names(sc)))
+    sequences = sum(a.kind in ("enter_battle", "play_card") for a in sc.attempts)
+    assert 0 < sequences < len(sc.attempts)
+    bound = [rule for rule in rule_base.active_rules(sc.interpretations)
+             if [sort for _, sort in rule.params] == ["attempt", "ability", "ability"]]
+    assert len(bound) == 7
+    assert all(gr.weight(rule) <= sequences * len(sc.abilities) ** 2 for rule in bound), \
+        {rule.id: gr.weight(rule) for rule in bound}
 
 
 def test_rule_instances_grow_with_the_steps_but_for_the_rules_listed(rule_base: RuleBase, tmp_path: Path) -> None:

@@ -1219,10 +1219,10 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
 # how many); past this many the Python work alone takes a minute and the solver's problem gigabytes,
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
-# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some 121,000,
-# 50 over 20 some 438,000 (both grounded); 100 over 20 some 1,379,000 and 200 over 20 some 4,880,000
-# (not grounded). Most of a large case's weight is the rules over every attempt and pair of abilities
-# of the ability activation order (whose bodies then fold to true) and every card and step of the zones.
+# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some 83,000,
+# 50 over 20 some 212,000 (both grounded); 100 over 20 some 499,000 and 200 over 20 some 1,360,000
+# (not grounded). Most of a large case's weight is the rules over every card and step of the zones, and
+# those over every attempt that enters battle and pair of abilities of the ability activation order.
 MAX_RULE_INSTANCES = 450_000
 
 
