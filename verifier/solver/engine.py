@@ -204,17 +204,24 @@ class _Case:
         return self.session.check(self.all, [f"(and true {' '.join(pins)})"]).status == SAT
 
     def refuted(self, values: dict[SymbolRef, object], alone: bool = False) -> str | None:
-        """The first rule instance the reference evaluator finds broken by `values` (outcomes and choices); with
-        `alone`, no other witness is expected to be re-checked (see `Reference.first_failure`)."""
-        keys, names = self.plain_keys, self.g.names
-        plain = {keys[r]: (names[r.type][v] if r.type in names and isinstance(v, int) and 0 <= v < len(names[r.type])
-                           else self.g.decode(r.type, v)) for r, v in values.items()}
+        """The first rule instance the reference evaluator finds broken by `values` (every outcome and choice);
+        with `alone`, no other witness is expected to be re-checked (see `Reference.first_failure`)."""
+        return self.refuted_read({r.smt: v for r, v in values.items()}, alone)
+
+    def refuted_read(self, read: Mapping[str, object], alone: bool = False) -> str | None:
+        """`refuted` of the raw values of every outcome and choice by solver name, as `Session.read` gives them."""
+        decode = self.g.decode
+        plain = {key: (table[v] if table is not None and isinstance(v, int) and 0 <= v < len(table)
+                       else decode(type_name, v))
+                 for name, key, type_name, table in self.plain_reading for v in (read[name],)}
         return self.reference.first_failure(plain, self.left_out, alone)
 
     @cached_property
-    def plain_keys(self) -> dict[SymbolRef, Key]:
-        """The reference evaluator's key of every outcome and choice (what a witness gives values to)."""
-        return {r: plain_key(r.symbol, r.args) for r in self.model_refs}
+    def plain_reading(self) -> list[tuple[str, Key, str, tuple[str, ...] | None]]:
+        """For every outcome and choice (what a witness gives values to): its solver name, the reference
+        evaluator's key of it, its type and the names of that type's values (None for a number or a truth value)."""
+        names = self.g.names
+        return [(r.smt, plain_key(r.symbol, r.args), r.type, names.get(r.type)) for r in self.model_refs]
 
     @cached_property
     def reference(self) -> Reference:
@@ -245,7 +252,7 @@ class _Case:
         # re-checked after `settled` (which asks the solver only), so that the reference evaluator knows whether
         # witnesses of questions that may take other values are to be re-checked after this model
         alone = all(q.name in settling.settled or all(t.known for t in self.parts(q.name)) for q in self.sc.questions)
-        broken = self.refuted({r: model[r.smt] for r in self.model_refs}, alone)
+        broken = self.refuted_read(model, alone)
         if broken is not None:
             return self.finish(lambda q: self.result(
                 q, Verdict.UNKNOWN, reason=f"the model behind the answer breaks {broken} (reference evaluator)"))
@@ -829,7 +836,6 @@ class _Case:
         """The values a choice-dependent question takes, each with a witness re-checked: `first`, a value and
         the model it was read from (every outcome and choice, by name), is listed first without a check."""
         choices = self.refs((SymbolKind.CHOICE,))
-        outcomes = self.refs((SymbolKind.OUTCOME,), "|o:")
         found: list[tuple[object, ...]] = []
         witnesses: list[Witness] = []
         reason = ""
@@ -846,10 +852,9 @@ class _Case:
                 value = self.raws(parts)
                 every = self.session.read(self.model_names)
             chosen = {c: every[c.smt] for c in choices}
-            model = {r: every[r.smt] for r in outcomes}
             if not self.recheck_choice(parts, value, chosen):
                 return self.result(q, Verdict.UNKNOWN, reason="a choice witness did not re-check against the rules")
-            broken = self.refuted({**model, **chosen})
+            broken = self.refuted_read(every)
             if broken is not None:
                 return self.result(q, Verdict.UNKNOWN, reason=f"a choice witness breaks {broken} (reference evaluator)")
             found.append(value)

@@ -929,16 +929,16 @@ class _Grounder:
         return known
 
     def weight(self, rule: Rule) -> int:
-        """How many bindings of `rule` `instances` compiles, at most; cheap to find.
+        """How many bindings of `rule` `instances` compiles, without compiling them.
 
-        The guard's conditions are weighed as `instances` weighs them, except those that wait for
-        the rule's last variable: every value of it is counted. A condition that cannot be weighed
-        (an encoding error, reported by grounding) is counted as holding.
+        The guard's conditions are weighed as `instances` weighs them, the last variable's too (a rule
+        bound over an attempt and a step whose guard keeps the steps after the attempt is counted as
+        it is grounded). A condition that cannot be weighed (an encoding error, reported by grounding)
+        is counted as holding.
         """
         names, stages = self._plan(rule)
         domains = [self.domain_terms[sort] for _, sort in rule.params]
         depth = len(names)
-        stop = max(depth - 1, 0)
         sizes = [math.prod(len(d) for d in domains[k:]) for k in range(depth + 1)]
         if not sizes[0]:
             return 0
@@ -953,7 +953,7 @@ class _Grounder:
                 if held is None:
                     return 0
                 guarded = held
-            if level >= stop or not guarded or not any(stages[level + 1:stop + 1]):
+            if level >= depth or not guarded or not any(stages[level + 1:]):
                 return sizes[level]
             total = 0
             for value in domains[level]:
@@ -1219,10 +1219,10 @@ def _ground_rules(gr: _Grounder, rules: list[Rule]) -> Iterator[tuple[RuleInstan
 # Grounding compiles the rule bodies of the bindings whose guard can hold (`rule_instances` bounds
 # how many); past this many the Python work alone takes a minute and the solver's problem gigabytes,
 # and the solver does not answer within its default timeout, so the case is answered `unknown` at
-# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some 90,000,
-# 50 over 20 some 233,000 (both grounded); 100 over 20 some 591,000 and 200 over 20 some 1,770,000
-# (not grounded). Most of a large case's weight is the rules over every attempt and step of the
-# ability activation order and every card and step of the zones.
+# once instead. Generated cases (benchmarks/scenarios.py) weigh: 20 cards over 20 turns some 83,000,
+# 50 over 20 some 212,000 (both grounded); 100 over 20 some 499,000 and 200 over 20 some 1,360,000
+# (not grounded). Most of a large case's weight is the rules over every card and step of the zones, and
+# those over every attempt that enters battle and pair of abilities of the ability activation order.
 MAX_RULE_INSTANCES = 450_000
 
 
@@ -1231,11 +1231,10 @@ def _weigh(gr: _Grounder, scenario: Scenario, rules: RuleBase) -> int:
 
 
 def rule_instances(scenario: Scenario, rules: RuleBase) -> int:
-    """How many bindings of rule variables grounding `scenario` weighs, at most.
+    """How many bindings of rule variables grounding `scenario` compiles.
 
-    Bindings whose guard the structure or the facts fold to false are not weighed (see `_Grounder.instances`);
-    those that fold to true once weighed are counted, as are those the guard's conditions on a
-    rule's last variable would leave out.
+    Bindings whose guard the structure or the facts fold to false are not counted (see `_Grounder.instances`);
+    those whose body folds to true once compiled are.
     """
     return _weigh(_grounder(rules).start(scenario, "o", Grounding(universe_names(scenario))), scenario, rules)
 
