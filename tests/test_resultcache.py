@@ -194,11 +194,11 @@ def test_what_only_the_grounding_that_names_the_inputs_holds_is_in_the_digest(re
     sc = load_case(repo_root / "cases" / CASES[0], rule_base)
     folded = ground(sc, rule_base, fold=True)
     held = sorted(folded.held_by_inputs - {t.origin.rule.id for t in folded.tracked if isinstance(t.origin, RuleInstance)})
-    assert "RET-1" in held
-    ret1 = rule_base.rule("RET-1")
-    twice = ret1._replace(body=BoolOp(ret1.body[0], "and", (ret1.body, ret1.body)))
-    changed = rule_base._replace(rules=tuple(twice if r.id == "RET-1" else r for r in rule_base.rules))
-    moved = rule_base._replace(rules=(ret1, *(r for r in rule_base.rules if r.id != "RET-1")))
+    assert "WDR-3" in held
+    wdr3 = rule_base.rule("WDR-3")
+    twice = wdr3._replace(body=BoolOp(wdr3.body[0], "and", (wdr3.body, wdr3.body)))
+    changed = rule_base._replace(rules=tuple(twice if r.id == "WDR-3" else r for r in rule_base.rules))
+    moved = rule_base._replace(rules=(wdr3, *(r for r in rule_base.rules if r.id != "WDR-3")))
     before = grounding_key(sc, rule_base, rules_doc)
     assert before is not None
     for other in (changed, moved):
@@ -208,7 +208,7 @@ def test_what_only_the_grounding_that_names_the_inputs_holds_is_in_the_digest(re
         after = grounding_key(sc, other, rules_doc)
         assert after is not None and after.digest != before.digest
     after = grounding_key(sc, changed, rules_doc)
-    assert after is not None and [r for r in before.rules if after.rules.get(r) != before.rules[r]] == ["RET-1"]
+    assert after is not None and [r for r in before.rules if after.rules.get(r) != before.rules[r]] == ["WDR-3"]
 
 
 def test_the_key_covers_the_lock_and_the_options(repo: Path) -> None:
