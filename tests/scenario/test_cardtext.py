@@ -768,7 +768,7 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("Shuffle a card from your draw pile.", "would not change their place (SHUF-4)"),
+    ("Shuffle a card from your draw pile.", "would change nothing but their place in it (SHUF-1, SHUF-2, SHUF-4)"),
     ("You may shuffle it.", "the word 'it'"),
     ("Shuffle draw pile.", "the word 'draw'"),
 ])
@@ -813,7 +813,7 @@ def test_an_underdeck_or_topdeck_puts_its_targets_into_their_owners_decks(text: 
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("Topdeck a Dominant from each hand.", "a count of cards from each hand"),
-    ("Underdeck a card from your draw pile.", "changes only their place in it"),
+    ("Underdeck a card from your draw pile.", "would change nothing but their place in it (PLACE-1"),
     ("Topdeck a demon from deck.", "in these words is not read"),
 ])
 def test_an_underdeck_the_model_cannot_follow_is_refused(text: str, reason: str) -> None:

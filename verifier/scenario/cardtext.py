@@ -635,28 +635,16 @@ def _one_description(read: tuple[Description, ...]) -> tuple[Description, tuple[
     return first, read[1:]
 
 
-def _shuffled_into(block: _Block, into: Tree | None) -> None:
-    """Where a shuffle puts its targets: each into its owner's deck (SHUF-1), whether the text says so ("into
-    owner's draw pile") or not; a shuffle of cards in a draw pile is refused, as it would not change their place
-    (SHUF-4)."""
+def _into_owners_deck(block: _Block, shown: str, cites: str) -> None:
+    """Where a shuffle, an underdeck or a topdeck puts its targets: each into its owner's draw pile, whose order the
+    model does not track (SHUF-1, SHUF-2, PLACE-1-R1); one of cards already in a draw pile is refused, as it would
+    change nothing but their place in it (SHUF-4)."""
     if block.zone == "draw_pile":
-        block.add("location", "draw pile", reason="a shuffle of cards already in a draw pile would not change their "
-                                                  "place (SHUF-4): not read")
+        block.add("location", "draw pile", reason="a move of cards already in a draw pile would change nothing but "
+                                                  f"their place in it ({cites}, SHUF-4): not read")
         return
-    block.add("destination", _words(into) if into is not None else "shuffle",
-              (("moves_to", "its owner's draw pile, at a place the model does not track (SHUF-1, SHUF-2)"),))
-
-
-def _placed_in_deck(block: _Block, body: Tree) -> None:
-    """Where an underdeck or topdeck puts its targets: each into its owner's draw pile (PLACE-1-R1), whose order the
-    model does not track; one of cards already in a draw pile is refused, as their place in it is all it changes."""
-    if block.zone == "draw_pile":
-        block.add("location", "draw pile", reason="a place of cards already in a draw pile changes only their place "
-                                                  "in it, which the model does not track: not read")
-        return
-    verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type in ("DECK_VERB", "ON_DECK"))
-    block.add("destination", verb, (("moves_to", "its owner's draw pile, at a place the model does not track "
-                                                 "(PLACE-1, PLACE-1-R1)"),))
+    block.add("destination", shown, (("moves_to", f"its owner's draw pile, at a place the model does not track "
+                                                  f"({cites})"),))
 
 
 def _targets_text(low: int | str, high: int | str | None, every: bool = False) -> str:
@@ -1141,9 +1129,10 @@ def _sentence(block: _Block, sentence: str) -> None:
             loc = next((c for c in body.children if isinstance(c, Tree) and c.data == "location"), None)
             _location(block, loc, sentence)
             if name == "shuffle_target":
-                _shuffled_into(block, _find(body, "into_deck"))
+                _into_owners_deck(block, _words(_find(body, "into_deck")) or "shuffle", "SHUF-1, SHUF-2")
             if name == "place_in_deck":
-                _placed_in_deck(block, body)
+                _into_owners_deck(block, next(str(t) for t in body.children if isinstance(t, Token)
+                                              and t.type in ("DECK_VERB", "ON_DECK")), "PLACE-1, PLACE-1-R1")
             if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
                 block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
                                                            "a capture of other cards is not read")
