@@ -17,8 +17,7 @@ A description with a word the table does not know is not read: the grammar repor
 from __future__ import annotations
 
 __all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "read_alternatives",
-           "read_exceptions",
-           "alignment_of", "describe", "without_article"]
+           "read_exceptions", "alignment_of", "describe", "without_article"]
 
 import re
 from typing import NamedTuple
