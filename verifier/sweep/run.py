@@ -270,6 +270,9 @@ def run_on_cluster(address: str, work: Work, jobs: Iterator[Job], failed: Callab
                 except Exception as err:  # the cluster lost the task (a worker died past its retries)
                     if client.status not in ("running", "connecting"):
                         raise ClusterError(lost) from None
+                    # the task may fail as the scheduler goes, before the client notices: a call to the scheduler
+                    # tells (an OSError, below, when it is gone)
+                    client.nthreads()
                     result = failed(f"the cluster could not run it: {type(err).__name__}: {err}")
                 yield position, result
                 for job in itertools.islice(jobs, 1):
