@@ -119,6 +119,10 @@ class Ability(NamedTuple):
         return ((self.target_types, self.target_alignment, self.target_brigade, self.target_traits),
                 *self.target_alternatives)
 
+    def checked_descriptions(self) -> tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...]:
+        """Every description a target is checked against: those it may fit (`descriptions`), then its exceptions."""
+        return self.descriptions() + self.target_exceptions
+
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
         for its targets and of none its exceptions name (any card when none is named; a card of unknown alignment

@@ -151,8 +151,7 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
     by_ability = {a.id: a for a in abilities}
     for ability_id, names, where in _description_uses(cards, abilities, attempts):
         a = by_ability.get(ability_id or "")
-        checked = a.descriptions() + a.target_exceptions if a else ()
-        for (types, alignment, brigade, traits), name in itertools.product(checked, names):
+        for (types, alignment, brigade, traits), name in itertools.product(a.checked_descriptions() if a else (), names):
             c = by_card.get(name)
             if (alignment is None or c is None or c.alignment is not None
                     or not fits_description(c, types, brigade, None, traits)):
@@ -403,8 +402,7 @@ def _refuse_unsettled_traits(unmodelled: Unmodelled, cards: list[Card], abilitie
     uses = _description_uses(cards, abilities, attempts)
     for ability_id, names, where in uses:
         a = by_ability.get(ability_id or "")
-        checked = a.descriptions() + a.target_exceptions if a else ()
-        for (types, alignment, brigade, traits), name in itertools.product(checked, names):
+        for (types, alignment, brigade, traits), name in itertools.product(a.checked_descriptions() if a else (), names):
             c = by_card.get(name)
             if not traits or c is None or not fits_description(c, types, brigade, alignment, ()):
                 continue
