@@ -778,9 +778,28 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("Topdeck a demon from deck.", "in these words is not read"),
     ("Withdraw all Heroes (except 1).", "the exception '(except 1)'"),
     ("May band to a NT human Evil Character (except a Roman or High Priest).", "the exception '(except a roman or"),
+    ("Negate an evil Enhancement. Discard all evil Enhancements in battle.",
+     "a second effect (discard) that could reach every card the first targets"),
+    ("Negate a card. Withdraw up to 2 opposing characters.", "a second effect (withdraw) in the same ability"),
+    ("Withdraw a Hero. Discard that card.", "a second effect (discard) in the same ability"),
 ])
 def test_a_move_or_an_exception_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "kind", "changes"), [
+    ("Negate an evil card. Discard all evil Enhancements.", "negate_effect", ("fits:EE|any",)),
+    ("Discard King Josiah. Capture King Jehoahaz.", "discard_effect", ("fits:Evil_Character|any",)),
+    ("Withdraw all Evil Characters. You may topdeck a Hero or an Artifact from discard pile.", "withdraw_effect",
+     ("fits:Hero/Artifact|any",)),
+    ("Negate a Hero. If used by a judge, shuffle all evil cards.", "negate_effect", ("fits:any|evil",)),
+])
+def test_a_second_effect_moving_cards_is_kept_for_the_loader_to_refuse_where_it_could_reach_a_card(
+        text: str, kind: str, changes: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.use_changes) == (kind, (), changes)
+    # the first effect's own condition is untouched: the second's is not read
+    assert a.requires == ()
 
 
 @pytest.mark.parametrize(("text", "zone", "every", "types"), [

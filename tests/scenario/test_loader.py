@@ -1256,6 +1256,55 @@ questions:
     assert make_case(text.replace("type: EE", "type: GE")).attempts[-1].id == "heal_aaron"
 
 
+CYMBALS = """\
+players: [alice, bob]
+cards:
+  asaph:
+    type: Hero
+    brigade: White
+  herod:
+    type: Evil_Character
+    brigade: Crimson
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: paralyzed
+        target_type: Hero
+        target_count: 1
+        text: "Paralyze a Hero."
+  cymbals:
+    card: Cymbals of the Levites (Roots)
+EXTRA
+timeline:
+  - id: paralyze
+    turn: 1
+    phase: Battle
+    player: bob
+    activate: herod
+    targets: [asaph]
+  - id: negate_it
+    turn: 1
+    phase: Battle
+    negate: paralyze
+    by: cymbals
+questions:
+  paralyzed: paralyzed(asaph, 2)
+"""
+
+
+def test_a_second_effect_moving_cards_refuses_a_case_holding_a_card_it_could_reach(
+        make_case: Callable[..., Scenario]) -> None:
+    # Cymbals of the Levites (Roots): "Negate an evil card. Discard an evil Enhancement. ...": the discard is not
+    # carried out; a case with no card it could discard is answered
+    assert make_case(CYMBALS.replace("EXTRA\n", "")).attempts[-1].id == "negate_it"
+    with pytest.raises(CaseError, match=r"'Cymbals of the Levites \(Roots\)' also says 'Discard an evil Enhancement\.', "
+                                        r"which regcheck does not carry out, and it could change card 'venom', which "
+                                        r"it could reach"):
+        make_case(CYMBALS.replace("EXTRA", "  venom:\n    type: EE\n    owner: bob"))
+    # a Good Enhancement is no card it could discard
+    assert make_case(CYMBALS.replace("EXTRA", "  song:\n    type: GE")).attempts[-1].id == "negate_it"
+
+
 def test_an_override_reads_a_card_naming_itself_and_the_effect_it_offers_instead(
         make_case: Callable[..., Scenario]) -> None:
     # Luke: "Luke may heal one Hero or prevent one Hero, not himself, from being discarded." (reviewed override)

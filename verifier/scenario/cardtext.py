@@ -1001,6 +1001,56 @@ def _body(tree: Tree) -> Tree:
     return next(c for c in tree.children if isinstance(c, Tree) and not c.data.startswith("lead_") and c.data != "tails")
 
 
+# The effects that move their targets to another zone: read as a second effect of a block (`_second_move`).
+_SECOND_MOVES = frozenset({"discard_target", "withdraw_target", "withdraw_return", "return_to_hand", "shuffle_target",
+                           "capture_target", "place_in_deck"})
+# "Heal a Hero ... Discard all evil cards placed on that Hero": the cards on the healed Hero (see `_sentence`)
+_PLACED_ON_HEALED = re.compile(r"discard all evil cards placed on (?:that|the|this) hero")
+
+
+def _reaches(d: Description, e: Description) -> bool:
+    """Every card fitting `d` is of a type and alignment `e` names (brigades and traits aside)."""
+    kinds = set(d.types)
+    aligned = d.alignment is not None or (bool(kinds) and all(TYPE_ALIGNMENT.get(t) for t in kinds))
+    return ((not e.types or (bool(kinds) and kinds <= set(e.types)))
+            and (e.alignment is None or (aligned and all(
+                a in e.alignment.split("/") for a in ((d.alignment or "").split("/") if d.alignment
+                                                     else {TYPE_ALIGNMENT[t] for t in kinds})))))
+
+
+def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
+    """Read an effect moving cards that follows the block's first effect ("Negate an evil Enhancement. Discard all
+    evil Enhancements in battle."): not carried out, and a case holding a card that could be among its targets is
+    refused (any card of a type and alignment it names, wherever it is, and whether or not a condition leading
+    it holds). False, leaving the sentence to the reader, when the sentence alone is not read whole (its targets
+    named by a word the reader does not check, "that card", a place it cannot name) or when it is the discard of
+    the cards on a healed Hero, which the reader keeps as such."""
+    if body.data == "discard_target" and block.kind == "heal_effect" and _PLACED_ON_HEALED.fullmatch(_words(body)):
+        return False
+    name = body.data
+    shown = _SHOWN.get(name, name)
+    alone = _Block()
+    _sentence(alone, sentence)
+    # a condition leading the effect is not read: the case is refused whether or not it holds
+    if alone.kind is None or any((p.reason and p.kind != "condition") or p.kind not in (
+            shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
+        return False
+    block.sentence = sentence
+    described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
+    first = (Description(block.types, block.alignment, block.brigade, block.traits), *block.other_descriptions)
+    if block.min_targets != 0 and all(any(_reaches(d, e) for e in described) for d in first):
+        block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"a second effect ({shown}) that could reach "
+                  "every card the first targets is not modelled (every use of the ability would be refused)")
+        return True
+    block.parts.add(_PART_OF[name])
+    block.use_changes |= {f"fits:{'/'.join(d.types) or 'any'}|{d.alignment or 'any'}" for d in described}
+    words = " or ".join(describe(Description(d.types, d.alignment, None, ())) for d in described)
+    block.add(shown, sentence, (("part", _PART_OF[name]), ("use_changes", f"the cards it could {shown}: any {words}, "
+                                "of any brigade and traits (not carried out: a case holding a card that could "
+                                "be one is refused)")))
+    return True
+
+
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
     block.sentence = sentence
@@ -1028,6 +1078,8 @@ def _sentence(block: _Block, sentence: str) -> None:
         return
     leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = _body(tree)
+    if block.kind is not None and body.data in _SECOND_MOVES and _second_move(block, sentence, body):
+        return
     for lead in leads:
         if lead.data == "lead_permission" and _words(lead).startswith("opponent"):
             # "Opponent may discard ...": the opponent decides and carries it out, not the ability's user
@@ -1165,8 +1217,7 @@ def _sentence(block: _Block, sentence: str) -> None:
                                                               "an increase is no condition it tracks"),))
             return
         # a second effect in the same block
-        if name in ("discard", "discard_target") and block.kind == "heal_effect" and re.fullmatch(
-                r"discard all evil cards placed on (?:that|the|this) hero", text):
+        if name in ("discard", "discard_target") and _PLACED_ON_HEALED.fullmatch(text) and block.kind == "heal_effect":
             # "Heal a Hero ... Discard all evil cards placed on that Hero": not carried out; a case where an
             # evil card could be on the Hero healed is refused
             block.use_changes.add("placed_on_targets:evil")

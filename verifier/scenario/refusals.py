@@ -605,7 +605,9 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
     placed on that Hero" after a heal, "Each player may draw X"): a case using the ability is refused when the
     effect could change one of its cards. Read as broadly as its words could go: a card placed on a target is
     one played on it or equipped to it, at any step, and it could be evil unless it is a Hero or a Good
-    Enhancement; a card drawn is any card the case puts in a draw pile.
+    Enhancement; a card drawn is any card the case puts in a draw pile; a card a second effect moves
+    ("Discard all evil Enhancements in battle") is any card of a type and alignment it names (or of unknown
+    alignment), wherever the case puts it.
     """
     by_card = {c.name: c for c in cards}
     for ability_id, (name, own_card, changes, said, where) in unmodelled.use_effects.items():
@@ -619,6 +621,11 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                    if c != own_card and by_card[c].type not in ("Hero", "GE")]
         for change in changes:
             zone, _, types = change.partition(":")
+            if zone == "fits" and uses:
+                kinds, _, alignment = types.partition("|")
+                hit += [f"card '{c.name}', which it could reach" for c in cards if c.name != own_card
+                        and (kinds == "any" or c.type in kinds.split("/"))
+                        and (alignment == "any" or c.alignment is None or c.alignment in alignment.split("/"))]
             if zone in _ZONE_WORDS and uses:
                 hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
                         and (types == "any" or c.type in types.split("/"))]
