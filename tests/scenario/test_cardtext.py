@@ -595,7 +595,8 @@ def test_a_band_its_player_may_use_is_read_as_adding_to_its_own_side(
         ("May band to a Hero in a territory.", "a band from a place its text names is not modelled"),
         ("May band to an Artifact.", "a band names characters; this description names other cards"),
         ("May band to a meek Hero.", "the word 'meek'"),
-        ("Negate a Hero. May band to a Hero.", "a second effect (band) in the same ability is not modelled"),
+        ("Interrupt the battle. Negate a Hero. May band to a Hero.",
+         "a second effect (band) in the same ability is not modelled"),
         ("Cannot be negated. May band to a Hero.", "an effect written after a 'cannot be negated' sentence"),
         ("Hero may discard a Hero.", "who may do it ('hero may ...') is read for a band alone"),
     ],
@@ -785,6 +786,26 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
 ])
 def test_a_move_or_an_exception_the_model_cannot_follow_is_refused_naming_why(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
+
+
+@pytest.mark.parametrize(("text", "abilities"), [
+    ("Negate a Hero. May band to a Hero.", [("Negate a Hero.", "negate_effect"), ("May band to a Hero.", "other_effect")]),
+    ("May band to a Hero. Discard an Evil Character. Cannot be negated.",
+     [("May band to a Hero.", "other_effect"), ("Discard an Evil Character. Cannot be negated.", "discard_effect")]),
+    ("Discard a Hero. May band to a human. Cannot be negated.",
+     [("Discard a Hero.", "discard_effect"), ("May band to a human. Cannot be negated.", "other_effect")]),
+    # one ability: a band with a guard alone, a move out of a pile, "Interrupt the battle." or a limit sentence
+    ("May band to a Hero. Cannot be negated.", [("May band to a Hero. Cannot be negated.", "other_effect")]),
+    ("You may draw 1. May band to a Hero.", [("You may draw 1. May band to a Hero.", "other_effect")]),
+    ("Interrupt the battle. Hero may band to a human.", [("Interrupt the battle. Hero may band to a human.",
+                                                          "other_effect")]),
+])
+def test_a_band_beside_another_effect_is_an_ability_of_its_own(text: str, abilities: list[tuple[str, str]]) -> None:
+    read = read_text(text).abilities
+    assert [(a.text, a.kind) for a in read] == abilities
+    assert [a.number for a in read] == list(range(1, len(read) + 1)) and {a.printed_block for a in read} == {1}
+    # a "cannot be ..." after the band covers the ability before it (CBN-6)
+    assert all(a.cannot_be_negated for a in read) == ("Cannot be negated" in text)
 
 
 @pytest.mark.parametrize(("text", "kind", "changes"), [

@@ -904,14 +904,14 @@ timeline:
 questions:
   where: zone(elijah, 0)
 """
-    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(STAR\): set aside effect, "
+    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 abilities \(1 \(STAR\): set aside effect, "
                                         r"2 \(GE\): other effect\); say which this entry uses with 'ability:'"):
         make_case(text)
     sc = make_case(text.replace("    targets: [elijah]\n", "    targets: [elijah]\n    ability: STAR\n"))
     assert sc.attempts[0].ability == "fountain_a1"
     # Samaria: "SITE: You may take ... from deck. FORT: If your evil king of Israel blocks, you may take ..."
     site = text.replace("card: Fountain of Living Water (PoC)", "card: Samaria").replace("    on: elijah\n", "")
-    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 ability blocks \(1 \(SITE\): other effect, "
+    with pytest.raises(CaseError, match=r"the text of 'fountain' has 2 abilities \(1 \(SITE\): other effect, "
                                         r"2 \(FORT\): nothing the model uses\)"):
         make_case(site.replace("    targets: [elijah]\n", ""))
 
@@ -1303,6 +1303,74 @@ def test_a_second_effect_moving_cards_refuses_a_case_holding_a_card_it_could_rea
         make_case(CYMBALS.replace("EXTRA", "  venom:\n    type: EE\n    owner: bob"))
     # a Good Enhancement is no card it could discard
     assert make_case(CYMBALS.replace("EXTRA", "  song:\n    type: GE")).attempts[-1].id == "negate_it"
+
+
+LOYALTY = """\
+players: [alice, bob]
+turns: 1
+cards:
+  david:
+    type: Hero
+    brigade: Green
+    traits: [O.T.]
+  jonathan:
+    type: Hero
+    brigade: Green
+    traits: [O.T.]
+    zone: hand
+    abilities:
+      - kind: other
+  goliath:
+    type: Evil_Character
+    brigade: Black
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: paralyzed
+        target_type: Hero
+        target_count: 1
+        text: "Paralyze a Hero."
+  loyalty:
+    card: Loyalty to David (1st Print - K)
+    adds: [jonathan]
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [david]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [goliath]
+  - id: paralyze
+    turn: 1
+    phase: Battle
+    player: bob
+    activate: goliath
+    targets: [david]
+  - id: negate_it
+    turn: 1
+    phase: Battle
+    negate: paralyze
+    by: loyalty
+    ability: 1
+questions:
+  paralyzed: paralyzed(david, 4)
+  jonathan_zone: zone(jonathan, 4)
+"""
+
+
+def test_a_band_written_beside_another_effect_is_used_only_as_the_card_carries_it_out(
+        make_case: Callable[..., Scenario]) -> None:
+    # Loyalty to David (1st Print - K): "Negate an evil card. Hero may band to an O.T. Hero." (AAO-4-R1)
+    with pytest.raises(CaseError, match=r"'loyalty' bands jonathan with ability 2, written beside the negate in one "
+                                        r"block: a negate entry carries out the negate alone"):
+        make_case(LOYALTY)
+    assert make_case(LOYALTY.replace("    adds: [jonathan]\n", "")).attempts[-1].id == "negate_it"
+    played = LOYALTY.replace("    negate: paralyze\n    by: loyalty\n    ability: 1\n",
+                             "    play: loyalty\n    on: david\n    ability: ABILITY\n")
+    with pytest.raises(CaseError, match=r"ability 2 of 'loyalty' is a band written beside ability 1 in one block: a "
+                                        r"play carries out both, so the entry uses ability 1"):
+        make_case(played.replace("ABILITY", "2"))
 
 
 def test_an_override_reads_a_card_naming_itself_and_the_effect_it_offers_instead(

@@ -170,6 +170,9 @@ class AbilityReading(NamedTuple):
     interrupts_battle: bool = False
     # how the ability acts in the Ability Activation Order: "plain_effect", or "adds_same_side" for a band (AAO-9)
     effect_class: str = "plain_effect"
+    # the printed block it is written in (1, 2 ...): a block holding a band beside another effect is two abilities
+    # (AAO-4-R1)
+    printed_block: int = 0
 
     @property
     def unsupported(self) -> tuple[Part, ...]:

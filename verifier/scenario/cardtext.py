@@ -1051,12 +1051,16 @@ def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
     return True
 
 
+def _lowered(sentence: str) -> str:
+    """A sentence as the grammar reads it: lower-cased, without its final stop, punctuation spaced off."""
+    low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", sentence.lower().rstrip(".!").strip())
+    return low.replace('"', "'")
+
+
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
     block.sentence = sentence
-    low = sentence.lower().rstrip(".!").strip()
-    low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", low)
-    low = low.replace('"', "'")
+    low = _lowered(sentence)
     if not low:
         return
     gained = _GAINS_QUOTED.fullmatch(low)
@@ -1678,9 +1682,43 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
 @lru_cache(maxsize=4096)
 def read_text(text: str) -> TextReadingResult:
     """Read a card's printed text into its ability blocks."""
-    blocks = split_blocks(normalise(text))
-    readings = [read_block(i, label, body) for i, (label, body) in enumerate(blocks, 1)]
+    abilities = [(b, label, part) for b, (label, body) in enumerate(split_blocks(normalise(text)), 1)
+                 for part in _abilities_of_block(body)]
+    readings = [read_block(i, label, body)._replace(printed_block=b) for i, (b, label, body) in enumerate(abilities, 1)]
     return TextReadingResult(text, tuple(_covered_by_later_sentences(readings)))
+
+
+def _is(sentence: str, forms: tuple[str, ...]) -> bool:
+    """The grammar reads the sentence as one of the forms, or as led by one of them."""
+    low = _lowered(sentence)
+    tree = _parse(low) if low else None
+    return tree is not None and (_body(tree).data in forms or any(
+        isinstance(c, Tree) and c.data in forms for c in tree.children))
+
+
+def _abilities_of_block(body: str) -> list[str]:
+    """The abilities written in one block (AAO-4-R1): a band sentence beside another effect is an ability of its own,
+    with the "cannot be ..." sentences that follow it; the sentences before and after it are the others. A block
+    with no band sentence, with "Interrupt the battle." (its paired abilities are one ability with it, INT-7) or a
+    limit sentence, or with a band beside no effect other than a move out of a pile, is one ability."""
+    sentences = split_sentences(body)
+    bands = [_is(s, ("band",)) for s in sentences]
+    guards = [_is(s, ("cannot", "interrupted_only")) for s in sentences]
+    # a move out of a pile beside a band stays with it, read as it is beside any effect (`read_block`); the
+    # sentences after "Interrupt the battle." are its paired abilities (INT-7), one ability with it; a limit
+    # written as a sentence of its own does not say which ability it limits
+    if (not any(bands) or any(_is(s, ("interrupt_battle", "lead_interrupt", "limit", "uses_allowed")) for s in sentences)
+            or all(b or g or _PILE_MOVES.fullmatch(_lowered(s)) for s, b, g in zip(sentences, bands, guards))):
+        return [body]
+    out: list[list[str]] = []
+    after_band = False
+    for sentence, band, guard in zip(sentences, bands, guards):
+        if band or not out or (after_band and not guard):
+            out.append([sentence])
+            after_band = band
+        else:
+            out[-1].append(sentence)
+    return [" ".join(part) for part in out]
 
 
 _GUARDS = ("cannot_be_negated", "cannot_be_interrupted", "cannot_be_prevented")

@@ -32,6 +32,10 @@ class CaseReaderBase:
         # what the real cards say that regcheck does not carry out: refused where it could matter
         self.unmodelled = Unmodelled(self.locate)
         self.labels: dict[str, str] = {}  # the block label of each real card's ability (GE, EE, ...)
+        # a real card's band read beside another effect of its printed block (AAO-4-R1): the card and block of each
+        # band, and the first other ability read from each block
+        self.band_block: dict[str, tuple[str, int]] = {}
+        self.plain_of_block: dict[tuple[str, int], str] = {}
         self.blocks: dict[str, tuple[str, ...]] = {}  # the ability blocks of each real card's text, as shown
         self.until_nodes: dict[str, YNode] = {}  # where each attempt is written, or its 'until:' when it has one
         # the card whose play ends each ability read from a text lasting "until <card> is played"

@@ -262,6 +262,10 @@ class CardsSection(CaseReaderBase):
                     self.until_card_played(ability.id, a, real, body.get("card") or body)
                 if a.label:
                     self.labels[ability.id] = a.label
+                if a.effect_class == "plain_effect":
+                    self.plain_of_block.setdefault((card, a.printed_block), ability.id)
+                else:
+                    self.band_block[ability.id] = (card, a.printed_block)
                 if a.unsupported:
                     own = tuple(u for u in reading.unsupported if re.match(rf"ability {a.number}\b(?! *\d)", u))
                     self.refused[ability.id] = (real.name, own, body.get("card") or body)

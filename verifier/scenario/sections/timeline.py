@@ -166,7 +166,7 @@ class TimelineSection(CardsSection):
                 return chosen.id
             blocks = self.blocks.get(card, ())
             if len(blocks) > 1:
-                node.fail(f"the text of '{card}' has {len(blocks)} ability blocks ({', '.join(blocks)}); say which "
+                node.fail(f"the text of '{card}' has {len(blocks)} abilities ({', '.join(blocks)}); say which "
                           "this entry uses with 'ability:' (its number, or its label such as GE or EE)")
             usable = [a for a in own if a.kind in wanted]
             if not usable:
@@ -188,6 +188,12 @@ class TimelineSection(CardsSection):
         if kind in ("play_card", "activate_ability"):
             card = card_ref(main, "card")
             ability = ability_for(card, main, VALUE_SETS["ability_kind"])
+            beside = self.plain_of_block.get(self.band_block.get(ability, ("", 0)))
+            if kind == "play_card" and beside is not None:
+                (item.get("ability") or main).fail(
+                    f"ability {ability.rsplit('_a', 1)[1]} of '{card}' is a band written beside ability "
+                    f"{beside.rsplit('_a', 1)[1]} in one block: a play carries out both, so the entry uses ability "
+                    f"{beside.rsplit('_a', 1)[1]}, and the band adds what 'adds:' beside the card names (AAO-4-R1)")
             if item.get("on") is not None:
                 on = card_ref(item.get("on"), "character")  # type: ignore[arg-type]
             elif kind == "play_card" and cards[card].type in ("GE", "EE"):
@@ -212,6 +218,13 @@ class TimelineSection(CardsSection):
             by = item.require("by", "a negate attempt")
             card = card_ref(by, "card")
             ability = ability_for(card, by, ("negate_effect",))
+            band = next((a for a in abilities if a.adds and self.band_block.get(a.id)
+                         and self.plain_of_block.get(self.band_block[a.id]) == ability), None)
+            if band is not None:
+                by.fail(f"'{card}' bands {', '.join(band.adds)} with ability {band.id.rsplit('_a', 1)[1]}, written beside "
+                        f"the negate in one block: a negate entry carries out the negate alone, and a band acts only "
+                        "when its card is played or its holder enters battle (AAO-1, AAO-4-R1), so regcheck cannot "
+                        "state this use; drop 'adds:' (the band left unused) or write the abilities by hand")
             default_player = cards[card].permanent_controller
         elif kind == "enter_battle":
             targets = [card_ref(n, "card") for _, n in _name_list(main, "card")]
