@@ -368,6 +368,17 @@ def test_a_block_that_could_act_unread_makes_the_text_unsupported() -> None:
     assert blockers_of(reading)["all"]
 
 
+def test_an_ability_triggered_by_what_happens_to_its_card_is_no_ability_its_player_chooses() -> None:
+    # Panic Demon (Brown): "If this character is banded into battle, return a Lost Soul ... May band to Panic Demon.":
+    # the band is read (AAO-4-R1); the trigger is no "<verb> this card to ..." its player chooses, and could act
+    reading = read_card(card("Panic Demon (Brown)"))
+    assert [(a.kind, a.acts_unread) for a in reading.abilities] == [(None, True), ("other_effect", False)]
+    assert reading.status == "unsupported"
+    # "Discard this card to ...": a price its player chooses to pay
+    chosen = read_card(card("Ishbibenob's Spear (I)"))
+    assert not any(a.acts_unread for a in chosen.abilities)
+
+
 @pytest.mark.parametrize("name", ["Bringing Fear (LoC)", "Commitment of Paul [RR2]", "Foul Spirit [RR2]",
                                   "King of Tyrus (Roots)", "Mask of Fear (GoC)", "The Strong Angel (Promo)"])
 def test_a_negate_of_every_card_of_a_list_of_kinds_is_modelled(name: str) -> None:

@@ -781,6 +781,8 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("May band to a NT human Evil Character (except a Roman or High Priest).", "the exception '(except a roman or"),
     ("Negate an evil Enhancement. Discard all evil Enhancements in battle.",
      "a second effect (discard) that could reach every card the first targets"),
+    ("Capture all Evil Characters in battle. If used by a judge, capture all Evil Characters in a territory.",
+     "a second effect (capture) that could reach every card the first targets"),
     ("Negate a card. Withdraw up to 2 opposing characters.", "a second effect (withdraw) in the same ability"),
     ("Withdraw a Hero. Discard that card.", "a second effect (discard) in the same ability"),
 ])

@@ -81,7 +81,8 @@ class Part(NamedTuple):
 # card to ..."): it does nothing unless used, and no attempt of a case uses an unread block.
 _CHOSEN = re.compile(r"(?:(?:once per (?:game|turn)|at any time|during [a-z' ]+|if [^,.]+)\s*,\s*)?"
                      r"(?:(?:you|holder|opponent|each player) )?may\b"
-                     r"|[a-z]+ this (?:card|character|hero|evil character|enhancement|site|city|fortress|curse|"
+                     r"|(?!(?:if|when|while|once|after|until)\b)[a-z]+ this (?:card|character|hero|evil character|"
+                     r"enhancement|site|city|fortress|curse|"
                      r"covenant|artifact|lost soul)\b[^.]*? to\b")
 
 

@@ -1038,7 +1038,7 @@ def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
     block.sentence = sentence
     described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
     first = (Description(block.types, block.alignment, block.brigade, block.traits), *block.other_descriptions)
-    if block.min_targets != 0 and all(any(_reaches(d, e) for e in described) for d in first):
+    if (block.min_targets != 0 or block.every) and all(any(_reaches(d, e) for e in described) for d in first):
         block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"a second effect ({shown}) that could reach "
                   "every card the first targets is not modelled (every use of the ability would be refused)")
         return True
