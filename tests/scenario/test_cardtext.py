@@ -790,6 +790,22 @@ def test_a_move_or_an_exception_the_model_cannot_follow_is_refused_naming_why(te
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
 
 
+@pytest.mark.parametrize(("text", "zones"), [
+    ("May band to a demon, or you may take a demon from deck or Reserve.", ("draw_pile:any", "reserve:any")),
+    ("May band to a Sadducee, or you may draw X (limit 3).", ("draw_pile:any",)),
+    ("Character may band to a Pharisee or you may take a NT gray card from Reserve.", ("reserve:any",)),
+])
+def test_a_band_with_a_move_out_of_a_pile_offered_instead_reads_the_band_and_keeps_the_move_for_the_loader(
+        text: str, zones: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.effect_class, a.unsupported, a.use_changes) == ("other_effect", "adds_same_side", (), zones)
+    # a title in the band is read as printed
+    assert read_text("Discard a Hero. May band to Barak, or you may take Jael from Reserve.").abilities[1].target_traits \
+        == ("named Barak",)
+    # anything else offered instead is not read
+    assert reasons(only("May band to a demon, or you may look at opponent's hand."))
+
+
 @pytest.mark.parametrize(("text", "abilities"), [
     ("Negate a Hero. May band to a Hero.", [("Negate a Hero.", "negate_effect"), ("May band to a Hero.", "other_effect")]),
     ("May band to a Hero. Discard an Evil Character. Cannot be negated.",

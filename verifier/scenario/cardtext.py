@@ -1051,6 +1051,16 @@ def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
     return True
 
 
+def _band_or_move(low: str) -> tuple[str, str] | None:
+    """A band with a move out of a pile its player may pick instead ("may band to a demon , or you may take a demon
+    from deck"), as the band and the move, or None."""
+    m = re.fullmatch(r"(?P<band>(?:[a-z]+ )?may band (?:to|with) .+?)(?: ,)? or (?P<move>(?:you may )?.+)", low)
+    if m is None or _PILE_MOVES.fullmatch(m.group("move")) is None:
+        return None
+    tree = _parse(m.group("band"))
+    return (m.group("band"), m.group("move")) if tree is not None and _body(tree).data == "band" else None
+
+
 def _lowered(sentence: str) -> str:
     """A sentence as the grammar reads it: lower-cased, without its final stop, punctuation spaced off."""
     low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", sentence.lower().rstrip(".!").strip())
@@ -1068,6 +1078,16 @@ def _sentence(block: _Block, sentence: str) -> None:
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
         return
     tree = _parse(low)
+    offered = _band_or_move(low) if tree is None else None
+    if offered is not None:
+        # "May band to a demon, or you may take a demon from deck or Reserve.": the band is read; the move its
+        # player may pick instead is not carried out (see `read_block`)
+        band, offered_move = offered
+        # the band's words as printed: a title in it is read only as the card list writes it
+        printed = re.match(r"(?i)(?:[a-z]+ )?may band (?:to|with) .+?(?=,? or )", sentence)
+        _sentence(block, printed.group(0) if printed is not None and _lowered(printed.group(0)) == band else band)
+        block.pile_moves.append((sentence, _pile_zones(offered_move), False))
+        return
     gain = _GAIN.fullmatch(low) if tree is None else None
     if gain is not None and _increase(block, sentence, gain):
         return
@@ -1702,7 +1722,7 @@ def _abilities_of_block(body: str) -> list[str]:
     with no band sentence, with "Interrupt the battle." (its paired abilities are one ability with it, INT-7) or a
     limit sentence, or with a band beside no effect other than a move out of a pile, is one ability."""
     sentences = split_sentences(body)
-    bands = [_is(s, ("band",)) for s in sentences]
+    bands = [_is(s, ("band",)) or _band_or_move(_lowered(s)) is not None for s in sentences]
     guards = [_is(s, ("cannot", "interrupted_only")) for s in sentences]
     # a move out of a pile beside a band stays with it, read as it is beside any effect (`read_block`); the
     # sentences after "Interrupt the battle." are its paired abilities (INT-7), one ability with it; a limit
