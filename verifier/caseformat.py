@@ -264,6 +264,10 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "and_discard": FieldSpec("true or false", BOOL,
                                  "A negate (`kind: negate`) that also discards the card whose ability it negates "
                                  "(\"negate and discard\", DISC-1-R1).", "false"),
+        "and_place": FieldSpec("true or false", BOOL,
+                               "A negate (`kind: negate`) that also puts the card whose ability it negates into its "
+                               "owner's draw pile (\"negate and underdeck\", \"negate and shuffle\", PLACE-1-R2).",
+                               "false"),
         "target_zone": FieldSpec("zone", _member("zone"), "The zone the ability names for its targets.",
                                  DEFAULTS["ability target_zone"]),
         "also_in_play": FieldSpec("true or false", BOOL,

@@ -154,6 +154,9 @@ _SYMBOLS = [
            "the ability's text names 'all' its targets: it targets every card that fits when it is used"),
     Symbol("discards_what_it_negates", I, ("ability",), "bool",
            "the negate ability also discards the card whose ability it negates ('negate and discard')"),
+    Symbol("places_what_it_negates", I, ("ability",), "bool",
+           "the negate ability also puts the card whose ability it negates into its owner's draw pile ('negate and "
+           "underdeck', 'negate and shuffle')"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),

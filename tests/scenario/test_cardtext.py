@@ -111,6 +111,20 @@ def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types
     assert (a.target_zone, a.also_in_play) == (zone, also_in_play)
 
 
+@pytest.mark.parametrize(("text", "discards", "places"), [
+    ("Negate and discard an evil Enhancement.", True, False),
+    ("Negate and underdeck a good card.", False, True),
+    ("Negate and topdeck a Hero.", False, True),
+    ("Negate and shuffle an evil card.", False, True),
+    ("Negate an evil card.", False, False),
+])
+def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool, places: bool) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("negate_effect", ())
+    assert (a.discards_what_it_negates, a.places_what_it_negates) == (discards, places)
+    assert ("other_part" in a.parts) == places
+
+
 @pytest.mark.parametrize(("text", "first", "others"), [
     ("Discard any demon or beast in play.", (("Hero", "Evil_Character"), None, None, ("demon",)),
      ((("Hero", "Evil_Character"), None, None, ("Beast",)),)),

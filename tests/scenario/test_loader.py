@@ -1841,6 +1841,69 @@ def test_a_withdraw_of_a_card_being_discarded_is_refused(make_case: Callable[...
     assert [x.id for x in sc.attempts if x.kind == "play_card"] == ["withdraw_doeg"]
 
 
+UNDERDECK = """\
+players: [alice, bob]
+turns: 1
+cards:
+  david:
+    type: Hero
+    brigade: Green
+  goliath:
+    type: Evil_Character
+    brigade: Crimson
+    owner: bob
+    abilities:
+      - kind: afflict
+        inflicts: paralyzed
+        target_type: Hero
+        target_count: 1
+        text: "Paralyze a Hero."
+  scroll:
+    type: GE
+    brigade: Green
+    abilities:
+      - kind: negate
+        target_alignment: evil
+        and_place: true
+        text: "Negate and underdeck an evil card."
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [david]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [goliath]
+  - id: paralyze
+    turn: 1
+    phase: Battle
+    player: bob
+    activate: goliath
+    targets: [david]
+  - id: negate_it
+    turn: 1
+    phase: Battle
+    negate: paralyze
+    by: scroll
+questions:
+  negate_legal: legal(negate_it)
+  goliath_zone: zone(goliath, step_of(negate_it))
+  goliath_pile_of: zone_of(goliath, step_of(negate_it))
+  david_paralyzed: paralyzed(david, step_of(negate_it))
+"""
+
+
+def test_a_negate_and_underdeck_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # PLACE-1-R2: the negate moves the card whose ability it negates; whether a discard in progress of that card
+    # still completes once it has been moved is not in the rules text (CORE-13)
+    assert make_case(UNDERDECK).attempts[-1].id == "negate_it"
+    discarded = UNDERDECK.replace("  - id: negate_it\n", "  - id: goliath_discarded\n    turn: 1\n    phase: Battle\n"
+                                  "    discard: [goliath]\n    cause: by triggered rule\n  - id: negate_it\n")
+    with pytest.raises(CaseRefused, match=r"negate_it is a place in a deck of 'goliath', whose discard by "
+                                          r"goliath_discarded \(line \d+\) may still be in progress \(CORE-13\)"):
+        make_case(discarded)
+
+
 CAGE = """\
 players: [alice, bob]
 cards:

@@ -145,6 +145,9 @@ class AbilityReading(NamedTuple):
     targets_every: bool = False
     # "negate and discard ...": the negate also discards the card whose ability it negates (DISC-1-R1)
     discards_what_it_negates: bool = False
+    # "negate and underdeck ...", "negate and shuffle ...": it also puts that card into its owner's draw pile
+    # (PLACE-1-R2)
+    places_what_it_negates: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be
     # negated" is both (CBN-1) and is read as `cannot_be_negated`
     cannot_be_interrupted: bool = False

@@ -169,9 +169,10 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" AND_DISCARD? special_ability_of? target location? alternative?
+negate_target.1: "negate" (AND_DISCARD | AND_PLACE)? special_ability_of? target location? alternative?
 special_ability_of: "the" "special" "ability" "of"
 AND_DISCARD: "and discard"
+AND_PLACE: "and underdeck" | "and topdeck" | "and shuffle"
 negate: "negate" words
 // "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
 // cards": every card of any of the kinds listed (see `_every_of_kinds`)
@@ -430,6 +431,7 @@ class _Block:
         self.every = False
         self.effect_class = "plain_effect"
         self.discards_negated = False
+        self.places_negated = False
         self.interrupts_battle = False
         # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
         # and whether a condition leads it
@@ -1191,6 +1193,13 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.parts.add("discard_part")
                 block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
                                                                   "by a special ability (DISC-1-R1, CORE-13)"),))
+            placing = next((t for t in body.children if isinstance(t, Token) and t.type == "AND_PLACE"), None)
+            if name == "negate_target" and placing is not None:
+                # "Negate and underdeck a Curse": the card whose ability it negates goes to its owner's draw pile
+                block.places_negated = True
+                block.parts.add("other_part")
+                block.add("destination", str(placing), (("moves_to", "the card whose ability it negates, into its "
+                                                        "owner's draw pile (PLACE-1-R2)"),))
             if _find(body, "special_ability_of") is not None:
                 block.add("target", "the special ability of", (("negates", "the special ability of the card it names, "
                                                                 "as every negate of a card does"),))
@@ -1692,7 +1701,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alignment=block.alignment, targets_every=block.every,
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
-        discards_what_it_negates=block.discards_negated, interrupts_battle=block.interrupts_battle,
+        discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
+        interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)), effect_class=block.effect_class,

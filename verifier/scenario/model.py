@@ -91,6 +91,9 @@ class Ability(NamedTuple):
     target_alignment: str | None = None  # "good" or "evil": the alignment its text names for its targets
     targets_every: bool = False  # its text names "all" its targets: every card that fits (TGT-18-R1)
     discards_what_it_negates: bool = False  # "negate and discard": it also discards the card it negates (DISC-1-R1)
+    # "negate and underdeck", "negate and shuffle": it also puts the card it negates into its owner's draw pile
+    # (PLACE-1-R2)
+    places_what_it_negates: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
     guard_condition: str = ""  # a guard sentence the card reader does not read whole (a negate reaching it is refused)

@@ -311,18 +311,34 @@ _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to
           "shuffle_effect": "a shuffle", "capture_effect": "a capture", "place_in_deck_effect": "a place in a deck"}
 
 
+def _move_of(x: Attempt, by_ability: dict[str, Ability],
+             by_attempt: dict[str, Attempt]) -> tuple[str, tuple[str, ...]] | None:
+    """The kind of move an attempt makes (`_MOVES`) and the cards it moves: those it targets, or for a negate that
+    also underdecks (PLACE-1-R2) the card whose ability it negates; None for an attempt that moves no card so."""
+    a = _used(x, by_ability)
+    if a is not None and a.kind in _MOVES:
+        return a.kind, x.targets
+    placing = by_ability.get(x.ability or "")
+    if x.kind == "negate_ability" and placing is not None and placing.places_what_it_negates and x.negated_attempt:
+        negated_card = by_attempt[x.negated_attempt].card
+        return "place_in_deck_effect", (negated_card,) if negated_card is not None else ()
+    return None
+
+
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
                                            attempts: list[Attempt]) -> None:
-    """A withdraw, a return to hand or a shuffle aimed at a card that a discard used earlier in the same phase may be
-    discarding is refused: a discard in progress completes at the end of the phase (CORE-13), and whether it
-    still does once the card has been moved away is not in the rules text."""
+    """A withdraw, a return to hand, a shuffle, a capture or a place in a deck (a negate's too, PLACE-1-R2) aimed at a
+    card that a discard used earlier in the same phase may be discarding is refused: a discard in progress completes
+    at the end of the phase (CORE-13), and whether it still does once the card has been moved away is not in the
+    rules text."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     at = {s.position: s for s in steps}
     for x in attempts:
-        a = _used(x, by_ability)
-        if a is None or a.kind not in _MOVES:
+        move = _move_of(x, by_ability, by_attempt)
+        if move is None:
             continue
+        kind, targets = move
         for y in attempts:
             b = by_ability.get(y.ability or "")
             if y.kind == "negate_ability" and b is not None and b.discards_what_it_negates and y.negated_attempt:
@@ -332,10 +348,10 @@ def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list
                 caught = set(y.targets)
             else:
                 continue
-            moved = caught & set(x.targets)
+            moved = caught & set(targets)
             if (moved and y.step < x.step and at[y.step].turn == at[x.step].turn
                     and at[y.step].phase == at[x.step].phase):
-                raise CaseRefused(f"{x.id} is {_MOVES[a.kind]} of '{sorted(moved)[0]}', whose discard by {y.id} (line "
+                raise CaseRefused(f"{x.id} is {_MOVES[kind]} of '{sorted(moved)[0]}', whose discard by {y.id} (line "
                                   f"{y.loc.line}) may still be in progress (CORE-13): whether the discard completes "
                                   "once the card has been moved is not in the rules text", x.loc)
 

@@ -358,6 +358,7 @@ class CardsSection(CaseReaderBase):
                 cannot_be_prevented=_flag(item, "cannot_be_prevented", False),
                 guard_by=self.guard_by(item.get("cannot_be_negated_by")),
                 discards_what_it_negates=_flag(item, "and_discard", False),
+                places_what_it_negates=_flag(item, "and_place", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -366,6 +367,10 @@ class CardsSection(CaseReaderBase):
             if ability.discards_what_it_negates and kind != "negate_effect":
                 item.get("and_discard").fail("'and_discard' describes a negate ability that also discards what it "  # type: ignore[union-attr]
                                              "negates ('negate and discard'): give it 'kind: negate'")
+            if ability.places_what_it_negates and (kind != "negate_effect" or ability.discards_what_it_negates):
+                item.get("and_place").fail("'and_place' describes a negate ability that also puts what it negates "  # type: ignore[union-attr]
+                                           "into its owner's draw pile ('negate and underdeck'): give it 'kind: "
+                                           "negate', without 'and_discard'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -468,6 +473,7 @@ class CardsSection(CaseReaderBase):
                        guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
+                       places_what_it_negates=a.places_what_it_negates,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -735,6 +741,9 @@ class CardsSection(CaseReaderBase):
         facts.append(("discards_what_it_negates", a.discards_what_it_negates,
                       f"{a.id} {'also discards' if a.discards_what_it_negates else 'does not discard'} the card whose "
                       "ability it negates"))
+        facts.append(("places_what_it_negates", a.places_what_it_negates,
+                      f"{a.id} {'also puts' if a.places_what_it_negates else 'does not put'} the card whose ability it "
+                      "negates into its owner's draw pile"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
