@@ -368,6 +368,15 @@ def test_a_block_that_could_act_unread_makes_the_text_unsupported() -> None:
     assert blockers_of(reading)["all"]
 
 
+def test_a_move_not_carried_out_that_could_reach_an_enhancements_user_is_not_modelled() -> None:
+    # Just a Hireling (EE): "Discard your Sadducee or Pharisee to shuffle ...": the price could be the Evil Character
+    # using it, so every use would be refused; Intent to Kill (EE) takes its price from a hand, where its user is not
+    assert read_card(card("Just a Hireling")).status == "unsupported"
+    assert "could reach the character using the Enhancement" in " ".join(
+        p.reason for a in read_card(card("Just a Hireling")).abilities for p in a.unsupported)
+    assert read_card(card("Intent to Kill")).status == "modelled"
+
+
 def test_an_ability_triggered_by_what_happens_to_its_card_is_no_ability_its_player_chooses() -> None:
     # Panic Demon (Brown): "If this character is banded into battle, return a Lost Soul ... May band to Panic Demon.":
     # the band is read (AAO-4-R1); the trigger is no "<verb> this card to ..." its player chooses, and could act

@@ -794,9 +794,9 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("Withdraw all Heroes (except 1).", "the exception '(except 1)'"),
     ("May band to a NT human Evil Character (except a Roman or High Priest).", "the exception '(except a roman or"),
     ("Negate an evil Enhancement. Discard all evil Enhancements in battle.",
-     "a second effect (discard) that could reach every card the first targets"),
+     "a second effect (discard) that could reach every card the effect targets"),
     ("Capture all Evil Characters in battle. If used by a judge, capture all Evil Characters in a territory.",
-     "a second effect (capture) that could reach every card the first targets"),
+     "a second effect (capture) that could reach every card the effect targets"),
     ("Negate a card. Withdraw up to 2 opposing characters.", "a second effect (withdraw) in the same ability"),
     ("Withdraw a Hero. Discard that card.", "a second effect (discard) in the same ability"),
 ])
@@ -818,6 +818,31 @@ def test_a_band_with_a_move_out_of_a_pile_offered_instead_reads_the_band_and_kee
         == ("named Barak",)
     # anything else offered instead is not read
     assert reasons(only("May band to a demon, or you may look at opponent's hand."))
+
+
+@pytest.mark.parametrize(("text", "kind", "changes"), [
+    ("Discard a good card from hand to discard up to two evil Enhancements or Curses in play.", "discard_effect",
+     ("fits:any|good|hand",)),
+    ("You may discard an evil gold Enhancement from hand to capture a human Hero in battle.", "capture_effect",
+     ("fits:EE|evil|hand",)),
+    ("Discard your Sadducee or Pharisee to shuffle up to three Lost Souls into deck.", "shuffle_effect",
+     ("fits:Hero/Evil_Character|any",)),
+])
+def test_a_discard_paid_for_an_effect_reads_the_effect_and_keeps_the_price_for_the_loader(
+        text: str, kind: str, changes: tuple[str, ...]) -> None:
+    # CORE-19: "discard X to Y"
+    a = only(text)
+    assert (a.kind, a.unsupported, a.use_changes) == (kind, (), changes)
+    assert any(p.kind == "price" for p in a.pieces)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Discard this card to underdeck a Hero.", "what the discard applies to"),
+    ("Discard a Hero to discard a Hero.", "a price (discard) that could reach every card the effect targets"),
+    ("Discard a card from hand to look at a hand.", "what the discard applies to"),
+])
+def test_a_price_the_reader_cannot_follow_is_refused(text: str, reason: str) -> None:
+    assert any(reason in r for r in reasons(only(text))), reasons(only(text))
 
 
 @pytest.mark.parametrize(("text", "abilities"), [

@@ -1373,6 +1373,48 @@ def test_a_band_written_beside_another_effect_is_used_only_as_the_card_carries_i
         make_case(played.replace("ABILITY", "2"))
 
 
+WARDEN = """\
+players: [alice, bob]
+cards:
+  david:
+    type: Hero
+    brigade: Green
+    traits: [human]
+  warden:
+    card: Egyptian Warden
+    owner: bob
+EXTRA
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [david]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [warden]
+  - id: capture_david
+    turn: 1
+    phase: Battle
+    player: bob
+    activate: warden
+    targets: [david]
+questions:
+  where: zone(david, step_of(capture_david))
+"""
+
+
+def test_a_price_taken_from_a_hand_refuses_a_case_with_a_card_it_could_take_in_a_hand(
+        make_case: Callable[..., Scenario]) -> None:
+    # Egyptian Warden: "You may discard an evil gold Enhancement from hand to capture a human Hero in battle." (CORE-19)
+    assert make_case(WARDEN.replace("EXTRA\n", "")).attempts[-1].id == "capture_david"
+    # an evil Enhancement in a discard pile is none it could take from a hand
+    assert make_case(WARDEN.replace("EXTRA", "  chains:\n    type: EE\n    owner: bob\n    zone: discard_pile")
+                     ).attempts[-1].id == "capture_david"
+    with pytest.raises(CaseError, match=r"'Egyptian Warden' also says 'Discard an evil gold Enhancement from hand', "
+                                        r"which regcheck does not carry out, and it could change card 'chains'"):
+        make_case(WARDEN.replace("EXTRA", "  chains:\n    type: EE\n    owner: bob\n    zone: hand"))
+
+
 def test_an_override_reads_a_card_naming_itself_and_the_effect_it_offers_instead(
         make_case: Callable[..., Scenario]) -> None:
     # Luke: "Luke may heal one Hero or prevent one Hero, not himself, from being discarded." (reviewed override)

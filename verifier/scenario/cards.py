@@ -419,6 +419,8 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
         abilities = tuple(_ongoing_grant(_ongoing_negate(a)) for a in abilities)
     if card.type not in ("Hero", "Evil_Character"):
         abilities = tuple(_band_off_a_character(a, card.type) for a in abilities)
+    if card.type in _USER:
+        abilities = tuple(_reaching_its_user(a, card.type) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -463,6 +465,29 @@ def _ongoing_grant(a: AbilityReading) -> AbilityReading:
 BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelled, but for an Enhancement's that "
                         "names its user ('Hero may band to ...'): regcheck adds characters to battle by the abilities "
                         "of a character entering it, or of an Enhancement played in battle (AAO-9)")
+
+
+# The character that uses an Enhancement of each type, and its alignment (CORE-18).
+_USER = {"GE": ("Hero", "good"), "EE": ("Evil_Character", "evil")}
+
+
+def _reaching_its_user(a: AbilityReading, card_type: str) -> AbilityReading:
+    """An Enhancement's ability with a move not carried out (a second effect, a price: `use_changes` "fits:...") that
+    could reach the character using it, wherever that is: the case loader would refuse every use, so the part is
+    not modelled."""
+    user, alignment = _USER[card_type]
+    for change in a.use_changes:
+        kind, _, rest = change.partition(":")
+        if kind != "fits":
+            continue
+        types, aligned, *in_hand = rest.split("|")
+        if not in_hand and (types == "any" or user in types.split("/")) and (
+                aligned == "any" or alignment in aligned.split("/")):
+            words = next((p.text for p in a.pieces if any(f == "use_changes" for f, _ in p.mapped)), a.text)
+            return a._replace(pieces=a.pieces + (Part("move", words, (), (
+                "a move not carried out that could reach the character using the Enhancement is not modelled "
+                "(every use of the ability would be refused)")),))
+    return a
 
 
 def _band_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:

@@ -1020,13 +1020,14 @@ def _reaches(d: Description, e: Description) -> bool:
                                                      else {TYPE_ALIGNMENT[t] for t in kinds})))))
 
 
-def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
+def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) -> bool:
     """Read an effect moving cards that follows the block's first effect ("Negate an evil Enhancement. Discard all
-    evil Enhancements in battle."): not carried out, and a case holding a card that could be among its targets is
-    refused (any card of a type and alignment it names, wherever it is, and whether or not a condition leading
-    it holds). False, leaving the sentence to the reader, when the sentence alone is not read whole (its targets
-    named by a word the reader does not check, "that card", a place it cannot name) or when it is the discard of
-    the cards on a healed Hero, which the reader keeps as such."""
+    evil Enhancements in battle."), or the discard that is the price of it (`price`, CORE-19): not carried out, and
+    a case holding a card that could be among its targets is refused (any card of a type and alignment it names,
+    wherever it is, and whether or not a condition leading it holds). False, leaving the sentence to the reader,
+    when the sentence alone is not read whole (its targets named by a word the reader does not check, "that card",
+    a place it cannot name) or when it is the discard of the cards on a healed Hero, which the reader keeps as
+    such."""
     if body.data == "discard_target" and block.kind == "heal_effect" and _PLACED_ON_HEALED.fullmatch(_words(body)):
         return False
     name = body.data
@@ -1040,17 +1041,46 @@ def _second_move(block: _Block, sentence: str, body: Tree) -> bool:
     block.sentence = sentence
     described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
     first = (Description(block.types, block.alignment, block.brigade, block.traits), *block.other_descriptions)
+    what = "a price (discard)" if price else f"a second effect ({shown})"
     if (block.min_targets != 0 or block.every) and all(any(_reaches(d, e) for e in described) for d in first):
-        block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"a second effect ({shown}) that could reach "
-                  "every card the first targets is not modelled (every use of the ability would be refused)")
+        block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"{what} that could reach every card the "
+                  "effect targets is not modelled (every use of the ability would be refused)")
         return True
     block.parts.add(_PART_OF[name])
-    block.use_changes |= {f"fits:{'/'.join(d.types) or 'any'}|{d.alignment or 'any'}" for d in described}
-    words = " or ".join(describe(Description(d.types, d.alignment, None, ())) for d in described)
-    block.add(shown, sentence, (("part", _PART_OF[name]), ("use_changes", f"the cards it could {shown}: any {words}, "
-                                "of any brigade and traits (not carried out: a case holding a card that could "
-                                "be one is refused)")))
+    # a card taken from a hand ("Discard an evil card from hand to ..."): only a card that could be in a hand
+    in_hand = "|hand" if alone.zone == "hand" and not alone.also_in_play else ""
+    block.use_changes |= {f"fits:{'/'.join(d.types) or 'any'}|{d.alignment or 'any'}{in_hand}" for d in described}
+    words = " or ".join(describe(Description(d.types, d.alignment, None, ())) for d in described) + (
+        " in a hand" if in_hand else "")
+    block.add("price" if price else shown, sentence, (("part", _PART_OF[name]), ("use_changes", (
+        "the price of the effect, paid as the ability is used (CORE-19): " if price else "") + f"the cards it could "
+        f"{shown}: any {words}, of any brigade and traits (not carried out: a case holding a card that could be one "
+        "is refused)")))
     return True
+
+
+# "Discard a good card from hand to discard up to two evil Enhancements": a price, then the effect it buys (CORE-19)
+_PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*", re.IGNORECASE)
+
+
+def _price(block: _Block, sentence: str) -> bool:
+    """Read "discard X to Y" as the block's first effect: the effect Y, read as any effect is, and the discard of X
+    its price (CORE-19), read as a second effect moving cards is (`_second_move`). False, leaving the sentence to
+    the reader, when Y or the discard of X is not read whole alone, or when the price is the card itself ("Discard
+    this card to ..."): where the card is while it is discarded so is not read."""
+    m = _PRICE.fullmatch(sentence)
+    if m is None or re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
+        return False
+    paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
+    effect, bought = _Block(), _Block()
+    _sentence(effect, m.group("effect"))
+    _sentence(bought, paid)
+    tree = _parse(_lowered(paid))
+    if (effect.kind is None or any(p.reason for p in effect.pieces) or bought.kind != "discard_effect"
+            or tree is None or _body(tree).data != "discard_target"):
+        return False
+    _sentence(block, m.group("effect"))
+    return _second_move(block, paid, _body(tree), price=True)
 
 
 def _band_or_move(low: str) -> tuple[str, str] | None:
@@ -1146,6 +1176,8 @@ def _sentence(block: _Block, sentence: str) -> None:
     # "negate_target", "negate_list" and "negate" are all a negate to the reader, and both withdraw forms a withdraw
     shown = _SHOWN.get(name, name)
     text = _words(body)
+    if name == "discard" and block.kind is None and not block.guarded and _price(block, sentence):
+        return
     if name in ("discard", "discard_target") and re.search(r"\bto (?:heal|restore|set)\b", text):
         # "discard a clay card from hand to heal a clay Hero": the discard is the price of the heal
         block.add("sentence", sentence, reason=mechanic_reason("a cost"))

@@ -61,7 +61,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
-    _refuse_use_effects_that_could_matter(unmodelled, cards, attempts)
+    _refuse_use_effects_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unmet_requirements(unmodelled, cards, steps, attempts)
     _refuse_unsettled_use_limits(unmodelled, cards, abilities, attempts)
 
@@ -616,16 +616,21 @@ def _refuse_unread_blocks_in_play(unmodelled: Unmodelled, cards: list[Card], abi
                               "under 'abilities:', deciding what that block does in this case", where.loc)
 
 
-def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Card], attempts: list[Attempt]) -> None:
+def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
+                                          attempts: list[Attempt]) -> None:
     """A real card's effect that regcheck does not carry out, besides the one it models ("Discard all evil cards
     placed on that Hero" after a heal, "Each player may draw X"): a case using the ability is refused when the
     effect could change one of its cards. Read as broadly as its words could go: a card placed on a target is
     one played on it or equipped to it, at any step, and it could be evil unless it is a Hero or a Good
     Enhancement; a card drawn is any card the case puts in a draw pile; a card a second effect moves
-    ("Discard all evil Enhancements in battle") is any card of a type and alignment it names (or of unknown
-    alignment), wherever the case puts it.
+    ("Discard all evil Enhancements in battle"), or a price discards (CORE-19), is any card of a type and
+    alignment it names (or of unknown alignment), wherever the case puts it, or for one taken from a hand, a
+    card the case starts in a hand or returns to one.
     """
     by_card = {c.name: c for c in cards}
+    by_ability = {a.id: a for a in abilities}
+    returned_to_hand = {t for x in attempts if getattr(_used(x, by_ability), "kind", None) == "return_to_hand_effect"
+                        for t in x.targets}
     for ability_id, (name, own_card, changes, said, where) in unmodelled.use_effects.items():
         uses = _every_use(attempts, ability_id)
         targets = {t for x in uses for t in x.targets}
@@ -638,10 +643,11 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
         for change in changes:
             zone, _, types = change.partition(":")
             if zone == "fits" and uses:
-                kinds, _, alignment = types.partition("|")
+                kinds, alignment, *in_hand = types.split("|")
                 hit += [f"card '{c.name}', which it could reach" for c in cards if c.name != own_card
                         and (kinds == "any" or c.type in kinds.split("/"))
-                        and (alignment == "any" or c.alignment is None or c.alignment in alignment.split("/"))]
+                        and (alignment == "any" or c.alignment is None or c.alignment in alignment.split("/"))
+                        and (not in_hand or c.zone == "hand" or c.name in returned_to_hand)]
             if zone in _ZONE_WORDS and uses:
                 hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
                         and (types == "any" or c.type in types.split("/"))]
