@@ -368,6 +368,17 @@ def test_a_block_that_could_act_unread_makes_the_text_unsupported() -> None:
     assert blockers_of(reading)["all"]
 
 
+def test_a_block_that_begins_with_a_choice_but_holds_a_sentence_that_could_act_unread_is_not_modelled() -> None:
+    # King Xerxes: "You may play an evil O.T. Fortress from Reserve. If opponent has play advantage, set aside X cards
+    # in their territory for X turns. May band to ...": the set-aside is no choice of its player
+    reading = read_card(card("King Xerxes"))
+    assert [(a.kind, a.acts_unread) for a in reading.abilities] == [(None, True), ("other_effect", False)]
+    assert reading.status == "unsupported"
+    # "If you do, ..." after a choice is chosen with it; a condition not read on a protection does not act
+    assert not read_card(card("The Winged Lion (PoC)")).abilities[0].acts_unread
+    assert not read_card(card("Simeon (Di)")).abilities[0].acts_unread
+
+
 def test_a_move_not_carried_out_that_could_reach_an_enhancements_user_is_not_modelled() -> None:
     # Just a Hireling (EE): "Discard your Sadducee or Pharisee to shuffle ...": the price could be the Evil Character
     # using it, so every use would be refused; Intent to Kill (EE) takes its price from a hand, where its user is not

@@ -86,6 +86,10 @@ _CHOSEN = re.compile(r"(?:(?:once per (?:game|turn)|at any time|during [a-z' ]+|
                      r"covenant|artifact|lost soul)\b[^.]*? to\b")
 
 
+# A sentence carried out only after its player chose the one before it ("You may reserve a card. If you do, ...").
+_AFTER_A_CHOICE = re.compile(r"if you do\b(?! not)")
+
+
 class AbilityReading(NamedTuple):
     """One ability block of a card as read: its label, its vocabulary fields, and its parts."""
 
@@ -185,11 +189,14 @@ class AbilityReading(NamedTuple):
 
     @property
     def acts_unread(self) -> bool:
-        """The block is no ability of the model and not read as a protection, and its words could act without its
-        player choosing to use them ("Restrict players from ..."), unlike a block its player chooses (`_CHOSEN`):
-        a case where it could act is refused, and a card with such a block is not modelled."""
-        return (self.kind is None and not self.protections and bool(self.unsupported)
-                and not _CHOSEN.match(self.text.lower()))
+        """The block is no ability of the model, and a sentence of it that is not read could act without a player
+        choosing to use it ("Restrict players from ...", "If opponent has play advantage, set aside ..."), unlike
+        one a player chooses (`_CHOSEN`, or "If you do, ..." after such a choice): a case where it could act is
+        refused, and a card with such a block is not modelled. A condition not read on a sentence otherwise read
+        (a protection's, read as if it held) does not count."""
+        return self.kind is None and any(
+            p.kind != "condition" and not _CHOSEN.match(p.text.lower()) and not _AFTER_A_CHOICE.match(p.text.lower())
+            for p in self.unsupported)
 
 
 class TextReadingResult(NamedTuple):
