@@ -386,6 +386,8 @@ def test_a_move_not_carried_out_that_could_reach_an_enhancements_user_is_not_mod
     assert "could reach the character using the Enhancement" in " ".join(
         p.reason for a in read_card(card("Just a Hireling")).abilities for p in a.unsupported)
     assert read_card(card("Intent to Kill")).status == "modelled"
+    # a dual card's GE block is used by a Hero: Avenged!'s "GE: Discard your Judges human Hero to ..."
+    assert [a.label for a in read_card(card("Avenged!")).abilities if a.unsupported] == ["GE"]
 
 
 def test_an_ability_triggered_by_what_happens_to_its_card_is_no_ability_its_player_chooses() -> None:

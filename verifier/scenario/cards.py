@@ -419,8 +419,8 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
         abilities = tuple(_ongoing_grant(_ongoing_negate(a)) for a in abilities)
     if card.type not in ("Hero", "Evil_Character"):
         abilities = tuple(_band_off_a_character(a, card.type) for a in abilities)
-    if card.type in _USER:
-        abilities = tuple(_reaching_its_user(a, card.type) for a in abilities)
+    # an Enhancement's blocks, and a dual card's GE and EE blocks
+    abilities = tuple(_reaching_its_user(a, a.label if a.label in _USER else card.type) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -471,10 +471,12 @@ BAND_OFF_A_CHARACTER = ("a band on a card that is not a character is not modelle
 _USER = {"GE": ("Hero", "good"), "EE": ("Evil_Character", "evil")}
 
 
-def _reaching_its_user(a: AbilityReading, card_type: str) -> AbilityReading:
-    """An Enhancement's ability with a move not carried out (a second effect, a price: `use_changes` "fits:...") that
-    could reach the character using it, wherever that is: the case loader would refuse every use, so the part is
-    not modelled."""
+def _reaching_its_user(a: AbilityReading, card_type: str | None) -> AbilityReading:
+    """An Enhancement's ability (of a card of that type, or of a block labelled GE or EE) with a move not carried out
+    (a second effect, a price: `use_changes` "fits:...") that could reach the character using it, wherever that is:
+    the case loader would refuse every use, so the part is not modelled."""
+    if card_type not in _USER:
+        return a
     user, alignment = _USER[card_type]
     for change in a.use_changes:
         kind, _, rest = change.partition(":")
