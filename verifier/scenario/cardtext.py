@@ -1020,6 +1020,18 @@ def _reaches(d: Description, e: Description) -> bool:
                                                      else {TYPE_ALIGNMENT[t] for t in kinds})))))
 
 
+def _read_alone(sentence: str, shown: str) -> _Block | None:
+    """The sentence read as a block of its own, when it is read whole as the effect `shown` names (its targets,
+    place and destination; a condition leading it need not be read: the case is refused whether or not it holds),
+    else None."""
+    alone = _Block()
+    _sentence(alone, sentence)
+    if alone.kind is None or any((p.reason and p.kind != "condition") or p.kind not in (
+            shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
+        return None
+    return alone
+
+
 def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) -> bool:
     """Read an effect moving cards that follows the block's first effect ("Negate an evil Enhancement. Discard all
     evil Enhancements in battle."), or the discard that is the price of it (`price`, CORE-19): not carried out, and
@@ -1032,11 +1044,8 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
         return False
     name = body.data
     shown = _SHOWN.get(name, name)
-    alone = _Block()
-    _sentence(alone, sentence)
-    # a condition leading the effect is not read: the case is refused whether or not it holds
-    if alone.kind is None or any((p.reason and p.kind != "condition") or p.kind not in (
-            shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
+    alone = _read_alone(sentence, shown)
+    if alone is None:
         return False
     block.sentence = sentence
     described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
@@ -1072,12 +1081,11 @@ def _price(block: _Block, sentence: str) -> bool:
     if m is None or re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
         return False
     paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
-    effect, bought = _Block(), _Block()
+    effect = _Block()
     _sentence(effect, m.group("effect"))
-    _sentence(bought, paid)
     tree = _parse(_lowered(paid))
-    if (effect.kind is None or any(p.reason for p in effect.pieces) or bought.kind != "discard_effect"
-            or tree is None or _body(tree).data != "discard_target"):
+    if (effect.kind is None or any(p.reason for p in effect.pieces) or tree is None
+            or _body(tree).data != "discard_target" or _read_alone(paid, "discard") is None):
         return False
     _sentence(block, m.group("effect"))
     return _second_move(block, paid, _body(tree), price=True)
