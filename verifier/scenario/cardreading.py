@@ -7,7 +7,7 @@ without loading the parser.
 from __future__ import annotations
 
 __all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "USE_LIMIT",
-           "use_count"]
+           "use_count", "Reach", "reach_change", "reach_of"]
 
 import re
 from typing import NamedTuple
@@ -84,6 +84,31 @@ _CHOSEN = re.compile(r"(?:(?:once per (?:game|turn)|at any time|during [a-z' ]+|
                      r"|(?!(?:if|when|while|once|after|until)\b)[a-z]+ this (?:card|character|hero|evil character|"
                      r"enhancement|site|city|fortress|curse|"
                      r"covenant|artifact|lost soul)\b[^.]*? to\b")
+
+
+class Reach(NamedTuple):
+    """The cards a move not carried out could reach (a second effect, a price; `AbilityReading.use_changes`): any card
+    of one of the types (any type when none) and of the alignment (any when None; one, or two joined by "/"), and,
+    when `in_hand`, only one that could be in a hand."""
+
+    types: tuple[str, ...]
+    alignment: str | None
+    in_hand: bool
+
+
+def reach_change(reach: Reach) -> str:
+    """The `use_changes` entry that says a move could reach these cards."""
+    return (f"fits:{'/'.join(reach.types) or 'any'}|{reach.alignment or 'any'}" + ("|hand" if reach.in_hand else ""))
+
+
+def reach_of(change: str) -> Reach | None:
+    """The cards a `use_changes` entry written by `reach_change` says a move could reach; None for another entry."""
+    kind, _, rest = change.partition(":")
+    if kind != "fits":
+        return None
+    types, alignment, *hand = rest.split("|")
+    return Reach(() if types == "any" else tuple(types.split("/")), None if alignment == "any" else alignment,
+                 bool(hand))
 
 
 # A sentence carried out only after its player chose the one before it ("You may reserve a card. If you do, ...").

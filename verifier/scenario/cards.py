@@ -24,7 +24,7 @@ from ..processes import run_in_processes
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import SurveyRow, cached_read_text, cached_survey
-from .cardreading import AbilityReading, Part, TextReadingResult, trait_named
+from .cardreading import AbilityReading, Part, TextReadingResult, reach_of, trait_named
 from .descriptions import TYPE_ALIGNMENT
 from .titles import TYPES, named, title_of
 
@@ -479,12 +479,9 @@ def _reaching_its_user(a: AbilityReading, card_type: str | None) -> AbilityReadi
         return a
     user, alignment = _USER[card_type]
     for change in a.use_changes:
-        kind, _, rest = change.partition(":")
-        if kind != "fits":
-            continue
-        types, aligned, *in_hand = rest.split("|")
-        if not in_hand and (types == "any" or user in types.split("/")) and (
-                aligned == "any" or alignment in aligned.split("/")):
+        reach = reach_of(change)
+        if reach is not None and not reach.in_hand and (not reach.types or user in reach.types) and (
+                reach.alignment is None or alignment in reach.alignment.split("/")):
             words = next((p.text for p in a.pieces if any(f == "use_changes" for f, _ in p.mapped)), a.text)
             return a._replace(pieces=a.pieces + (Part("move", words, (), (
                 "a move not carried out that could reach the character using the Enhancement is not modelled "

@@ -28,7 +28,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
-from .cardreading import USE_LIMIT, AbilityReading, Part, TextReadingResult, use_count
+from .cardreading import USE_LIMIT, AbilityReading, Part, Reach, TextReadingResult, reach_change, use_count
 from .descriptions import (
     ALIGNMENTS,
     TYPE_ALIGNMENT,
@@ -1057,8 +1057,8 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
         return True
     block.parts.add(_PART_OF[name])
     # a card taken from a hand ("Discard an evil card from hand to ..."): only a card that could be in a hand
-    in_hand = "|hand" if alone.zone == "hand" and not alone.also_in_play else ""
-    block.use_changes |= {f"fits:{'/'.join(d.types) or 'any'}|{d.alignment or 'any'}{in_hand}" for d in described}
+    in_hand = alone.zone == "hand" and not alone.also_in_play
+    block.use_changes |= {reach_change(Reach(d.types, d.alignment, in_hand)) for d in described}
     words = " or ".join(describe(Description(d.types, d.alignment, None, ())) for d in described) + (
         " in a hand" if in_hand else "")
     block.add("price" if price else shown, sentence, (("part", _PART_OF[name]), ("use_changes", (

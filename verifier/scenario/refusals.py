@@ -20,6 +20,7 @@ from ..errors import CaseRefused, Location
 from ..escaping import quoted
 from ..vocabulary import display_value
 from ..yamlsource import YNode
+from .cardreading import reach_of
 from .descriptions import read_description
 from .model import Ability, Attempt, Card, Step, fits_description
 from .titles import NAMED
@@ -642,12 +643,12 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                    if c != own_card and by_card[c].type not in ("Hero", "GE")]
         for change in changes:
             zone, _, types = change.partition(":")
-            if zone == "fits" and uses:
-                kinds, alignment, *in_hand = types.split("|")
+            reach = reach_of(change)
+            if reach is not None and uses:
                 hit += [f"card '{c.name}', which it could reach" for c in cards if c.name != own_card
-                        and (kinds == "any" or c.type in kinds.split("/"))
-                        and (alignment == "any" or c.alignment is None or c.alignment in alignment.split("/"))
-                        and (not in_hand or c.zone == "hand" or c.name in returned_to_hand)]
+                        and (not reach.types or c.type in reach.types)
+                        and (reach.alignment is None or c.alignment is None or c.alignment in reach.alignment.split("/"))
+                        and (not reach.in_hand or c.zone == "hand" or c.name in returned_to_hand)]
             if zone in _ZONE_WORDS and uses:
                 hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
                         and (types == "any" or c.type in types.split("/"))]
