@@ -133,6 +133,10 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
      ((("EE",), None, None, ()), (("Fortress",), "evil", None, ()))),
     ("May band to a female Evil Character or a demon.", (("Evil_Character",), None, None, ("female",)),
      ((("Hero", "Evil_Character"), None, None, ("demon",)),)),
+    # a Hero is good: one description of both types
+    ("Discard a Hero (or good Dominant).", (("Hero", "Dominant"), "good", None, ()), ()),
+    ("Negate an opponent's human (or enhancement).", (("Hero", "Evil_Character"), None, None, ("human",)),
+     ((("GE", "EE"), None, None, ()),)),
 ])
 def test_one_card_of_alternative_descriptions(text: str, first: tuple[object, ...],
                                               others: tuple[tuple[object, ...], ...]) -> None:
@@ -151,6 +155,8 @@ def test_one_card_of_alternative_descriptions(text: str, first: tuple[object, ..
     ("Discard one giant or warrior class evil character in play.", "whether 'giant' in"),
     ("Discard a Hero, Site and/or Fortress.", "may name a card of each"),
     ("May band to Salome, Mary Magdalene, and/or Joanna.", "may name a card of each"),
+    ("Capture a human (or two humans if used by an Assyrian).", "a count or a condition in brackets"),
+    ("Negate an Evil Character (or 2 animals).", "a count or a condition in brackets"),
 ])
 def test_alternative_descriptions_that_may_be_read_more_than_one_way_are_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))

@@ -135,6 +135,10 @@ def read_description(words: str) -> Description | str:
     return f"the description '{words}' names no kind of card"
 
 
+# "a Hero (or good Dominant)": a second description in brackets; one with a count or a condition ("(or two if used
+# by a Judge)", "(or 2 animals)") says more than "or" and is not read so
+_OR_BRACKET = re.compile(r"(?P<first>[^()]+?) \(or (?P<other>[^()]+)\)")
+_COUNTED = re.compile(r"(?:\d+|x|one|two|three|four|five|all|any|up)\b|.*\b(?:if|when|while|unless)\b")
 # What joins descriptions in a list ("a demon or beast", "an Artifact , a Fortress or a Site", "a Hero , Site and/or
 # Fortress"), as the normalised text spaces its commas.
 _ALTERNATIVE = re.compile(r" , (?:or |and/or )?| (?:or|and/or) ")
@@ -145,13 +149,21 @@ _ADJECTIVES = frozenset({"male", "female", "nt", "ot", "generic", "wilderness", 
 
 def read_alternatives(words: str) -> tuple[Description, ...] | str:
     """The descriptions a card fits any of: one when the words read whole ("an evil or neutral card"), else one per
-    description the words join with "or" ("any demon or beast", "an Artifact, a Fortress or a Site"); or the
-    reason they cannot be read ("a Hero, Site and/or Fortress" may name a card of each: not read).
+    description the words join with "or" ("any demon or beast", "an Artifact, a Fortress or a Site", "a Hero (or
+    good Dominant)"); or the reason they cannot be read ("a Hero, Site and/or Fortress" may name a card of each;
+    "an evil human (or two if used by a Judge)" another count: not read).
 
     Words that may describe more than one alternative are not read: a later alternative without an article after
     one with words before its noun ("a good card or Artifact": is the Artifact good too?), and an
     earlier alternative that is a lone adjective ("a male or female Hero") or a lone trait before a later one of
     several words without an article ("a giant or warrior class Evil Character")."""
+    bracketed = _OR_BRACKET.fullmatch(words)
+    if bracketed is not None and _COUNTED.match(bracketed.group("other")):
+        return (f"a count or a condition in brackets ('(or {bracketed.group('other')})') changes what the ability "
+                "targets: not read")
+    if bracketed is not None:
+        # "a Hero (or good Dominant)": the bracket offers a second description, as "or" does
+        words = f"{bracketed.group('first')} or {bracketed.group('other')}"
     whole = read_description(words)
     parts = _ALTERNATIVE.split(words)
     if not isinstance(whole, str) or len(parts) == 1:
