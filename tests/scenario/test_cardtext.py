@@ -917,6 +917,9 @@ def test_an_underdeck_or_topdeck_puts_its_targets_into_their_owners_decks(text: 
     ("Discard an evil card (except a human).", (1, 1), ((("Hero", "Evil_Character"), None, None, ("human",)),)),
     ("Negate characters (except Romans).", (0, None), ((("Hero", "Evil_Character"), None, None, ("Roman",)),)),
     ("You may shuffle a card (except a Dominant).", (1, 1), ((("Dominant",), None, None, ()),)),
+    # "non-<trait>": the cards of the trait left out, before a noun or as the noun (a character)
+    ("May band to a non-human.", (1, 1), (((), None, None, ("human",)),)),
+    ("Discard all non-human Evil Characters in battle.", (0, None), (((), None, None, ("human",)),)),
 ])
 def test_an_exception_in_brackets_names_the_cards_a_description_leaves_out(
         text: str, count: tuple[int, int | None], exceptions: tuple[tuple[object, ...], ...]) -> None:

@@ -194,6 +194,9 @@ def read_alternatives(words: str) -> tuple[Description, ...] | str:
 
 # "an evil card (except a human)", "characters (except Romans)": the cards a description leaves out
 _EXCEPT = re.compile(r"(?P<kept>.+?) \(except (?P<left>[^()]+)\)")
+_NONE: tuple[Description, ...] = ()
+# "non-human", "non-humans": the cards of a trait left out, before a noun or as the noun (characters)
+_NON = re.compile(r"(?<![\w-])non-(?P<trait>[a-z]+?)(?P<s>s?)(?![\w-])")
 
 
 def read_exceptions(words: str) -> tuple[str, tuple[Description, ...]] | str:
@@ -202,12 +205,23 @@ def read_exceptions(words: str) -> tuple[str, tuple[Description, ...]] | str:
     neither is); the words unchanged and no exception when there is none, or the reason the exception cannot be
     read ("(except one)", a count, or words the descriptions table does not know)."""
     m = _EXCEPT.fullmatch(words)
-    if m is None:
-        return words, ()
-    left = read_alternatives(without_article(m.group("left").strip()))
-    if isinstance(left, str):
-        return f"the exception '(except {m.group('left')})': {left}"
-    return m.group("kept"), left
+    kept, left = words, _NONE
+    if m is not None:
+        read = read_alternatives(without_article(m.group("left").strip()))
+        if isinstance(read, str):
+            return f"the exception '(except {m.group('left')})': {read}"
+        kept, left = m.group("kept"), read
+    non = _NON.search(kept)
+    if non is None:
+        return kept, left
+    # "an evil non-human", "non-human Evil Characters": the cards of the trait are left out
+    if non.group("trait") not in TRAIT_WORDS:
+        return f"the word 'non-{non.group('trait')}' in the description '{words}' is not one the model can check"
+    tokens = kept.split()
+    at = tokens.index(non.group(0))
+    noun = "characters" if non.group("s") else "character"
+    tokens[at:at + 1] = [noun] if at == len(tokens) - 1 else []
+    return " ".join(tokens), (*left, Description((), None, None, (TRAIT_WORDS[non.group("trait")],)))
 
 
 def _before_noun(words: str) -> list[str]:
