@@ -133,6 +133,7 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
      ((("EE",), None, None, ()), (("Fortress",), "evil", None, ()))),
     ("May band to a female Evil Character or a demon.", (("Evil_Character",), None, None, ("female",)),
      ((("Hero", "Evil_Character"), None, None, ("demon",)),)),
+    ("May band to any red-brigade warrior class Hero.", (("Hero",), None, "Red", ("warrior",)), ()),
     # a Hero is good: one description of both types
     ("Discard a Hero (or good Dominant).", (("Hero", "Dominant"), "good", None, ()), ()),
     ("Negate an opponent's human (or enhancement).", (("Hero", "Evil_Character"), None, None, ("human",)),

@@ -94,6 +94,7 @@ def read_description(words: str) -> Description | str:
         return Description(titled[1], None, None, (named(titled[0]),))
     rest = re.sub(r"\b(old|new) testament\b", lambda m: "ot" if m.group(1) == "old" else "nt", words.strip())
     rest = re.sub(r"\bwarrior class\b", "warrior-class", rest)  # "a warrior class Hero"
+    rest = re.sub(rf"\b({'|'.join(_BRIGADES)})-brigade\b", r"\1 brigade", rest)  # "any red-brigade warrior"
     alignment = brigade = None
     traits: list[str] = []
     while rest:
