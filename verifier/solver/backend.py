@@ -113,6 +113,8 @@ class Session:
         self.declared: set[str] = set()
         self.background_done = 0
         self.scopes: list[int] = []  # at each open scope, how much of the background was asserted
+        # a check of the assertions as they stand, with nothing assumed, was satisfiable (see `known_sat`)
+        self._sat_as_loaded = False
         lines = self._declarations()
         self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
@@ -138,7 +140,14 @@ class Session:
         self.background_done = len(self.g.background)
         return lines
 
+    @property
+    def known_sat(self) -> bool:
+        """Whether the assertions as they stand are known to be satisfiable: an untracked check with nothing
+        assumed found them so, and nothing was asserted since."""
+        return self._sat_as_loaded
+
     def _load(self, lines: list[str]) -> None:
+        self._sat_as_loaded = False
         try:
             self.solver.from_string("\n".join(lines))
         except z3.Z3Exception as exc:
@@ -161,12 +170,14 @@ class Session:
     def push(self) -> None:
         """Open a scope: what `extend` asserts from here on holds until the matching `pop`."""
         self.solver.push()
+        self._sat_as_loaded = False
         self.scopes.append(self.background_done)
 
     def pop(self) -> None:
         """Take back what was asserted since the matching `push`. The constants declared since stay
         declared (Z3 keeps the declarations it parsed): a later `extend` asserts their background again."""
         self.solver.pop()
+        self._sat_as_loaded = False
         self.background_done = self.scopes.pop()
         self.model_cache = None
         self.has_model = False
@@ -210,7 +221,10 @@ class Session:
                     if self.parsed is not None and len(self.parsed) < _PARSED:
                         self.parsed[text] = parsed
                 lits += parsed
-            return self._check(lits)
+            result = self._check(lits)
+            if not self.tracked and not lits and result.status == SAT:
+                self._sat_as_loaded = True
+            return result
         except z3.Z3Exception as exc:
             return Check(UNKNOWN, self.gave_up(_message(exc)))
 

@@ -48,7 +48,7 @@ from ..verdicts import (
     Witness,
 )
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
-from .backend import SAT, UNKNOWN, UNSAT, Session
+from .backend import SAT, UNKNOWN, UNSAT, Check, Session
 from .grounding import (
     GroundedBase,
     Grounding,
@@ -297,7 +297,8 @@ class _Case:
         if self.limit_hit:
             return Screening(Verdict.UNKNOWN, self.limit_hit, ())
         used = self.used_rules
-        first = self.session.check(self.all)
+        # an earlier check of the same assertions (`possibly_true`'s) had an outcome
+        first = Check(SAT) if self.session.known_sat else self.session.check(self.all)
         if first.status != SAT:
             verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
             return Screening(verdict, first.reason, used)
@@ -327,6 +328,8 @@ class _Case:
         or a check that gave up), or None when it has one."""
         if self.limit_hit:
             return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        if self.session.known_sat:  # an earlier check of the same assertions had an outcome
+            return None
         first = self.session.check(self.all)
         if first.status == SAT:
             return None
