@@ -69,6 +69,18 @@ def _fresh_context() -> z3.Context:
     return z3.Context()
 
 
+_SHARED: dict[int, z3.Context] = {}
+
+
+def _shared_context() -> z3.Context:
+    """This process's context for sessions whose answers rest on which checks are satisfiable alone."""
+    pid = os.getpid()
+    if pid not in _SHARED:
+        _SHARED.clear()  # a forked process makes its own
+        _SHARED[pid] = z3.Context()
+    return _SHARED[pid]
+
+
 class Session:
     """A Z3 solver loaded with one grounding's declarations and assertions.
 
@@ -78,13 +90,16 @@ class Session:
     """
 
     def __init__(self, grounding: Grounding, timeout_ms: int, memory_mb: int | None = None,
-                 tracked: bool = False) -> None:
+                 tracked: bool = False, shared_context: bool = False) -> None:
+        """With `shared_context`, the session's solver is made in a context the process keeps for such sessions
+        (making a context takes a few milliseconds): for checks whose answers rest on which checks are
+        satisfiable, never on a model, which Z3 may find otherwise in a context that held other terms before."""
         self.g = grounding
         self.tracked = tracked
         self.timeout_ms = timeout_ms
         self.memory_mb = memory_mb
-        # A context of its own: what Z3 does must not depend on which cases were checked before.
-        self.ctx = _fresh_context()
+        # Else a context of its own: what Z3 does must not depend on which cases were checked before.
+        self.ctx = _shared_context() if shared_context else _fresh_context()
         # Z3 keeps this setting for the whole process. It is in force only while a check runs:
         # out of memory while loading, Z3 may end the process.
         z3.set_param("memory_max_size", 0)

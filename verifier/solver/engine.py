@@ -91,10 +91,13 @@ class Settling(NamedTuple):
 
 
 class _Case:
+    screen_only = False  # only screens are asked of it: its session may share the process's context
+
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
-                 keep: list[GroundedBase] | None = None, fold: bool = False) -> None:
+                 keep: list[GroundedBase] | None = None, fold: bool = False, screen_only: bool = False) -> None:
         self.sc = scenario
+        self.screen_only = screen_only
         self.rules = rules
         self.doc = doc
         self.limit_hit = ""
@@ -119,7 +122,7 @@ class _Case:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
             self.g.tracked.append(Tracked(smt_symbol(f"f:{len(self.g.tracked)}"), self.claimed(claim), fact))
-        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked)
+        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked, shared_context=self.screen_only)
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
@@ -973,7 +976,7 @@ class ScenarioScreen:
                  memory_mb: int | None = None) -> None:
         self._limits = (timeout_ms, memory_mb)
         self._bases: list[GroundedBase] = []
-        self._case = _Case(scenario, rules, None, timeout_ms, memory_mb, keep=self._bases)
+        self._case = _Case(scenario, rules, None, timeout_ms, memory_mb, keep=self._bases, screen_only=True)
 
     def possibly_true(self, atoms: Collection[tuple[str, tuple[str, ...]]]) -> frozenset[tuple[str, tuple[str, ...]]] | None:
         """See the function `possibly_true`."""
