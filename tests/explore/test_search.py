@@ -17,7 +17,7 @@ import pytest
 import yaml
 from explore_scopes import PROVISIONS_CARDS, SET_ASIDE_AND_NEGATE_CARDS
 
-from verifier.explore import ExploreOptions, ExploreResult, Scope, explore_scope, load_scope
+from verifier.explore import ExploreOptions, ExploreResult, Scope, explore_scope, load_scope, search
 from verifier.explore.scenarios import count_plans, never_legal, plans, scenario_of, slots, template_applications
 from verifier.explore.search import _PlanTask, finding_keys, question_symbol, statements_at_fault
 from verifier.language.encoding import RuleBase
@@ -409,3 +409,18 @@ def test_a_scope_of_a_thousand_scenarios_has_a_finding_for_each_cause_its_scenar
     causes = causes_by_hand(repo_root / THOUSAND, rule_base)
     assert len(result.findings) == len(causes)
     assert {(f.verdict, f.at_fault_from, f.at_fault) for f in result.findings} == causes
+
+
+def test_shrinking_skips_only_scenarios_without_findings(rule_base: RuleBase, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A witness shrunk past the scenarios the search found to show nothing is the one shrinking tries every
+    smaller scenario for: the same findings, witness cases included."""
+    path = tmp_path / "scope.yaml"
+    path.write_text(random_scope(7), "utf-8")  # two findings, whose shrinking meets three scenarios that show none
+    scope = load_scope(path, rule_base)
+    skipping = explore_scope(scope, rule_base, ExploreOptions(jobs=1))
+    shrink = search._shrink
+    monkeypatch.setattr(search, "_shrink", lambda *args: shrink(*args[:7]))  # every smaller scenario checked
+    trying_all = explore_scope(scope, rule_base, ExploreOptions(jobs=1))
+    assert skipping.findings, "the scope shows a finding to shrink"
+    assert skipping.findings == trying_all.findings

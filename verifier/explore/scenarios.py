@@ -10,8 +10,8 @@ timeline, so every error and every fact keeps the scope's lines; and a case file
 
 from __future__ import annotations
 
-__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "never_legal", "template_questions",
-           "template_applications", "case_text"]
+__all__ = ["Plan", "slots", "plans", "count_plans", "scenario_tree", "scenario_of", "never_legal", "about_attempts",
+           "template_questions", "template_applications", "case_text"]
 
 import itertools
 from collections.abc import Iterator
@@ -21,7 +21,7 @@ import yaml
 
 from ..errors import CaseError, Location
 from ..language.encoding import RuleBase
-from ..language.syntax import Name, SourceText, parse_expression, walk
+from ..language.syntax import Expr, Name, SourceText, parse_expression, walk
 from ..language.types import TypeScope, infer
 from ..scenario.loader import scenario_from_tree
 from ..scenario.model import Question, Scenario
@@ -144,7 +144,9 @@ def scenario_of(scope: Scope, plan: Plan, rules: RuleBase, templates: tuple[str,
     return sc._replace(questions=own + asked)
 
 
-def _about_attempts(templates: tuple[str, ...]) -> bool:
+def about_attempts(templates: tuple[str, ...]) -> bool:
+    """Whether a template symbol other than `legal` asks about an attempt (its questions then go only to
+    attempts that can be legal: see `never_legal`)."""
     return any(name != "legal" and "attempt" in SYMBOLS[name].params for name in templates)
 
 
@@ -155,7 +157,7 @@ def never_legal(sc: Scenario, rules: RuleBase, templates: tuple[str, ...],
     attempts (empty when none does, when the scenario has no outcome, or when the check gave up: then
     every attempt is asked about). `screen`, when given, is the scenario already grounded (with or without
     its questions, which the check does not read): it is checked there instead of grounded again."""
-    if not _about_attempts(templates):
+    if not about_attempts(templates):
         return frozenset()
     if screen is None:
         screen = ScenarioScreen(sc._replace(questions=()), rules, *limits)
@@ -207,12 +209,30 @@ def template_questions(scope: Scope, sc: Scenario, rules: RuleBase, templates: t
         while qname in taken:
             qname += "_"
         taken.add(qname)
-        expr = parse_expression(text, SourceText(where.path, where.line, where.column), CaseError)
-        out.append(Question(qname, expr, infer(expr, {}, type_scope), text, where))
+        parsed = _parsed(rules, text, where, type_scope)
+        out.append(Question(qname, parsed[0], parsed[1], text, where))
         if len(out) > MAX_TEMPLATE_QUESTIONS:
             raise CaseError(f"the templates ask more than {MAX_TEMPLATE_QUESTIONS} questions of one scenario; "
                             "name fewer symbols in 'templates'", where)
     return tuple(out)
+
+
+# A templated question's expression and type by its text and place, made once for every scenario of a scope:
+# the grounder compiles an expression once (by identity), so the same text is compiled once too.
+_PARSED: dict[tuple[str, Location], tuple[RuleBase, Expr, str]] = {}
+_MAX_PARSED = 100_000
+
+
+def _parsed(rules: RuleBase, text: str, where: Location, type_scope: TypeScope) -> tuple[Expr, str]:
+    """The expression of a templated question and its type (its arguments are names of the scenario)."""
+    key = (text, where)
+    found = _PARSED.get(key)
+    if found is None or found[0] is not rules:
+        expr = parse_expression(text, SourceText(where.path, where.line, where.column), CaseError)
+        if len(_PARSED) >= _MAX_PARSED:
+            _PARSED.clear()
+        found = _PARSED[key] = (rules, expr, infer(expr, {}, type_scope))
+    return found[1], found[2]
 
 
 def case_text(scope: Scope, plan: Plan, title: str, note: str, questions: dict[str, str],

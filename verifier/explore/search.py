@@ -47,6 +47,7 @@ from ..verdicts import CaseResult, GroupScreening, QuestionResult, Verdict
 from .scenarios import (
     MAX_TEMPLATE_QUESTIONS,
     Plan,
+    about_attempts,
     case_text,
     count_plans,
     never_legal,
@@ -313,7 +314,9 @@ def explore_scope(scope: Scope, rules: RuleBase, options: ExploreOptions | None 
     for key, found in groups.items():
         causes.setdefault(cause_of(key, groups), []).extend(found)
     order_of = {plan: i for i, plan in enumerate(every)}.__getitem__
-    findings = tuple(_finding(scope, rules, options, key, sorted(found, key=lambda s: order_of(s[0])))
+    # scenarios the search found to show nothing: a smaller witness tried while shrinking cannot be one of them
+    clear = frozenset(plan for plan, outcome in answered if not outcome.keys and not outcome.unknown)
+    findings = tuple(_finding(scope, rules, options, key, sorted(found, key=lambda s: order_of(s[0])), clear)
                      for key, found in causes.items())
     findings = tuple(sorted(findings, key=lambda f: (f.verdict, [statement_order(r) for r in f.at_fault])))
     unused = () if options.brute_force else _unused(rules, used)
@@ -332,15 +335,20 @@ def _unused(rules: RuleBase, used: set[str]) -> tuple[str, ...]:
 
 
 def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
-             shown: list[tuple[Plan, Shown]]) -> ExploreFinding:
+             shown: list[tuple[Plan, Shown]], clear: frozenset[Plan] = frozenset()) -> ExploreFinding:
+    """The finding of one cause, its witness the first scenario that shows it, shrunk (see `_shrink`; `clear`:
+    the scenarios of the scope the search found to show nothing)."""
     verdict, at_fault_from, at_fault = key
     plan, first = shown[0]  # the smallest scenario that shows it
     limits = (options.timeout_ms, options.memory_mb)
-    sc = scenario_of(scope, plan, rules, limits=limits)
-    turns, cards = scope.turns, tuple(c.name for c in sc.cards)
     if options.shrink:
-        plan, turns, cards, first = _shrink(scope, rules, options, key, plan, first, sc)
+        # only its cards are read before shrinking: no question needed
+        sc = scenario_of(scope, plan, rules, templates=(), not_legal=frozenset())
+        plan, turns, cards, first = _shrink(scope, rules, options, key, plan, first, sc, clear)
         sc = scenario_of(scope, plan, rules, turns=turns, cards=cards, limits=limits)
+    else:
+        sc = scenario_of(scope, plan, rules, limits=limits)
+        turns, cards = scope.turns, tuple(c.name for c in sc.cards)
     question, symbol, involved = first.question, first.symbol, first.rules
     q = next(q for q in sc.questions if q.name == question)
     what = ("the rules and facts admit no outcome" if verdict == Verdict.CONTRADICTION.value
@@ -354,22 +362,32 @@ def _finding(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key,
 
 
 def _shrink(scope: Scope, rules: RuleBase, options: ExploreOptions, key: Key, plan: Plan, first: Shown,
-            sc: Scenario) -> tuple[Plan, int, tuple[str, ...], Shown]:
-    """Fewer attempts, then fewer cards, then fewer turns, while the scenario still shows the finding."""
+            sc: Scenario, clear: frozenset[Plan] = frozenset()) -> tuple[Plan, int, tuple[str, ...], Shown]:
+    """Fewer attempts, then fewer cards, then fewer turns, while the scenario still shows the finding. A
+    scenario of the scope itself (every card, every turn) in `clear` shows no finding, as the search found."""
     # a contradiction shows on every question: one is enough to see it
     templates = (first.symbol,) if first.symbol in scope.templates else scope.templates[:1]
     limits = (options.timeout_ms, options.memory_mb)
     cards = tuple(c.name for c in sc.cards)
+    every_card = cards
     turns = scope.turns
+    contradiction = key[0] == Verdict.CONTRADICTION.value
 
     def shows(p: Plan, t: int, kept: tuple[str, ...]) -> Shown | None:
+        if p in clear and t == scope.turns and kept == every_card:
+            return None
         try:
-            smaller = scenario_of(scope, p, rules, templates, turns=t, cards=kept, limits=limits)
+            bare = scenario_of(scope, p, rules, (), turns=t, cards=kept, not_legal=frozenset())
         except InputError:
             return None  # a card the timeline needs, or a turn it reaches
-        if key[0] == Verdict.CONTRADICTION.value:
+        # grounded once for which attempts can be legal and the answer, as the search does
+        screen = ScenarioScreen(bare, rules, *limits) if about_attempts(templates) else None
+        not_legal = never_legal(bare, rules, templates, limits, screen) if screen is not None else frozenset()
+        smaller = scenario_of(scope, p, rules, templates, turns=t, cards=kept, not_legal=not_legal)
+        if contradiction:
             smaller = smaller._replace(questions=smaller.questions[:1])
-        result = check_scenario(smaller, rules, None, *limits, resolve=key[0] == Verdict.CONTRADICTION.value, fold=False)
+        result = (screen.answer(smaller, resolve=contradiction) if screen is not None
+                  else check_scenario(smaller, rules, None, *limits, resolve=contradiction, fold=False))
         return next((s for s in finding_keys(smaller, result, rules) if cause_of(s.key, (s.key, key)) == key), None)
 
     needs = {i: c.after for i, c in enumerate(scope.candidates)}

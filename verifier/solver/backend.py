@@ -69,6 +69,18 @@ def _fresh_context() -> z3.Context:
     return z3.Context()
 
 
+_SHARED: dict[int, z3.Context] = {}
+
+
+def _shared_context() -> z3.Context:
+    """This process's context for sessions whose answers rest on which checks are satisfiable alone."""
+    pid = os.getpid()
+    if pid not in _SHARED:
+        _SHARED.clear()  # a forked process makes its own
+        _SHARED[pid] = z3.Context()
+    return _SHARED[pid]
+
+
 class Session:
     """A Z3 solver loaded with one grounding's declarations and assertions.
 
@@ -78,13 +90,16 @@ class Session:
     """
 
     def __init__(self, grounding: Grounding, timeout_ms: int, memory_mb: int | None = None,
-                 tracked: bool = False) -> None:
+                 tracked: bool = False, shared_context: bool = False) -> None:
+        """With `shared_context`, the session's solver is made in a context the process keeps for such sessions
+        (making a context takes a few milliseconds): for checks whose answers rest on which checks are
+        satisfiable, never on a model, which Z3 may find otherwise in a context that held other terms before."""
         self.g = grounding
         self.tracked = tracked
         self.timeout_ms = timeout_ms
         self.memory_mb = memory_mb
-        # A context of its own: what Z3 does must not depend on which cases were checked before.
-        self.ctx = _fresh_context()
+        # Else a context of its own: what Z3 does must not depend on which cases were checked before.
+        self.ctx = _shared_context() if shared_context else _fresh_context()
         # Z3 keeps this setting for the whole process. It is in force only while a check runs:
         # out of memory while loading, Z3 may end the process.
         z3.set_param("memory_max_size", 0)
@@ -113,6 +128,8 @@ class Session:
         self.declared: set[str] = set()
         self.background_done = 0
         self.scopes: list[int] = []  # at each open scope, how much of the background was asserted
+        # a check of the assertions as they stand, with nothing assumed, was satisfiable (see `known_sat`)
+        self._sat_as_loaded = False
         lines = self._declarations()
         self.literals: dict[str, z3.ExprRef] = {}
         if tracked:
@@ -138,7 +155,14 @@ class Session:
         self.background_done = len(self.g.background)
         return lines
 
+    @property
+    def known_sat(self) -> bool:
+        """Whether the assertions as they stand are known to be satisfiable: an untracked check with nothing
+        assumed found them so, and nothing was asserted since."""
+        return self._sat_as_loaded
+
     def _load(self, lines: list[str]) -> None:
+        self._sat_as_loaded = False
         try:
             self.solver.from_string("\n".join(lines))
         except z3.Z3Exception as exc:
@@ -161,12 +185,14 @@ class Session:
     def push(self) -> None:
         """Open a scope: what `extend` asserts from here on holds until the matching `pop`."""
         self.solver.push()
+        self._sat_as_loaded = False
         self.scopes.append(self.background_done)
 
     def pop(self) -> None:
         """Take back what was asserted since the matching `push`. The constants declared since stay
         declared (Z3 keeps the declarations it parsed): a later `extend` asserts their background again."""
         self.solver.pop()
+        self._sat_as_loaded = False
         self.background_done = self.scopes.pop()
         self.model_cache = None
         self.has_model = False
@@ -210,7 +236,10 @@ class Session:
                     if self.parsed is not None and len(self.parsed) < _PARSED:
                         self.parsed[text] = parsed
                 lits += parsed
-            return self._check(lits)
+            result = self._check(lits)
+            if not self.tracked and not lits and result.status == SAT:
+                self._sat_as_loaded = True
+            return result
         except z3.Z3Exception as exc:
             return Check(UNKNOWN, self.gave_up(_message(exc)))
 

@@ -48,7 +48,7 @@ from ..verdicts import (
     Witness,
 )
 from ..vocabulary import SYMBOLS, SymbolKind, display_value
-from .backend import SAT, UNKNOWN, UNSAT, Session
+from .backend import SAT, UNKNOWN, UNSAT, Check, Session
 from .grounding import (
     GroundedBase,
     Grounding,
@@ -91,10 +91,13 @@ class Settling(NamedTuple):
 
 
 class _Case:
+    screen_only = False  # only screens are asked of it: its session may share the process's context
+
     def __init__(self, scenario: Scenario, rules: RuleBase, doc: RulesDocument | Callable[[], RulesDocument] | None,
                  timeout_ms: int, memory_mb: int | None, tracked: bool = False, base: GroundedBase | None = None,
-                 keep: list[GroundedBase] | None = None, fold: bool = False) -> None:
+                 keep: list[GroundedBase] | None = None, fold: bool = False, screen_only: bool = False) -> None:
         self.sc = scenario
+        self.screen_only = screen_only
         self.rules = rules
         self.doc = doc
         self.limit_hit = ""
@@ -119,7 +122,7 @@ class _Case:
             fact = Fact(CLAIM, (claim.question,), claim.value, f"the ruling claims {claim.question} = {claim.value}",
                         claim.loc)
             self.g.tracked.append(Tracked(smt_symbol(f"f:{len(self.g.tracked)}"), self.claimed(claim), fact))
-        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked)
+        self.session = Session(self.g, timeout_ms, memory_mb, tracked=tracked, shared_context=self.screen_only)
         self.limits = (timeout_ms, memory_mb)
         self.all = [t.name for t in self.g.tracked]
         self.by_name = {t.name: t for t in self.g.tracked}
@@ -297,7 +300,8 @@ class _Case:
         if self.limit_hit:
             return Screening(Verdict.UNKNOWN, self.limit_hit, ())
         used = self.used_rules
-        first = self.session.check(self.all)
+        # an earlier check of the same assertions (`possibly_true`'s) had an outcome
+        first = Check(SAT) if self.session.known_sat else self.session.check(self.all)
         if first.status != SAT:
             verdict = Verdict.CONTRADICTION if first.status == UNSAT else Verdict.UNKNOWN
             return Screening(verdict, first.reason, used)
@@ -327,6 +331,8 @@ class _Case:
         or a check that gave up), or None when it has one."""
         if self.limit_hit:
             return GroupScreening(Verdict.UNKNOWN, self.limit_hit, ())
+        if self.session.known_sat:  # an earlier check of the same assertions had an outcome
+            return None
         first = self.session.check(self.all)
         if first.status == SAT:
             return None
@@ -970,7 +976,7 @@ class ScenarioScreen:
                  memory_mb: int | None = None) -> None:
         self._limits = (timeout_ms, memory_mb)
         self._bases: list[GroundedBase] = []
-        self._case = _Case(scenario, rules, None, timeout_ms, memory_mb, keep=self._bases)
+        self._case = _Case(scenario, rules, None, timeout_ms, memory_mb, keep=self._bases, screen_only=True)
 
     def possibly_true(self, atoms: Collection[tuple[str, tuple[str, ...]]]) -> frozenset[tuple[str, tuple[str, ...]]] | None:
         """See the function `possibly_true`."""
