@@ -1256,13 +1256,19 @@ questions:
     assert make_case(text.replace("type: EE", "type: GE")).attempts[-1].id == "heal_aaron"
 
 
-CYMBALS = """\
+def _paralyze_negated(cards: str, by: str, entry: str = "") -> str:
+    """A case: alice's O.T. Hero david rescues, bob's goliath blocks and paralyzes him ("Paralyze a Hero.", written
+    by hand), and the card `by` negates the paralyze; `cards` are the case's other cards (lines under `cards:`),
+    `entry` more lines of the negate entry."""
+    return f"""\
 players: [alice, bob]
+turns: 1
 cards:
-  asaph:
+  david:
     type: Hero
-    brigade: White
-  herod:
+    brigade: Green
+    traits: [O.T.]
+  goliath:
     type: Evil_Character
     brigade: Crimson
     owner: bob
@@ -1272,68 +1278,7 @@ cards:
         target_type: Hero
         target_count: 1
         text: "Paralyze a Hero."
-  cymbals:
-    card: Cymbals of the Levites (Roots)
-EXTRA
-timeline:
-  - id: paralyze
-    turn: 1
-    phase: Battle
-    player: bob
-    activate: herod
-    targets: [asaph]
-  - id: negate_it
-    turn: 1
-    phase: Battle
-    negate: paralyze
-    by: cymbals
-questions:
-  paralyzed: paralyzed(asaph, 2)
-"""
-
-
-def test_a_second_effect_moving_cards_refuses_a_case_holding_a_card_it_could_reach(
-        make_case: Callable[..., Scenario]) -> None:
-    # Cymbals of the Levites (Roots): "Negate an evil card. Discard an evil Enhancement. ...": the discard is not
-    # carried out; a case with no card it could discard is answered
-    assert make_case(CYMBALS.replace("EXTRA\n", "")).attempts[-1].id == "negate_it"
-    with pytest.raises(CaseError, match=r"'Cymbals of the Levites \(Roots\)' also says 'Discard an evil Enhancement\.', "
-                                        r"which regcheck does not carry out, and it could change card 'venom', which "
-                                        r"it could reach"):
-        make_case(CYMBALS.replace("EXTRA", "  venom:\n    type: EE\n    owner: bob"))
-    # a Good Enhancement is no card it could discard
-    assert make_case(CYMBALS.replace("EXTRA", "  song:\n    type: GE")).attempts[-1].id == "negate_it"
-
-
-LOYALTY = """\
-players: [alice, bob]
-turns: 1
-cards:
-  david:
-    type: Hero
-    brigade: Green
-    traits: [O.T.]
-  jonathan:
-    type: Hero
-    brigade: Green
-    traits: [O.T.]
-    zone: hand
-    abilities:
-      - kind: other
-  goliath:
-    type: Evil_Character
-    brigade: Black
-    owner: bob
-    abilities:
-      - kind: afflict
-        inflicts: paralyzed
-        target_type: Hero
-        target_count: 1
-        text: "Paralyze a Hero."
-  loyalty:
-    card: Loyalty to David (1st Print - K)
-    adds: [jonathan]
-timeline:
+{cards}timeline:
   - turn: 1
     phase: Battle
     enter_battle: [david]
@@ -1351,12 +1296,40 @@ timeline:
     turn: 1
     phase: Battle
     negate: paralyze
-    by: loyalty
-    ability: 1
-questions:
-  paralyzed: paralyzed(david, 4)
-  jonathan_zone: zone(jonathan, 4)
+    by: {by}
+{entry}questions:
+  paralyzed: paralyzed(david, step_of(negate_it))
 """
+
+
+CYMBALS = _paralyze_negated("  cymbals:\n    card: Cymbals of the Levites (Roots)\nEXTRA\n", "cymbals")
+
+
+def test_a_second_effect_moving_cards_refuses_a_case_holding_a_card_it_could_reach(
+        make_case: Callable[..., Scenario]) -> None:
+    # Cymbals of the Levites (Roots): "Negate an evil card. Discard an evil Enhancement. ...": the discard is not
+    # carried out; a case with no card it could discard is answered
+    assert make_case(CYMBALS.replace("EXTRA\n", "")).attempts[-1].id == "negate_it"
+    with pytest.raises(CaseError, match=r"'Cymbals of the Levites \(Roots\)' also says 'Discard an evil Enhancement\.', "
+                                        r"which regcheck does not carry out, and it could change card 'venom', which "
+                                        r"it could reach"):
+        make_case(CYMBALS.replace("EXTRA", "  venom:\n    type: EE\n    owner: bob"))
+    # a Good Enhancement is no card it could discard
+    assert make_case(CYMBALS.replace("EXTRA", "  song:\n    type: GE")).attempts[-1].id == "negate_it"
+
+
+LOYALTY = _paralyze_negated("""\
+  jonathan:
+    type: Hero
+    brigade: Green
+    traits: [O.T.]
+    zone: hand
+    abilities:
+      - kind: other
+  loyalty:
+    card: Loyalty to David (1st Print - K)
+    adds: [jonathan]
+""", "loyalty", "    ability: 1\n")
 
 
 def test_a_band_written_beside_another_effect_is_used_only_as_the_card_carries_it_out(
@@ -1883,23 +1856,7 @@ def test_a_withdraw_of_a_card_being_discarded_is_refused(make_case: Callable[...
     assert [x.id for x in sc.attempts if x.kind == "play_card"] == ["withdraw_doeg"]
 
 
-UNDERDECK = """\
-players: [alice, bob]
-turns: 1
-cards:
-  david:
-    type: Hero
-    brigade: Green
-  goliath:
-    type: Evil_Character
-    brigade: Crimson
-    owner: bob
-    abilities:
-      - kind: afflict
-        inflicts: paralyzed
-        target_type: Hero
-        target_count: 1
-        text: "Paralyze a Hero."
+UNDERDECK = _paralyze_negated("""\
   scroll:
     type: GE
     brigade: Green
@@ -1908,31 +1865,7 @@ cards:
         target_alignment: evil
         and_place: true
         text: "Negate and underdeck an evil card."
-timeline:
-  - turn: 1
-    phase: Battle
-    enter_battle: [david]
-  - turn: 1
-    phase: Battle
-    player: bob
-    enter_battle: [goliath]
-  - id: paralyze
-    turn: 1
-    phase: Battle
-    player: bob
-    activate: goliath
-    targets: [david]
-  - id: negate_it
-    turn: 1
-    phase: Battle
-    negate: paralyze
-    by: scroll
-questions:
-  negate_legal: legal(negate_it)
-  goliath_zone: zone(goliath, step_of(negate_it))
-  goliath_pile_of: zone_of(goliath, step_of(negate_it))
-  david_paralyzed: paralyzed(david, step_of(negate_it))
-"""
+""", "scroll")
 
 
 def test_a_negate_and_underdeck_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
