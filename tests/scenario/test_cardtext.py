@@ -125,6 +125,44 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
     assert ("other_part" in a.parts) == places
 
 
+@pytest.mark.parametrize(("text", "types", "many"), [
+    ("Bounce a Hero.", ("Hero",), False),
+    ("You may bounce any number of Heroes.", ("Hero",), True),
+    ("Bounce all Evil Characters.", ("Evil_Character",), True),
+])
+def test_a_bounce_is_a_return_to_its_owners_hand(text: str, types: tuple[str, ...], many: bool) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.target_types) == ("return_to_hand_effect", (), types)
+    assert (a.max_targets != 1) == many
+    assert any(field == "return_to_hand" and value.startswith("RET-1-R1") for p in a.pieces for field, value in p.mapped)
+
+
+def test_a_bounce_after_the_first_effect_is_a_move_not_carried_out() -> None:
+    a = only("Negate a good Enhancement. Bounce a Hero.")
+    assert (a.kind, a.unsupported, a.use_changes) == ("negate_effect", (), ("fits:Hero|any",))
+
+
+@pytest.mark.parametrize(("text", "requires"), [
+    # a condition the reader reads, then a permission: the effect is read, for such a user only
+    ("If used by a NT Hero, you may discard an evil card.", {"used_by:Hero", "used_by_trait:N.T."}),
+])
+def test_a_permission_after_a_condition_the_reader_reads(text: str, requires: set[str]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, set(a.requires)) == ("discard_effect", (), requires)
+    assert any(p.kind == "permission" for p in a.pieces)
+
+
+def test_a_permission_after_a_condition_not_read_is_a_choice_left_unread() -> None:
+    a = only("If blocking, you may negate an evil card.")
+    assert a.kind is None and not a.acts_unread
+    assert [p.kind for p in a.unsupported] == ["sentence"]
+
+
+def test_a_second_effect_with_a_condition_and_a_permission_is_a_move_not_carried_out() -> None:
+    a = only("Negate an evil card. If the only Hero in battle is warrior class, you may discard an Evil Character.")
+    assert (a.kind, a.unsupported, a.use_changes) == ("negate_effect", (), ("fits:Evil_Character|any",))
+
+
 @pytest.mark.parametrize(("text", "first", "others"), [
     ("Discard any demon or beast in play.", (("Hero", "Evil_Character"), None, None, ("demon",)),
      ((("Hero", "Evil_Character"), None, None, ("Beast",)),)),

@@ -53,8 +53,10 @@ _ABBREVIATIONS = {"O.T.": "OT", "N.T.": "NT", "o.t.": "OT", "n.t.": "NT", "i.e."
 
 GRAMMAR = r"""
 // One sentence of card text, lower-cased and normalised, without its final period.
-start: lead_limit_first? lead? lead_interrupt? body tails?
+start: lead_limit_first? lead? permission_after? lead_interrupt? body tails?
 lead_limit_first: "once" "per" ONCE_UNIT ","?  -> lead_limit
+// "If used by Caleb, you may discard ...", "If blocking, you may negate ...": a condition, then a permission
+permission_after: PERMISSION -> lead_permission
 // "Interrupt the battle and discard ...", "If used by a male Hero, interrupt the battle and ..." (INT-7)
 lead_interrupt: "interrupt" "the" "battle" "and"
 
@@ -191,6 +193,9 @@ TO_TERRITORY: "territory" | "owner's territory" | "its owner's territory" | "the
             | "owners' territories" | "their owners' territories" | "territories"
 // "Return any Hero to owner's hand": the card goes to its owner's hand, whichever hand the text names (RET-1)
 return_to_hand.1: "return" target location? "to" TO_HAND
+// "Bounce a Hero", "You may bounce any number of Heroes": a return to its owner's hand (RET-1-R1)
+               | BOUNCE target location?
+BOUNCE: "bounce"
 TO_HAND: "owner's hand" | "owners' hands" | "its owner's hand" | "their owner's hand" | "their owners' hands"
        | "hand" | "your hand" | "holder's hand"
 // "Shuffle all Evil Characters in battle", "shuffle an Evil Character into owner's draw pile": each card goes to its
@@ -341,7 +346,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 
 # Every sentence the grammar reads says one of these words (each effect of `GRAMMAR` starts with,
 # or holds, one of them); a sentence with none of them is not parsed at all.
-_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|cannot|"
+_KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|bounce|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
                        r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top)\b")
 
@@ -440,6 +445,8 @@ class _Block:
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
         self.sentence = ""  # the sentence being read, as printed
+        # the block is a sentence read alone, to see whether it is read whole (`_read_alone`)
+        self.alone = False
 
     @property
     def guarded(self) -> bool:
@@ -1025,6 +1032,7 @@ def _read_alone(sentence: str, shown: str) -> _Block | None:
     place and destination; a condition leading it need not be read: the case is refused whether or not it holds),
     else None."""
     alone = _Block()
+    alone.alone = True
     _sentence(alone, sentence)
     if alone.kind is None or any((p.reason and p.kind != "condition") or p.kind not in (
             shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
@@ -1101,6 +1109,20 @@ def _band_or_move(low: str) -> tuple[str, str] | None:
     return (m.group("band"), m.group("move")) if tree is not None and _body(tree).data == "band" else None
 
 
+def _condition_read(lead: Tree, sentence: str) -> bool:
+    """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
+    (`_used_by`), or "if played during your ... phase"."""
+    words = _words(lead)
+    if _PLAYED_DURING.fullmatch(words):
+        return True
+    if not words.startswith("if used by "):
+        return False
+    scratch = _Block()
+    scratch.sentence = sentence
+    _used_by(scratch, words)
+    return not any(p.reason for p in scratch.pieces)
+
+
 def _lowered(sentence: str) -> str:
     """A sentence as the grammar reads it: lower-cased, without its final stop, punctuation spaced off."""
     low = re.sub(r"(?<=[a-z0-9)'])([,;:])", r" \1", sentence.lower().rstrip(".!").strip())
@@ -1143,6 +1165,12 @@ def _sentence(block: _Block, sentence: str) -> None:
     leads = [c for c in tree.children if isinstance(c, Tree) and c.data.startswith("lead_")]
     body = _body(tree)
     if block.kind is not None and body.data in _SECOND_MOVES and _second_move(block, sentence, body):
+        return
+    if (block.kind is None and not block.alone and len(leads) > 1 and leads[-1].data == "lead_permission"
+            and leads[-2].data in ("lead_condition", "lead_used_by") and not _condition_read(leads[-2], sentence)):
+        # "If blocking, you may negate ...": a choice of its player whose condition is not read stays unread, as a
+        # choice no attempt of a case makes
+        block.add("sentence", sentence, reason=unread_reason(sentence))
         return
     for lead in leads:
         if lead.data == "lead_permission" and _words(lead).startswith("opponent"):
@@ -1221,7 +1249,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                 return
             block.add(shown, sentence, (("kind", _EFFECT_KINDS[name]),) + (
                 (("heal", 'HEAL-24: "restore abilities" means "heal"'),) if name == "restore" else ()) + (
-                (("withdraw", 'WDR-4: a return to territory is a withdraw'),) if name == "withdraw_return" else ()))
+                (("withdraw", 'WDR-4: a return to territory is a withdraw'),) if name == "withdraw_return" else ()) + (
+                (("return_to_hand", "RET-1-R1: to bounce a card is to return it to its owner's hand"),)
+                if any(isinstance(t, Token) and t.type == "BOUNCE" for t in body.children) else ()))
             if name == "afflict":
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
                 block.inflicts.add(_AFFLICTIONS[verb])
