@@ -268,6 +268,10 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                "A negate (`kind: negate`) that also puts the card whose ability it negates into its "
                                "owner's draw pile (\"negate and underdeck\", \"negate and shuffle\", PLACE-1-R2).",
                                "false"),
+        "last_played": FieldSpec("true or false", BOOL,
+                                 "A negate (`kind: negate`) of \"the last Enhancement played in battle\": it reaches "
+                                 "only the latest play, in the current battle before it, of a card its target "
+                                 "description fits (TGT-27-R1).", "false"),
         "target_zone": FieldSpec("zone", _member("zone"), "The zone the ability names for its targets.",
                                  DEFAULTS["ability target_zone"]),
         "also_in_play": FieldSpec("true or false", BOOL,

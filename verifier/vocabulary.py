@@ -157,6 +157,9 @@ _SYMBOLS = [
     Symbol("places_what_it_negates", I, ("ability",), "bool",
            "the negate ability also puts the card whose ability it negates into its owner's draw pile ('negate and "
            "underdeck', 'negate and shuffle')"),
+    Symbol("negates_the_last_played", I, ("ability",), "bool",
+           "the negate ability reaches only the latest play, in the current battle before it, of a card its "
+           "description fits ('negate the last evil Enhancement played in battle')"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),

@@ -125,6 +125,28 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
     assert ("other_part" in a.parts) == places
 
 
+@pytest.mark.parametrize(("text", "types", "discards"), [
+    ("Negate and discard the last evil enhancement played in current battle.", ("EE",), True),
+    ("Negate the last good Enhancement played this battle.", ("GE",), False),
+    ("Negate the last evil enhancement played in battle.", ("EE",), False),
+])
+def test_a_negate_of_the_last_enhancement_played_in_battle(text: str, types: tuple[str, ...], discards: bool) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.target_types) == ("negate_effect", (), types)
+    assert (a.negates_the_last_played, a.discards_what_it_negates, a.min_targets, a.max_targets) == (
+        True, discards, 1, 1)
+
+
+@pytest.mark.parametrize("text", [
+    "Negate the last evil enhancement played.",  # whether it reaches plays of an earlier battle is not read
+    "Negate the last good card played by an opponent this battle.",
+    "Negate an evil card, or the last evil card played.",
+])
+def test_a_last_card_played_in_other_words_is_refused(text: str) -> None:
+    a = only(text)
+    assert a.unsupported and not a.negates_the_last_played
+
+
 @pytest.mark.parametrize(("text", "types", "many"), [
     ("Bounce a Hero.", ("Hero",), False),
     ("You may bounce any number of Heroes.", ("Hero",), True),

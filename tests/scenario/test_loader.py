@@ -143,6 +143,24 @@ questions:""")
 
 
 
+def test_a_negate_of_the_last_enhancement_played_is_a_fact_of_its_ability(make_case: Callable[..., Scenario]) -> None:
+    text = MINIMAL.replace("questions:", """\
+  rod:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: negate
+        target_type: GE
+        last_played: true
+questions:""")
+    sc = make_case(text)
+    assert sc.abilities[0].negates_the_last_played
+    facts = {f.args: f.value for f in sc.facts if f.symbol == "negates_the_last_played"}
+    assert facts == {("rod_a1",): True}
+    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'last_played' describes a negate ability"):
+        make_case(text.replace("kind: negate", "kind: discard"))
+
+
 BAND = MINIMAL.replace("questions:", """\
     traits: [O.T.]
   elder:

@@ -177,6 +177,9 @@ class AbilityReading(NamedTuple):
     # "negate and underdeck ...", "negate and shuffle ...": it also puts that card into its owner's draw pile
     # (PLACE-1-R2)
     places_what_it_negates: bool = False
+    # "negate the last evil Enhancement played in battle": the negate reaches only the latest play of a card of its
+    # description in the current battle before it (TGT-27-R1)
+    negates_the_last_played: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be
     # negated" is both (CBN-1) and is read as `cannot_be_negated`
     cannot_be_interrupted: bool = False

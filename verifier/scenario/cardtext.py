@@ -437,6 +437,7 @@ class _Block:
         self.effect_class = "plain_effect"
         self.discards_negated = False
         self.places_negated = False
+        self.last_played = False
         self.interrupts_battle = False
         # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
         # and whether a condition leads it
@@ -1109,6 +1110,27 @@ def _band_or_move(low: str) -> tuple[str, str] | None:
     return (m.group("band"), m.group("move")) if tree is not None and _body(tree).data == "band" else None
 
 
+# "Negate and discard the last evil enhancement played in current battle" (TGT-27-R1)
+_LAST_PLAYED = re.compile(r"(?P<verb>negate(?: and discard| and underdeck| and topdeck| and shuffle)?) the last "
+                          r"(?P<what>(?:(?:good|evil) )?enhancement) played (?:in (?:the )?(?:current )?battle|this "
+                          r"battle)")
+
+
+def _last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
+    """Read a negate of "the last <good or evil> Enhancement played in (this) battle": the negate of an Enhancement of
+    that description (read as "negate an evil Enhancement" is) that may reach only the latest play of such an
+    Enhancement in the current battle before it (TGT-27-R1)."""
+    what = m.group("what")
+    one = f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
+    _sentence(block, f"{m.group('verb')} {one}")
+    block.sentence = sentence
+    if block.kind != "negate_effect" or any(p.reason for p in block.pieces):
+        return
+    block.last_played = True
+    block.add("target", m.group(0).removeprefix(m.group("verb")).strip(), (("negates_the_last_played", (
+        f"only the latest play of {one} in the current battle before it, and its ability (TGT-27-R1)")),))
+
+
 def _condition_read(lead: Tree, sentence: str) -> bool:
     """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
     (`_used_by`), or "if played during your ... phase"."""
@@ -1138,6 +1160,10 @@ def _sentence(block: _Block, sentence: str) -> None:
     gained = _GAINS_QUOTED.fullmatch(low)
     if gained is not None and block.kind == "set_aside_effect":
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
+        return
+    last = _LAST_PLAYED.fullmatch(low) if block.kind is None else None
+    if last is not None:
+        _last_played(block, sentence, last)
         return
     tree = _parse(low)
     offered = _band_or_move(low) if tree is None else None
@@ -1772,7 +1798,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
-        interrupts_battle=block.interrupts_battle,
+        negates_the_last_played=block.last_played, interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)), effect_class=block.effect_class,

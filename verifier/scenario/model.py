@@ -94,6 +94,9 @@ class Ability(NamedTuple):
     # "negate and underdeck", "negate and shuffle": it also puts the card it negates into its owner's draw pile
     # (PLACE-1-R2)
     places_what_it_negates: bool = False
+    # "negate the last evil Enhancement played in battle": it reaches only the latest play of a card of its
+    # description in the current battle before it (TGT-27-R1)
+    negates_the_last_played: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
     guard_condition: str = ""  # a guard sentence the card reader does not read whole (a negate reaching it is refused)

@@ -359,6 +359,7 @@ class CardsSection(CaseReaderBase):
                 guard_by=self.guard_by(item.get("cannot_be_negated_by")),
                 discards_what_it_negates=_flag(item, "and_discard", False),
                 places_what_it_negates=_flag(item, "and_place", False),
+                negates_the_last_played=_flag(item, "last_played", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -371,6 +372,9 @@ class CardsSection(CaseReaderBase):
                 item.get("and_place").fail("'and_place' describes a negate ability that also puts what it negates "  # type: ignore[union-attr]
                                            "into its owner's draw pile ('negate and underdeck'): give it 'kind: "
                                            "negate', without 'and_discard'")
+            if ability.negates_the_last_played and kind != "negate_effect":
+                item.get("last_played").fail("'last_played' describes a negate ability of 'the last Enhancement "  # type: ignore[union-attr]
+                                             "played in battle': give it 'kind: negate'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -474,6 +478,7 @@ class CardsSection(CaseReaderBase):
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        places_what_it_negates=a.places_what_it_negates,
+                       negates_the_last_played=a.negates_the_last_played,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -744,6 +749,9 @@ class CardsSection(CaseReaderBase):
         facts.append(("places_what_it_negates", a.places_what_it_negates,
                       f"{a.id} {'also puts' if a.places_what_it_negates else 'does not put'} the card whose ability it "
                       "negates into its owner's draw pile"))
+        facts.append(("negates_the_last_played", a.negates_the_last_played,
+                      f"{a.id} {'reaches only' if a.negates_the_last_played else 'is not limited to'} the latest play "
+                      "of a card it names in the current battle"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
