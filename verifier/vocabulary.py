@@ -157,6 +157,9 @@ _SYMBOLS = [
     Symbol("places_what_it_negates", I, ("ability",), "bool",
            "the negate ability also puts the card whose ability it negates into its owner's draw pile ('negate and "
            "underdeck', 'negate and shuffle')"),
+    Symbol("discards_itself", I, ("ability",), "bool",
+           "the ability's price is its own card: a use of it from play discards that card ('You may discard this "
+           "card to ...')"),
     Symbol("negates_the_last_played", I, ("ability",), "bool",
            "the negate ability reaches only the latest play, in the current battle before it, of a card its "
            "description fits ('negate the last evil Enhancement played in battle')"),

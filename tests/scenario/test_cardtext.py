@@ -125,6 +125,26 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
     assert ("other_part" in a.parts) == places
 
 
+@pytest.mark.parametrize(("text", "kind", "types"), [
+    ("You may discard this card to discard a Hero.", "discard_effect", ("Hero",)),
+    ("Holder may discard this card to discard any red brigade Hero.", "discard_effect", ("Hero",)),
+    ("You may discard this card to underdeck a Hero.", "place_in_deck_effect", ("Hero",)),
+])
+def test_a_price_that_is_the_card_itself(text: str, kind: str, types: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.target_types, a.discards_itself) == (kind, (), types, True)
+    assert a.use_changes == ()
+
+
+@pytest.mark.parametrize("text", [
+    "Discard this Hero to release a captured Hero.",  # the effect bought is not read
+    "You may discard this card to draw 3 and play an Enhancement.",
+])
+def test_a_price_of_the_card_itself_for_an_effect_not_read_is_refused(text: str) -> None:
+    a = only(text)
+    assert a.unsupported and not a.discards_itself
+
+
 @pytest.mark.parametrize(("text", "types", "discards"), [
     ("Negate and discard the last evil enhancement played in current battle.", ("EE",), True),
     ("Negate the last good Enhancement played this battle.", ("GE",), False),
@@ -904,7 +924,6 @@ def test_a_discard_paid_for_an_effect_reads_the_effect_and_keeps_the_price_for_t
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("Discard this card to underdeck a Hero.", "what the discard applies to"),
     ("Discard a Hero to discard a Hero.", "a price (discard) that could reach every card the effect targets"),
     ("Discard a card from hand to look at a hand.", "what the discard applies to"),
 ])

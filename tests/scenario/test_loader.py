@@ -161,6 +161,58 @@ questions:""")
         make_case(text.replace("kind: negate", "kind: discard"))
 
 
+PRICED = """\
+players: [alice, bob]
+turns: 2
+cards:
+  daniel:
+    type: Hero
+    brigade: Purple
+  haman:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+    abilities:
+      - kind: discard
+        target_type: Hero
+        target_count: 1
+        price_itself: true
+        text: "You may discard this card to discard a Hero."
+  scroll:
+    type: GE
+    brigade: Purple
+    abilities:
+      - kind: negate
+timeline:
+  - id: haman_pays
+    turn: 2
+    phase: Preparation
+    activate: haman
+    targets: [daniel]
+questions:
+  where: zone(haman, 1)
+"""
+
+
+def test_a_price_of_the_card_itself_is_paid_by_a_use_from_play_only(make_case: Callable[..., Scenario]) -> None:
+    # CORE-19-R1: a use from play is followed; a play that uses it, and a negate that may reach a use, are refused
+    sc = make_case(PRICED)
+    assert sc.abilities[0].discards_itself
+    with pytest.raises(CaseRefused, match=r"haman_pays plays 'haman', using haman_a1, whose price is the card itself"):
+        make_case(PRICED.replace("    owner: bob\n    abilities", "    owner: bob\n    zone: hand\n    abilities")
+                  .replace("activate: haman", "play: haman"))
+    negated = PRICED.replace("questions:", """\
+  - id: negate_it
+    turn: 2
+    phase: Preparation
+    negate: haman_pays
+    by: scroll
+questions:""")
+    with pytest.raises(CaseRefused, match=r"negate_it may negate haman_pays, which used haman_a1, whose price is its "
+                                          r"own card \(CORE-19-R1\)"):
+        make_case(negated)
+
+
 BAND = MINIMAL.replace("questions:", """\
     traits: [O.T.]
   elder:

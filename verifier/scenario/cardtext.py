@@ -438,6 +438,7 @@ class _Block:
         self.discards_negated = False
         self.places_negated = False
         self.last_played = False
+        self.discards_itself = False
         self.interrupts_battle = False
         # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
         # and whether a condition leads it
@@ -1081,13 +1082,36 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
 _PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*", re.IGNORECASE)
 
 
+# The price that is the card itself: "You may discard this card to ...", "Holder may discard this Artifact to ..."
+_ITSELF = re.compile(r"(?:(?:you|holder) )?(?:may )?discard this (?:card|artifact|enhancement|weapon|site|fortress|"
+                     r"curse|covenant)")
+
+
+def _price_itself(block: _Block, m: re.Match[str]) -> bool:
+    """Read "discard this card to Y": the effect Y, read as any effect is, whose use from play discards its own card
+    (CORE-19-R1). False, leaving the sentence to the reader, when Y is not read whole."""
+    effect = _Block()
+    _sentence(effect, m.group("effect"))
+    if effect.kind is None or any(p.reason for p in effect.pieces):
+        return False
+    _sentence(block, m.group("effect"))
+    block.discards_itself = True
+    block.add("price", m.group("price"), (("discards_itself", "its own card, into its owner's discard pile as it is "
+                                                            "used from play (CORE-19-R1)"),))
+    return True
+
+
 def _price(block: _Block, sentence: str) -> bool:
     """Read "discard X to Y" as the block's first effect: the effect Y, read as any effect is, and the discard of X
     its price (CORE-19), read as a second effect moving cards is (`_second_move`). False, leaving the sentence to
     the reader, when Y or the discard of X is not read whole alone, or when the price is the card itself ("Discard
     this card to ..."): where the card is while it is discarded so is not read."""
     m = _PRICE.fullmatch(sentence)
-    if m is None or re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
+    if m is None:
+        return False
+    if _ITSELF.fullmatch(_lowered(m.group("price"))):
+        return _price_itself(block, m)
+    if re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
         return False
     paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
     effect = _Block()
@@ -1798,7 +1822,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
-        negates_the_last_played=block.last_played, interrupts_battle=block.interrupts_battle,
+        negates_the_last_played=block.last_played, discards_itself=block.discards_itself,
+        interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),
         requires=tuple(sorted(block.requires)), effect_class=block.effect_class,

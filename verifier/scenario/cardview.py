@@ -70,6 +70,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "discards_what_it_negates": a.discards_what_it_negates,
         "places_what_it_negates": a.places_what_it_negates,
         "negates_the_last_played": a.negates_the_last_played,
+        "discards_itself": a.discards_itself,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
                       if a.use_limit else None),
@@ -149,6 +150,8 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("also discards the card whose ability it negates (DISC-1-R1)")
     if a.places_what_it_negates:
         fields.append("also puts the card whose ability it negates into its owner's draw pile (PLACE-1-R2)")
+    if a.discards_itself:
+        fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:
         fields.append("reaches only the latest play of a card it names in the current battle (TGT-27-R1)")
     if a.use_limit:

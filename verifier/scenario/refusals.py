@@ -55,6 +55,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
+    _refuse_prices_of_a_card_itself_the_model_cannot_follow(abilities, attempts)
     _refuse_interrupts_that_could_matter(cards, abilities, steps, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
@@ -253,6 +254,26 @@ def _guard_refused(y: Attempt, x: Attempt, a: Ability) -> CaseRefused:
                            "the users' traits and alignment, or write the ability by hand for this case", y.loc)
     return CaseRefused(f"{y.id} may negate {x.id}, whose ability says '{a.guard_condition}', a guard regcheck does not "
                        "read whole; write the ability by hand (with its guards true or false) for this case", y.loc)
+
+
+def _refuse_prices_of_a_card_itself_the_model_cannot_follow(abilities: list[Ability], attempts: list[Attempt]) -> None:
+    """A price that is the ability's own card (CORE-19-R1) is paid by a use from play: a play of the card that uses
+    the ability (where the card goes, played and discarded at once, is not in the rules text found) and a negate
+    that may reach such a use (whether it gives the price back is not either) are refused."""
+    by_ability = {a.id: a for a in abilities}
+    by_id = {x.id: x for x in attempts}
+    for x in attempts:
+        a = _used(x, by_ability)
+        if x.kind == "play_card" and a is not None and a.discards_itself:
+            raise CaseRefused(f"{x.id} plays '{x.card}', using {a.id}, whose price is the card itself (CORE-19-R1): "
+                              "where a card goes that is played and discarded by one use is not modelled; activate "
+                              "it from play instead", x.loc)
+        y = by_id.get(x.negated_attempt or "") if x.kind == "negate_ability" else None
+        b = _used(y, by_ability) if y is not None else None
+        if y is not None and b is not None and b.discards_itself:
+            raise CaseRefused(f"{x.id} may negate {y.id}, which used {b.id}, whose price is its own card "
+                              "(CORE-19-R1): whether a negate gives back a price paid is not in the rules text found",
+                              x.loc)
 
 
 def _refuse_grants_aside(unmodelled: Unmodelled, abilities: list[Ability], attempts: list[Attempt]) -> None:

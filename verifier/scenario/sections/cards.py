@@ -360,6 +360,7 @@ class CardsSection(CaseReaderBase):
                 discards_what_it_negates=_flag(item, "and_discard", False),
                 places_what_it_negates=_flag(item, "and_place", False),
                 negates_the_last_played=_flag(item, "last_played", False),
+                discards_itself=_flag(item, "price_itself", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -478,7 +479,7 @@ class CardsSection(CaseReaderBase):
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        places_what_it_negates=a.places_what_it_negates,
-                       negates_the_last_played=a.negates_the_last_played,
+                       negates_the_last_played=a.negates_the_last_played, discards_itself=a.discards_itself,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -752,6 +753,8 @@ class CardsSection(CaseReaderBase):
         facts.append(("negates_the_last_played", a.negates_the_last_played,
                       f"{a.id} {'reaches only' if a.negates_the_last_played else 'is not limited to'} the latest play "
                       "of a card it names in the current battle"))
+        facts.append(("discards_itself", a.discards_itself,
+                      f"{a.id} {'discards' if a.discards_itself else 'does not discard'} its own card as its price"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
