@@ -28,6 +28,12 @@ def test_normalise_opens_edits_and_protects_abbreviations() -> None:
         "Set aside an NT Hero.", "Cannot be negated."]
 
 
+def test_a_sentence_may_begin_with_a_star() -> None:
+    # "* cards cannot be negated." is a sentence of its own, not a tail of the choice before it
+    assert split_sentences("If Isaiah uses a * card, you may activate its * ability. * cards cannot be negated.") == [
+        "If Isaiah uses a * card, you may activate its * ability.", "* cards cannot be negated."]
+
+
 def test_blocks_split_on_labels_and_slashes() -> None:
     assert split_blocks("GE: Heal a Hero. EE: Negate a card.") == [("GE", "Heal a Hero."), ("EE", "Negate a card.")]
     assert split_blocks("STAR: Draw 1. / GE: Heal a Hero.") == [("STAR", "Draw 1."), ("GE", "Heal a Hero.")]
@@ -261,6 +267,8 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("Discard the top card of opponent's deck.", "other_effect", ("draw_pile:any",)),
     ("Discard an evil card from a Reserve.", "other_effect", ("reserve:any",)),
     ("Negate an evil card. Discard the top 2 cards of a deck.", "negate_effect", ("draw_pile:any",)),
+    ("You may topdeck an evil card from Reserve.", "other_effect", ("reserve:any",)),
+    ("Underdeck a demon from Reserve.", "other_effect", ("reserve:any",)),
 ])
 def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
                                                                    changes: tuple[str, ...]) -> None:

@@ -318,7 +318,7 @@ def split_blocks(text: str) -> list[tuple[str, str]]:
 def split_sentences(block: str) -> list[str]:
     """The sentences of a block (abbreviations were protected by `normalise`)."""
     out = []
-    for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"'])", block):
+    for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"'*])", block):
         s = s.strip()
         if s:
             out.append(s)
@@ -1586,8 +1586,9 @@ _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)
 # Moves of cards from a draw pile or a Reserve to a hand: "You may draw 2.", "Draw X (limit 3).", "Each player
 # must draw 1." (DRAW-1); "You may take a Daniel Hero from deck.", "You may take an evil card from Reserve (or deck
 # if ...)." (SRCH-6, SRCH-6-R1); "You may search deck or Reserve for a Curse." (SRCH-1, SRCH-3); or one of several
-# ("You may draw 2 or take an Enhancement from Reserve."); and to a discard pile: "Discard the top card of
-# opponent's deck.", "Discard an evil card from a Reserve." (DISC-1, a card the text names in a Reserve, RSV-2).
+# ("You may draw 2 or take an Enhancement from Reserve."); from a Reserve to the top or the bottom of a draw pile:
+# "Topdeck an evil card from Reserve." (PLACE-1-R1; a card the text names in a Reserve, RSV-2); and to a discard
+# pile: "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2).
 # Not carried out: the card moved is none of a case's cards unless the case holds one in such a pile, and a case
 # that does is refused (`_PILE_ZONES` names the piles).
 _PILE = r"(?:your |a |the |opponent's |an opponent's |each opponent's |each |their |his |own |any )?(?:deck|draw pile|reserve)"
@@ -1597,6 +1598,9 @@ _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give)\b)[^,;:])+
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
          r"(?: from (?:the )?bottom of (?:your )?deck)?"
          rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN}"
+         # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
+         # place in that pile, which the model does not track, and is refused as such
+         rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?reserve"
          # "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2)
          r"|discard (?:the )?(?:top|bottom|top or bottom) (?:card|(?:\d+|x|two|three|four|five) cards) (?:of|from) "
          rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?(?:(?:good|evil) )?cards? from "
@@ -1792,8 +1796,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
             block.targets_nothing()
-            mapped = (("kind", "other_effect: it moves cards of a draw pile or a Reserve (to a hand or a discard "
-                               "pile), which the model does not carry out"),)
+            mapped = (("kind", "other_effect: it moves cards of a draw pile or a Reserve (to a hand, a discard pile "
+                               "or a draw pile), which the model does not carry out"),)
         block.use_changes |= {f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
                                                               "one is refused)"),))
