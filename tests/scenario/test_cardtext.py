@@ -886,6 +886,8 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("Topdeck a Dominant from each hand.", "a count of cards from each hand"),
     ("Underdeck a card from your draw pile.", "would change nothing but their place in it (PLACE-1"),
     ("Topdeck a demon from deck.", "in these words is not read"),
+    ("Underdeck an opponent's good card or a good card from an opponent's hand.",
+     "a place after alternatives that name the same cards"),
     ("Withdraw all Heroes (except 1).", "the exception '(except 1)'"),
     ("May band to a NT human Evil Character (except a Roman or High Priest).", "the exception '(except a roman or"),
     ("Negate an evil Enhancement. Discard all evil Enhancements in battle.",

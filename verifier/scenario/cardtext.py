@@ -477,6 +477,10 @@ _PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "t
            "discard pile": "discard_pile", "draw pile": "draw_pile", "land of bondage": "land_of_bondage"}
 
 
+# The article and owner words before what a description names ("an opponent's good card" names a good card).
+_OWNER_WORDS = re.compile(r"^(?:(?:a|an|the|any|your|holder's|opponent's|an opponent's|opponents')\s+)+")
+
+
 def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
     """Map a location to the target zone; more than one zone (other than 'in play or ...') is unsupported."""
     if tree is None:
@@ -503,6 +507,14 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
     zones = sorted(set(zones))
     if len(zones) > 1:
         block.add("location", text, reason=f"targets in more than one zone ({', '.join(zones)}) are not modelled")
+        return
+    target = next((p.text for p in reversed(block.pieces) if p.kind == "target"), "")
+    named = [_OWNER_WORDS.sub("", part) for part in re.split(r"\s*,?\s*\bor\b\s*", target)]
+    if zones and len(set(named)) < len(named):
+        # "Underdeck an opponent's good card or a good card from an opponent's hand": alternatives that name the same
+        # cards differ only by where they are, so the place is the last one's alone
+        block.add("location", text, reason=f"a place after alternatives that name the same cards ('{target} {text}'): "
+                                           "which alternative it applies to is not read")
         return
     if not zones:
         block.add("location", text, (("target_zone", "none (in play)"),))
