@@ -2,7 +2,8 @@
 
 A case has two players, one or two turns, one to three cards of several types, brigades, owners,
 alignments and traits (some with abilities: set aside with or without a duration, paired, on-return,
-negate, heal, discard, return, afflict, modifiers ...; the descriptions of their targets: type,
+negate (and discard, and underdeck, of the last played), heal, discard, return, afflict, modifiers,
+prices paid with the card itself ...; the descriptions of their targets: type,
 alignment, traits, how many, 'all', whose; what they cannot be: negated, interrupted, prevented; the
 kinds an ongoing negation negates; use limits), a short timeline of attempts in time order (negates
 among them), and a few questions over outcome symbols.
@@ -80,6 +81,13 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
         out["inflicts"] = draw(st.sampled_from(INFLICTED))
     if kind == "negate" and draw(st.integers(1, 4)) == 1:
         out["negates"] = draw(st.lists(st.sampled_from(NEGATED_KINDS), min_size=1, max_size=2, unique=True))
+    if kind == "negate":
+        # "negate and discard", "negate and underdeck", "negate the last ... played in battle"
+        also = draw(st.sampled_from((None, None, None, "and_discard", "and_place", "last_played")))
+        if also:
+            out[also] = True
+    if draw(st.integers(1, 8)) == 1:
+        out["price_itself"] = True  # "You may discard this card to ..."
     for flag in ("cannot_be_interrupted", "cannot_be_prevented"):
         if draw(st.integers(1, 6)) == 1:
             out[flag] = True
