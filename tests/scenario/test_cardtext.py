@@ -173,6 +173,27 @@ def test_a_last_card_played_in_other_words_is_refused(text: str) -> None:
     assert a.unsupported and not a.negates_the_last_played
 
 
+@pytest.mark.parametrize(("text", "requires", "most"), [
+    ("Persian may band to an evil OT human.", {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Persian"}, 1),
+    ("Babylonian may band to up to 2 OT humans.",
+     {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Babylonian"}, 2),
+])
+def test_a_band_of_a_user_a_description_names(text: str, requires: set[str], most: int) -> None:
+    a = only(text)
+    assert (a.kind, a.effect_class, a.unsupported, set(a.requires), a.max_targets) == (
+        "other_effect", "adds_same_side", (), requires, most)
+
+
+def test_a_band_of_a_user_beside_another_effect_is_an_ability_of_its_own() -> None:
+    capture, band = read_text("Capture a Hero. Babylonian may band to up to 2 OT humans.").abilities
+    assert (capture.kind, capture.requires, band.effect_class) == ("capture_effect", (), "adds_same_side")
+
+
+def test_words_before_a_band_that_name_no_user_are_left_to_the_reader() -> None:
+    a = only("Hero has access to any Site and may band to any White Brigade Hero.")
+    assert a.unsupported and not a.requires
+
+
 @pytest.mark.parametrize(("text", "types", "many"), [
     ("Bounce a Hero.", ("Hero",), False),
     ("You may bounce any number of Heroes.", ("Hero",), True),
@@ -455,7 +476,7 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
 @pytest.mark.parametrize(
     ("sentence", "mechanics"),
     [
-        ("Persian may band to an evil OT human.", ["banding"]),
+        ("Jochebed or Miriam may band with Pharaoh's Daughter for one turn.", ["banding"]),
         ("Capture a human to opponent's Land of Bondage.", ["capture"]),
         ("Heal and convert your character to a Hero of any brigade.", ["conversion"]),
         ("You may exchange Sarah with a Genesis female in territory.", ["exchange"]),

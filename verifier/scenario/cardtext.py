@@ -1146,6 +1146,27 @@ def _band_or_move(low: str) -> tuple[str, str] | None:
     return (m.group("band"), m.group("move")) if tree is not None and _body(tree).data == "band" else None
 
 
+# "Persian may band to an evil O.T. human": a description of the user before its band (the words USER_MAY reads
+# alone are left to the grammar)
+_USER_BANDS = re.compile(r"(?P<who>(?!(?:you|holder|opponent|hero|character|evil character|each player) may)"
+                         r"[a-z][a-z.' -]*?) may band (?:to|with) (?P<rest>.+)")
+def _user_band(block: _Block, sentence: str, m: re.Match[str]) -> bool:
+    """Read "Persian may band to an evil O.T. human": the band of the character the card is played on or with (or of
+    the character itself), for a user that fits the description before it (a case whose user is not known to be one
+    is refused). False, leaving the sentence to the reader, when that description is not one of characters the
+    reader checks or the band is not read."""
+    who = m.group("who")
+    scratch = _Block()
+    scratch.sentence = sentence
+    _used_by(scratch, who, who)
+    band = re.search(r"(?i)\bmay band (?:to|with) .+", sentence)
+    if any(p.reason for p in scratch.pieces) or band is None or _parse(f"character {_lowered(band.group(0))}") is None:
+        return False
+    _used_by(block, who, who)
+    _sentence(block, f"Character {band.group(0)}")
+    return True
+
+
 # "Negate and discard the last evil enhancement played in current battle" (TGT-27-R1)
 _LAST_PLAYED = re.compile(r"(?P<verb>negate(?: and discard| and underdeck| and topdeck| and shuffle)?) the last "
                           r"(?P<what>(?:(?:good|evil) )?enhancement) played (?:in (?:the )?(?:current )?battle|this "
@@ -1196,6 +1217,9 @@ def _sentence(block: _Block, sentence: str) -> None:
     gained = _GAINS_QUOTED.fullmatch(low)
     if gained is not None and block.kind == "set_aside_effect":
         _gains_quoted(block, low, gained.group(1).strip().rstrip("."))
+        return
+    user_band = _USER_BANDS.fullmatch(low) if block.kind is None else None
+    if user_band is not None and _user_band(block, sentence, user_band):
         return
     last = _LAST_PLAYED.fullmatch(low) if block.kind is None else None
     if last is not None:
@@ -1697,10 +1721,10 @@ def _gains_quoted(block: _Block, text: str, ability: str) -> None:
     block.add("gains_ability", text, tuple(mapped))
 
 
-def _used_by(block: _Block, text: str) -> None:
-    """"If used by a N.T. Hero, ...": the ability does something only for such a user; a case whose user is not
-    known to be one is refused."""
-    words = text.removeprefix("if used by ").rstrip(" ,").split()
+def _used_by(block: _Block, text: str, words_named: str = "") -> None:
+    """"If used by a N.T. Hero, ...", or the user `words_named` of "Persian may band to ...": the ability does
+    something only for such a user; a case whose user is not known to be one is refused."""
+    words = (words_named or text.removeprefix("if used by ")).rstrip(" ,").split()
     if words and words[0] in ("a", "an"):
         words = words[1:]
     description = _read(block, " ".join(words))
@@ -1869,7 +1893,8 @@ def _abilities_of_block(body: str) -> list[str]:
     with no band sentence, with "Interrupt the battle." (its paired abilities are one ability with it, INT-7) or a
     limit sentence, or with a band beside no effect other than a move out of a pile, is one ability."""
     sentences = split_sentences(body)
-    bands = [_is(s, ("band",)) or _band_or_move(_lowered(s)) is not None for s in sentences]
+    bands = [_is(s, ("band",)) or _band_or_move(_lowered(s)) is not None or _USER_BANDS.fullmatch(_lowered(s)) is not None
+             for s in sentences]
     guards = [_is(s, ("cannot", "interrupted_only")) for s in sentences]
     # a move out of a pile beside a band stays with it, read as it is beside any effect (`read_block`); the
     # sentences after "Interrupt the battle." are its paired abilities (INT-7), one ability with it; a limit
