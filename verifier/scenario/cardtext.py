@@ -1115,9 +1115,9 @@ def _price_itself(block: _Block, m: re.Match[str]) -> bool:
 
 def _price(block: _Block, sentence: str) -> bool:
     """Read "discard X to Y" as the block's first effect: the effect Y, read as any effect is, and the discard of X
-    its price (CORE-19), read as a second effect moving cards is (`_second_move`). False, leaving the sentence to
-    the reader, when Y or the discard of X is not read whole alone, or when the price is the card itself ("Discard
-    this card to ..."): where the card is while it is discarded so is not read."""
+    its price (CORE-19), read as a second effect moving cards is (`_second_move`), or, when X is the card itself
+    ("You may discard this card to ..."), as `_price_itself` reads it. False, leaving the sentence to the reader, when
+    Y or the discard of X is not read whole alone, or X is "this ..." other than the card itself."""
     m = _PRICE.fullmatch(sentence)
     if m is None:
         return False
@@ -1150,19 +1150,18 @@ def _band_or_move(low: str) -> tuple[str, str] | None:
 # alone are left to the grammar)
 _USER_BANDS = re.compile(r"(?P<who>(?!(?:you|holder|opponent|hero|character|evil character|each player) may)"
                          r"[a-z][a-z.' -]*?) may band (?:to|with) (?P<rest>.+)")
+
+
 def _user_band(block: _Block, sentence: str, m: re.Match[str]) -> bool:
     """Read "Persian may band to an evil O.T. human": the band of the character the card is played on or with (or of
     the character itself), for a user that fits the description before it (a case whose user is not known to be one
     is refused). False, leaving the sentence to the reader, when that description is not one of characters the
     reader checks or the band is not read."""
     who = m.group("who")
-    scratch = _Block()
-    scratch.sentence = sentence
-    _used_by(scratch, who, who)
     band = re.search(r"(?i)\bmay band (?:to|with) .+", sentence)
-    if any(p.reason for p in scratch.pieces) or band is None or _parse(f"character {_lowered(band.group(0))}") is None:
+    if not _reads_user(who, sentence) or band is None or _parse(f"character {_lowered(band.group(0))}") is None:
         return False
-    _used_by(block, who, who)
+    _requires_user(block, who, who)
     _sentence(block, f"Character {band.group(0)}")
     return True
 
@@ -1192,14 +1191,8 @@ def _condition_read(lead: Tree, sentence: str) -> bool:
     """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
     (`_used_by`), or "if played during your ... phase"."""
     words = _words(lead)
-    if _PLAYED_DURING.fullmatch(words):
-        return True
-    if not words.startswith("if used by "):
-        return False
-    scratch = _Block()
-    scratch.sentence = sentence
-    _used_by(scratch, words)
-    return not any(p.reason for p in scratch.pieces)
+    return bool(_PLAYED_DURING.fullmatch(words)) or (
+        words.startswith("if used by ") and _reads_user(words.removeprefix("if used by "), sentence))
 
 
 def _lowered(sentence: str) -> str:
@@ -1721,10 +1714,24 @@ def _gains_quoted(block: _Block, text: str, ability: str) -> None:
     block.add("gains_ability", text, tuple(mapped))
 
 
-def _used_by(block: _Block, text: str, words_named: str = "") -> None:
-    """"If used by a N.T. Hero, ...", or the user `words_named` of "Persian may band to ...": the ability does
-    something only for such a user; a case whose user is not known to be one is refused."""
-    words = (words_named or text.removeprefix("if used by ")).rstrip(" ,").split()
+def _used_by(block: _Block, text: str) -> None:
+    """"If used by a N.T. Hero, ...": the ability does something only for such a user; a case whose user is not
+    known to be one is refused."""
+    _requires_user(block, text, text.removeprefix("if used by "))
+
+
+def _reads_user(words: str, sentence: str) -> bool:
+    """The words name a user the reader checks (`_requires_user`)."""
+    scratch = _Block()
+    scratch.sentence = sentence
+    _requires_user(scratch, words, words)
+    return not any(p.reason for p in scratch.pieces)
+
+
+def _requires_user(block: _Block, text: str, named: str) -> None:
+    """The ability does something only for a user the words `named` describe (Heroes or Evil Characters, with
+    traits), read from `text`; a case whose user is not known to be one is refused."""
+    words = named.rstrip(" ,").split()
     if words and words[0] in ("a", "an"):
         words = words[1:]
     description = _read(block, " ".join(words))
