@@ -1154,6 +1154,7 @@ class _Folder(_Grounder):
             setattr(self, name, getattr(main, name))
         self.g = Grounding(main.g.names, steps=main.g.steps)
         self.def_cache, self.refs = {}, {}
+        self.attempts_at = None
         values: dict[tuple[str, tuple[str, ...]], set[Py]] = {}
         for fact in main.sc.facts:
             if fact.symbol in SYMBOLS and SYMBOLS[fact.symbol].kind is SymbolKind.INPUT:
