@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = [
     "Expr", "Name", "Const", "Call", "Not", "Neg", "BoolOp", "Compare", "Arith", "IfElse",
-    "InSet", "Quant", "parse_expression", "SourceText", "EXPR_TYPES", "children", "walk",
+    "InSet", "Quant", "parse_expression", "SourceText", "EXPR_TYPES", "children", "walk", "step_bound",
 ]
 
 import ast
@@ -143,6 +143,48 @@ def walk(e: Expr) -> list[Expr]:
         found.extend(children(found[i]))
         i += 1
     return found
+
+
+_MIRRORED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def step_bound(q: Quant) -> tuple[str, Expr] | None:
+    """For a quantifier over attempts whose condition first compares the attempt's step with an expression `E`
+    of names, numbers and sums that does not name the attempt, `(op, E)` such that the condition is false,
+    before any other part of it is read, wherever `step_of(attempt) op E` is false; None for any other.
+
+    Only tests of the attempt's kind (`attempt_kind(x) == play_card`, `attempt_kind(x) in (...)`) may come
+    before the comparison in the condition's conjunction: they read nothing but the timeline, so leaving
+    out an attempt at another step leaves out nothing else. `all(... for x in attempts if step_of(x) == s)`
+    thus ranges over the attempts at step `s` alone."""
+    if q.domain != "attempts" or q.cond is None:
+        return None
+    parts = q.cond.operands if isinstance(q.cond, BoolOp) and q.cond.op == "and" else (q.cond,)
+    var = q.var
+
+    def is_step(e: Expr) -> bool:
+        return (isinstance(e, Call) and e.func == "step_of" and len(e.args) == 1 and isinstance(e.args[0], Name)
+                and e.args[0].id == var)
+
+    def plain(e: Expr) -> bool:  # names, numbers and sums of them, none the attempt
+        return all(isinstance(n, (Name, Const, Arith)) and not (isinstance(n, Name) and n.id == var) for n in walk(e))
+
+    def kind_test(e: Expr) -> bool:
+        return isinstance(e, (Compare, InSet)) and all(
+            isinstance(n, (Compare, InSet, Name, Const))
+            or (isinstance(n, Call) and n.func == "attempt_kind" and len(n.args) == 1
+                and isinstance(n.args[0], Name) and n.args[0].id == var)
+            for n in walk(e)) and any(isinstance(n, Call) for n in walk(e))
+
+    for part in parts:
+        if isinstance(part, Compare) and part.op in _MIRRORED:
+            if is_step(part.left) and plain(part.right):
+                return part.op, part.right
+            if is_step(part.right) and plain(part.left):
+                return _MIRRORED[part.op], part.left
+        if not kind_test(part):
+            return None
+    return None
 
 
 @dataclass(frozen=True)

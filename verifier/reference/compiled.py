@@ -21,7 +21,22 @@ from typing import Any, Protocol
 
 from ..errors import Location
 from ..language.encoding import RuleBase
-from ..language.syntax import Arith, BoolOp, Call, Compare, Const, Expr, IfElse, InSet, Name, Neg, Not, Quant, children
+from ..language.syntax import (
+    Arith,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Expr,
+    IfElse,
+    InSet,
+    Name,
+    Neg,
+    Not,
+    Quant,
+    children,
+    step_bound,
+)
 from ..language.types import RECURRENCE_START, recurrence_place
 from ..vocabulary import DOMAINS, MEMBER_OF, SYMBOLS, SymbolKind
 
@@ -36,6 +51,8 @@ class Evaluating(Protocol):
     def symbol(self, name: str, args: tuple[Any, ...], loc: Location) -> Any: ...
 
     def structure(self, name: str, args: tuple[Any, ...], loc: Location) -> Any: ...
+
+    def attempts_by_step(self, op: str, step: Any) -> list[Any]: ...
 
 
 _COMPILERS: dict[int, tuple[RuleBase, Compiler]] = {}
@@ -262,11 +279,20 @@ class Compiler:
         st = self.st
         kind = e.kind
         U = _U
+        # Over attempts whose condition first compares their step with a value the timeline knows, only the
+        # attempts that comparison keeps are tried: the condition is false at every other, reading nothing else.
+        bound = step_bound(e)
+        step_op, step_f = (bound[0], self.compile(bound[1], scope, width)) if bound is not None else ("", None)
 
         def fn(env: list[Any]) -> Any:
             undecided = False
             total = 0
-            for value in st.ref.domains[sort]:  # type: ignore[union-attr]
+            values = st.ref.domains[sort]  # type: ignore[union-attr]
+            if step_f is not None:
+                step = step_f(env)
+                if step is not U:
+                    values = st.ref.attempts_by_step(step_op, step)  # type: ignore[union-attr]
+            for value in values:
                 env[slot] = value
                 cond = True if cond_f is None else cond_f(env)
                 if cond is False:

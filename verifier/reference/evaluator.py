@@ -25,6 +25,7 @@ __all__ = ["Reference", "Instance", "Key", "Value", "UNDECIDED", "plain_key"]
 
 import bisect
 import itertools
+import operator
 from array import array
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, NamedTuple
@@ -41,6 +42,7 @@ Key = tuple[str, tuple[Value, ...]]
 
 
 _NUMBERED = ("step", "turn", "int")
+_BY_STEP: dict[str, Callable[[Any, Any], bool]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 class Instance(NamedTuple):
@@ -99,6 +101,9 @@ class Reference:
         self.abilities = {a.id: a for a in scenario.abilities}
         self.attempts = {a.id: a for a in scenario.attempts}
         self.modifiers = {m.id: m for m in scenario.modifiers}
+        self._attempts_at: dict[int, list[Value]] = {}
+        for a in scenario.attempts:
+            self._attempts_at.setdefault(a.step, []).append(a.id)
         self._compiler = compiler_for(rules)
         self._state = self._compiler.st
         self._known: dict[tuple[str, tuple[Any, ...]], Any] = {}
@@ -464,6 +469,13 @@ class Reference:
                 raise EncodingError(f"no fact of the scenario gives {name}({', '.join(map(str, args))})", loc)
             return self.inputs[key]
         return self._state.asg.get(key, UNDECIDED)
+
+    def attempts_by_step(self, op: str, step: Any) -> list[Value]:
+        """The attempts, in timeline order, whose step is `op` `step` (`==`, `<`, `<=`, `>`, `>=`)."""
+        if op == "==":
+            return self._attempts_at.get(step, [])
+        holds = _BY_STEP[op]
+        return [a.id for a in self.sc.attempts if holds(a.step, step)]
 
     def structure(self, name: str, args: tuple[Value, ...], loc: Location) -> Any:
         """A structure symbol's value, read off the scenario's timeline, cards and attempts."""

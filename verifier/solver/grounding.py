@@ -44,6 +44,7 @@ from ..language.syntax import (
     Not,
     Quant,
     children,
+    step_bound,
 )
 from ..language.types import RECURRENCE_START, Definition, recurrence_place
 from ..scenario.model import Fact, Question, Scenario
@@ -274,6 +275,7 @@ class _Grounder:
         self.refs: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.structures: dict[tuple[str, tuple[Py, ...]], Term] = {}
         self.shown: dict[str, list[str]] = {}
+        self.attempts_at: dict[int, list[Term]] | None = None  # the attempts at each step (`_attempts_by_step`)
         # with `fold_inputs`: a grounding and tables of its own for the bodies compiled with the inputs named
         self.plain: tuple[Grounding, dict[tuple[str, tuple[Py, ...]], Term], dict[tuple[str, tuple[Py, ...]], Term]] | None = None
         self.phase_end: dict[tuple[int, str], int] = {}
@@ -547,16 +549,37 @@ class _Grounder:
             return _new(Term, ("bool", None, terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"))
         return f
 
+    def _attempts_by_step(self, op: str, step: Py | None) -> list[Term]:
+        """The attempts, in timeline order, whose step is `op` `step` (`==`, `<`, `<=`, `>`, `>=`)."""
+        at = self.attempts_at
+        if at is None:
+            at = self.attempts_at = {}
+            for t in self.domain_terms["attempt"]:
+                at.setdefault(self.attempts[str(t.const)].step, []).append(t)
+        if op == "==":
+            return at.get(step, []) if isinstance(step, int) else []
+        holds = _COMPARISONS[op]
+        return [t for t in self.domain_terms["attempt"] if holds(self.attempts[str(t.const)].step, step)]
+
     def _quant(self, e: Quant) -> Fn:
         sort = DOMAINS[e.domain]
         var, kind = e.var, e.kind
         cond_fn = self.fn(e.cond) if e.cond is not None else None
         body_fn = self.fn(e.body)
+        # Over attempts whose condition first compares their step with a value the timeline knows, only the
+        # attempts that comparison keeps are tried: the condition is false at every other, reading nothing else.
+        bound = step_bound(e)
+        step_op, step_fn = (bound[0], self.fn(bound[1])) if bound is not None else ("", None)
         # One closure per kind, over the values whose condition can hold (a missing condition holds).
 
         def candidates(env: Env) -> Iterator[tuple[Term, Term]]:
             inner = dict(env)
-            for value in self.domain_terms[sort]:
+            values = self.domain_terms[sort]
+            if step_fn is not None and values and not self.free_structure:
+                step = step_fn(env)
+                if step.smt is None:
+                    values = self._attempts_by_step(step_op, step.const)
+            for value in values:
                 inner[var] = value
                 cond = cond_fn(inner) if cond_fn is not None else TRUE
                 if cond.smt is None and not cond.const:
@@ -1131,6 +1154,7 @@ class _Folder(_Grounder):
             setattr(self, name, getattr(main, name))
         self.g = Grounding(main.g.names, steps=main.g.steps)
         self.def_cache, self.refs = {}, {}
+        self.attempts_at = None
         values: dict[tuple[str, tuple[str, ...]], set[Py]] = {}
         for fact in main.sc.facts:
             if fact.symbol in SYMBOLS and SYMBOLS[fact.symbol].kind is SymbolKind.INPUT:
