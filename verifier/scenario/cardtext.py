@@ -1094,6 +1094,13 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
 _PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*", re.IGNORECASE)
 
 
+def _read_whole(sentence: str) -> bool:
+    """The sentence, read as a block of its own, is an effect with every part read (an effect a price buys)."""
+    effect = _Block()
+    _sentence(effect, sentence)
+    return effect.kind is not None and not any(p.reason for p in effect.pieces)
+
+
 # The price that is the card itself: "You may discard this card to ...", "Holder may discard this Artifact to ..."
 _ITSELF = re.compile(r"(?:(?:you|holder) )?(?:may )?discard this (?:card|artifact|enhancement|weapon|site|fortress|"
                      r"curse|covenant)")
@@ -1102,9 +1109,7 @@ _ITSELF = re.compile(r"(?:(?:you|holder) )?(?:may )?discard this (?:card|artifac
 def _price_itself(block: _Block, m: re.Match[str]) -> bool:
     """Read "discard this card to Y": the effect Y, read as any effect is, whose use from play discards its own card
     (CORE-19-R1). False, leaving the sentence to the reader, when Y is not read whole."""
-    effect = _Block()
-    _sentence(effect, m.group("effect"))
-    if effect.kind is None or any(p.reason for p in effect.pieces):
+    if not _read_whole(m.group("effect")):
         return False
     _sentence(block, m.group("effect"))
     block.discards_itself = True
@@ -1126,10 +1131,8 @@ def _price(block: _Block, sentence: str) -> bool:
     if re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
         return False
     paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
-    effect = _Block()
-    _sentence(effect, m.group("effect"))
     tree = _parse(_lowered(paid))
-    if (effect.kind is None or any(p.reason for p in effect.pieces) or tree is None
+    if (not _read_whole(m.group("effect")) or tree is None
             or _body(tree).data != "discard_target" or _read_alone(paid, "discard") is None):
         return False
     _sentence(block, m.group("effect"))
