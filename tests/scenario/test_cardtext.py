@@ -313,6 +313,36 @@ def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:
     assert only(text).unsupported
 
 
+@pytest.mark.parametrize(("text", "kind", "changes"), [
+    ("Look at an opponent's hand.", "other_effect", ()),
+    ("You may reveal your hand.", "other_effect", ()),
+    ("You may look at a hand, a Reserve or the top 7 cards of a deck.", "other_effect", ()),
+    ("Look at the top 10 cards of a deck.", "other_effect", ()),
+    ("You may look at the top X (limit 7) cards of a deck: Topdeck them in any order.", "other_effect",
+     ("draw_pile:any",)),
+    ("Look at the top X cards of deck: Take up to 1 and underdeck the rest.", "other_effect", ("draw_pile:any",)),
+    ("You may look at a hand: Underdeck a Dominant.", "other_effect", ("fits:any|any|hand",)),
+    ("Negate characters. Look at opponent's hand.", "negate_effect", ()),
+])
+def test_a_look_or_a_reveal_moves_no_card_and_a_move_after_it_is_not_carried_out(
+        text: str, kind: str, changes: tuple[str, ...]) -> None:
+    a = only(text)
+    assert (a.kind, a.use_changes, a.unsupported) == (kind, changes, ())
+    # a look alone says it moves no card; one followed by a move says what the move could change
+    assert any(f == "moves" for p in a.pieces for f, _ in p.mapped) == (not changes)
+
+
+@pytest.mark.parametrize("text", [
+    "Look at the top 6 cards of deck: You may underdeck this card to take 1.",  # a price: the card itself moves
+    "Reveal the top X cards of a deck: Discard an evil card, put a Lost Soul in play and underdeck the rest.",
+    "Reveal your hand and discard all revealed evil cards.",
+    "If blocking, reveal opponent's hand.",  # whether the ability may be used waits on the condition
+    "Look at the top 6 cards of deck: Take an evil card or activate an OT Curse.",
+])
+def test_a_look_followed_by_what_the_model_cannot_leave_undone_is_refused(text: str) -> None:
+    assert only(text).unsupported
+
+
 @pytest.mark.parametrize(("text", "types", "traits", "own"), [
     ("All of holder's Heroes gain 2/2 until end of turn.", ("Hero",), (), True),
     ("Your Heroes gain 4/4 until end of turn.", ("Hero",), (), True),

@@ -2106,3 +2106,44 @@ def test_a_cannot_be_negated_given_to_other_cards_not_read_whole_refuses_a_case_
         make_case(text + "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n    negate: judged\n"
                          "    by: rage\nquestions:\n  legal: legal(negate_it)\n")
     assert make_case(text + "questions:\n  legal: legal(judged)\n").cards
+
+
+LOOKED_AT = """\
+players: [alice, bob]
+turns: 2
+cards:
+  mary:
+    type: Hero
+    brigade: Blue
+    zone: {zone}
+  herod:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+  sorrow:
+    card: {card}
+    owner: bob
+    zone: hand
+timeline:
+  - id: look
+    turn: 2
+    phase: Preparation
+    play: sorrow
+    on: herod
+questions:
+  where: zone(mary, step_of(look))
+"""
+
+
+def test_a_move_after_a_look_refuses_a_case_holding_a_card_it_could_reach(make_case: Callable[..., Scenario]) -> None:
+    # Sorrow of Mary [RR2]: "You may reveal an opponent's hand: Underdeck a good card." reaches a hand;
+    # Divination (1st Print - K): "You may look at the top 6 cards of deck: Take up to 1 evil card and underdeck
+    # the rest." reaches a draw pile
+    sorrow, divination = "Sorrow of Mary [RR2]", "Divination (1st Print - K)"
+    with pytest.raises(CaseError, match=r"'Sorrow of Mary \[RR2\]' also says 'You may reveal an opponent's hand: "
+                                        r"Underdeck a good card\.', .* could change card 'mary', which it could reach"):
+        make_case(LOOKED_AT.format(zone="hand", card=sorrow))
+    with pytest.raises(CaseError, match=r"could change card 'mary' \(in a draw pile\)"):
+        make_case(LOOKED_AT.format(zone="draw pile", card=divination))
+    assert make_case(LOOKED_AT.format(zone="territory", card=sorrow)).attempts[0].id == "look"
+    assert make_case(LOOKED_AT.format(zone="hand", card=divination)).attempts[0].id == "look"

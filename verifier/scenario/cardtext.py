@@ -1240,6 +1240,13 @@ def _sentence(block: _Block, sentence: str) -> None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
         block.pile_moves.append((sentence, _pile_zones(low), move.group("condition") is not None))
         return
+    look = _LOOKS.fullmatch(low) if tree is None else None
+    if look is not None:
+        # "Look at an opponent's hand.": moves no card; "Look at the bottom 6 cards of a deck: Topdeck an evil card.":
+        # a move of the cards looked at, not carried out (see `read_block`)
+        zones = _pile_zones(look.group("seen")) + (("hand",) if _SEEN_HAND.search(look.group("seen")) else ())
+        block.pile_moves.append((sentence, zones if look.group("move") else (), look.group("condition") is not None))
+        return
     if tree is None:
         # the mechanics its words name (see `cardmechanics.MECHANICS`), or "not understood by the card grammar"
         block.add("sentence", sentence, reason=unread_reason(sentence))
@@ -1640,7 +1647,25 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
 _PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
-_ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve"}
+_ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve", "hand": "a hand"}
+
+# A look or a reveal (REV-1, REV-2, LOOK-1-R1): "Look at an opponent's hand.", "You may reveal your hand.", "Look at
+# the top X (limit 7) cards of a deck.", alone or followed, after a colon, by a move of the cards it names ("...:
+# Topdeck them in any order.", "...: Take 1 and underdeck the rest."). The look moves no card; the move after it is
+# not carried out, as a move of `_PILE_MOVES` is not.
+_COUNT = r"(?:\d+|x|one|two|three|four|five|six|seven)(?: \(limit \d+\))?"
+_DECK = r"(?:your |a |the |opponent's |an opponent's |each player's |own )?(?:deck|draw pile)"
+_SEEN_ONE = (rf"(?:(?:the )?(?:top|bottom) (?:card|{_COUNT} cards) (?:of|from) {_DECK}"
+             r"|(?:a|your|opponent's|an opponent's|each opponent's|all|their) hands?"
+             r"|(?:a|your|opponent's|an opponent's) reserve)")
+_SEEN_HAND = re.compile(r"\bhands?\b")
+# what the move after a look takes: any words naming cards, none that would do anything but move them
+_LOOKED_AT = (r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|activate|discard|set|shuffle|exchange|"
+              r"reserve|banish|capture|convert|if|and|from|(?<!up )to|this)\b)[^,;:])+?")
+_LOOKS = re.compile(
+    rf"(?P<condition>if [^,]+ , )?(?:you may )?(?:look at|reveal) (?P<seen>{_SEEN_ONE}(?:(?: ,)? (?:or|and) {_SEEN_ONE}"
+    rf"| , {_SEEN_ONE})*)(?P<move> : (?:you may )?(?:topdeck them(?: in any order)?|(?:take|topdeck|underdeck) "
+    rf"{_LOOKED_AT}(?: to hand)?(?: ,)?(?: (?:and|then) (?:topdeck|underdeck|topdeck and/or underdeck) the rest)?))?")
 
 
 def _pile_zones(low: str) -> tuple[str, ...]:
@@ -1839,12 +1864,20 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
                                                "the grant is kept from negates, CBN-2)")
             continue
         mapped: tuple[tuple[str, str], ...] = ()
+        if not zones:
+            # a look or a reveal alone (REV-2, LOOK-1-R1)
+            if block.kind is None:
+                block.targets_nothing()
+                mapped = (("kind", "other_effect: an ability whose effect changes no card of a case"),)
+            block.add("look", sentence, mapped + (("moves", "no card: it shows cards (a look or a reveal), each "
+                                                             "staying where it is (REV-2, LOOK-1-R1)"),))
+            continue
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
             block.targets_nothing()
-            mapped = (("kind", "other_effect: it moves cards of a draw pile or a Reserve (to a hand, a discard pile "
-                               "or a draw pile), which the model does not carry out"),)
-        block.use_changes |= {f"{z}:any" for z in zones}
+            mapped = (("kind", f"other_effect: it moves cards of {'a hand' if 'hand' in zones else 'a draw pile or a Reserve'} "
+                               "(to a hand, a discard pile or a draw pile), which the model does not carry out"),)
+        block.use_changes |= {reach_change(Reach((), None, True)) if z == "hand" else f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
                                                               "one is refused)"),))
     if block.kind is None:
