@@ -343,6 +343,27 @@ def test_a_look_followed_by_what_the_model_cannot_leave_undone_is_refused(text: 
     assert only(text).unsupported
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Opponent must discard a card from hand.", "other_effect"),
+    ("Opponent must underdeck a good card from hand.", "other_effect"),
+    ("Negate an evil card. Opponent must topdeck an evil card from hand.", "negate_effect"),
+    ("Opponent must shuffle an evil card from hand. Discard a Hero.", "discard_effect"),
+])
+def test_a_move_the_opponent_makes_from_a_hand_is_read_and_not_carried_out(text: str, kind: str) -> None:
+    a = only(text)
+    assert (a.kind, a.use_changes, a.unsupported) == (kind, ("fits:any|any|hand",), ())
+
+
+@pytest.mark.parametrize("text", [
+    "Opponent must discard an evil card (or 3 evil cards if used by Job) from hand.",  # a count the reader does not take
+    "Opponent must discard a Hero.",  # a card in play: one of the case's cards, moved
+    "Opponent must underdeck an evil card from hand. Bounce an Evil Character.",  # it could reach the card bounced
+    "If you control a patriarch, opponent must underdeck an evil card from hand.",
+])
+def test_a_move_the_opponent_makes_that_the_model_cannot_leave_undone_is_refused(text: str) -> None:
+    assert only(text).unsupported
+
+
 @pytest.mark.parametrize(("text", "types", "traits", "own"), [
     ("All of holder's Heroes gain 2/2 until end of turn.", ("Hero",), (), True),
     ("Your Heroes gain 4/4 until end of turn.", ("Hero",), (), True),

@@ -2135,7 +2135,8 @@ questions:
 """
 
 
-def test_a_move_after_a_look_refuses_a_case_holding_a_card_it_could_reach(make_case: Callable[..., Scenario]) -> None:
+def test_a_move_after_a_look_or_by_the_opponent_refuses_a_case_holding_a_card_it_could_reach(
+        make_case: Callable[..., Scenario]) -> None:
     # Sorrow of Mary [RR2]: "You may reveal an opponent's hand: Underdeck a good card." reaches a hand;
     # Divination (1st Print - K): "You may look at the top 6 cards of deck: Take up to 1 evil card and underdeck
     # the rest." reaches a draw pile
@@ -2143,6 +2144,10 @@ def test_a_move_after_a_look_refuses_a_case_holding_a_card_it_could_reach(make_c
     with pytest.raises(CaseError, match=r"'Sorrow of Mary \[RR2\]' also says 'You may reveal an opponent's hand: "
                                         r"Underdeck a good card\.', .* could change card 'mary', which it could reach"):
         make_case(LOOKED_AT.format(zone="hand", card=sorrow))
+    # Roman Whip: "Opponent must underdeck a card from hand."
+    with pytest.raises(CaseError, match=r"'Roman Whip' also says 'Opponent must underdeck a card from hand\.', .* "
+                                        r"could change card 'mary', which it could reach"):
+        make_case(LOOKED_AT.format(zone="hand", card="Roman Whip"))
     with pytest.raises(CaseError, match=r"could change card 'mary' \(in a draw pile\)"):
         make_case(LOOKED_AT.format(zone="draw pile", card=divination))
     assert make_case(LOOKED_AT.format(zone="territory", card=sorrow)).attempts[0].id == "look"

@@ -1090,6 +1090,29 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
     return True
 
 
+# "Opponent must discard a card from hand.", "Opponent must underdeck an evil card from hand.": a move of cards of a
+# hand that the opponent carries out
+_OPPONENT_MUST = re.compile(r"(?i)(?:each |selected |an )?opponent must (?=(?:discard|underdeck|topdeck|shuffle)\b)")
+_HAND_MOVES = ("discard_effect", "place_in_deck_effect", "shuffle_effect")
+
+
+def _opponent_hand_move(block: _Block, sentence: str) -> bool:
+    """Read a move the opponent must make of cards of a hand as a move not carried out (see `read_block`): a case
+    holding a card that could be in a hand is refused. False, leaving the sentence to the reader, unless the move,
+    read alone, is a discard, a place in a deck or a shuffle read whole whose targets are in a hand."""
+    lead = _OPPONENT_MUST.match(sentence)
+    if lead is None:
+        return False
+    alone = _Block()
+    alone.alone = True
+    _sentence(alone, sentence[lead.end():])
+    if (alone.kind not in _HAND_MOVES or alone.zone != "hand" or alone.also_in_play
+            or any(p.reason for p in alone.pieces)):
+        return False
+    block.pile_moves.append((sentence, ("hand",), False))
+    return True
+
+
 # "Discard a good card from hand to discard up to two evil Enhancements": a price, then the effect it buys (CORE-19)
 _PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*", re.IGNORECASE)
 
@@ -1220,6 +1243,8 @@ def _sentence(block: _Block, sentence: str) -> None:
     last = _LAST_PLAYED.fullmatch(low) if block.kind is None else None
     if last is not None:
         _last_played(block, sentence, last)
+        return
+    if _opponent_hand_move(block, sentence):
         return
     tree = _parse(low)
     offered = _band_or_move(low) if tree is None else None
@@ -1864,6 +1889,12 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
                                                "the grant is kept from negates, CBN-2)")
             continue
         mapped: tuple[tuple[str, str], ...] = ()
+        if "hand" in zones and block.kind == "return_to_hand_effect":
+            # the cards the block returns to a hand could be among those the move takes from it: every use of the
+            # ability would be refused
+            block.add("move", sentence, reason="a move of cards of a hand beside a return to hand, which could reach "
+                                               "the cards returned, is not modelled")
+            continue
         if not zones:
             # a look or a reveal alone (REV-2, LOOK-1-R1)
             if block.kind is None:
