@@ -290,6 +290,10 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("Negate an evil card. Discard the top 2 cards of a deck.", "negate_effect", ("draw_pile:any",)),
     ("You may topdeck an evil card from Reserve.", "other_effect", ("reserve:any",)),
     ("Underdeck a demon from Reserve.", "other_effect", ("reserve:any",)),
+    ("Draw the top card of own draw pile.", "other_effect", ("draw_pile:any",)),
+    ("Search deck for a N.T. Artifact and add it to hand.", "other_effect", ("draw_pile:any",)),
+    ("You may exchange a card from hand with a gold card from Reserve.", "other_effect",
+     ("fits:any|any|hand", "reserve:any")),
 ])
 def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
                                                                    changes: tuple[str, ...]) -> None:
@@ -308,6 +312,9 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
     # which effect the limit is on is not read
     "You may discard the top X cards of opponent's deck. Limit once per game. May band to a generic Egyptian warrior.",
     "You may take an Assyrian to territory from deck.",
+    "Search deck for The Throne of David and put it in territory.",
+    "You may exchange a Hero in battle with a Hero from deck.",  # a card in play moves
+    "You may exchange this card with a human Evil Character from deck or Reserve.",  # the card itself moves
 ])
 def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:
     assert only(text).unsupported

@@ -1263,7 +1263,8 @@ def _sentence(block: _Block, sentence: str) -> None:
     move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data == "discard" else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
-        block.pile_moves.append((sentence, _pile_zones(low), move.group("condition") is not None))
+        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b", low) else ())
+        block.pile_moves.append((sentence, zones, move.group("condition") is not None))
         return
     look = _LOOKS.fullmatch(low) if tree is None else None
     if look is not None:
@@ -1660,8 +1661,10 @@ _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|
 # what a take or a search names: any words, but none that would put the card into play or battle
 _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give)\b)[^,;:])+?"
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
-         r"(?: from (?:the )?bottom of (?:your )?deck)?"
-         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN}"
+         r"(?: from (?:the )?bottom of (?:your )?deck)?|draw (?:the )?top card (?:of|from) (?:your |own )?draw pile"
+         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand)?"
+         # "You may exchange a card from hand with a gold card from Reserve." (EXCH-1): cards of a hand move too
+         rf"|exchange (?:a|an|one) (?:good |evil )?card (?:from|in) (?:your )?hand with {_TAKEN} (?:from|in) {_PILES}"
          # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
          # place in that pile, which the model does not track, and is refused as such
          rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?reserve"
@@ -1906,7 +1909,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
             block.targets_nothing()
-            mapped = (("kind", f"other_effect: it moves cards of {'a hand' if 'hand' in zones else 'a draw pile or a Reserve'} "
+            mapped = (("kind", f"other_effect: it moves cards of {where if 'hand' in zones else 'a draw pile or a Reserve'} "
                                "(to a hand, a discard pile or a draw pile), which the model does not carry out"),)
         block.use_changes |= {reach_change(Reach((), None, True)) if z == "hand" else f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
