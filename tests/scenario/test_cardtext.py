@@ -291,6 +291,9 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("You may topdeck an evil card from Reserve.", "other_effect", ("reserve:any",)),
     ("Underdeck a demon from Reserve.", "other_effect", ("reserve:any",)),
     ("Draw the top card of own draw pile.", "other_effect", ("draw_pile:any",)),
+    ("You may take an evil Roman from deck or a NT gray Enhancement from Reserve.", "other_effect",
+     ("draw_pile:any", "reserve:any")),
+    ("You may discard a good Enhancement from a deck.", "other_effect", ("draw_pile:any",)),
     ("Search deck for a N.T. Artifact and add it to hand.", "other_effect", ("draw_pile:any",)),
     ("You may exchange a card from hand with a gold card from Reserve.", "other_effect",
      ("fits:any|any|hand", "reserve:any")),
@@ -315,6 +318,9 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
     "Search deck for The Throne of David and put it in territory.",
     "You may exchange a Hero in battle with a Hero from deck.",  # a card in play moves
     "You may exchange this card with a human Evil Character from deck or Reserve.",  # the card itself moves
+    # an Artifact pile is in play: its Artifacts are among the case's cards
+    "You may take an Artifact from an Artifact pile or a Lost Soul from Reserve.",
+    "You may discard an Artifact from an Artifact pile or take an OT crimson card from Reserve.",
 ])
 def test_a_move_the_model_cannot_leave_undone_is_refused(text: str) -> None:
     assert only(text).unsupported

@@ -1659,10 +1659,13 @@ _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)
 _PILE = r"(?:your |a |the |opponent's |an opponent's |each opponent's |each |their |his |own |any )?(?:deck|draw pile|reserve)"
 _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|reserve) if [^()]*\))?"
 # what a take or a search names: any words, but none that would put the card into play or battle
-_TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give)\b)[^,;:])+?"
+_TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from)\b)[^,;:])+?"
+# what a discard out of a pile names: one description, without a place or a second effect of its own
+_ONE_KIND = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from|in|or|and|take|discard)\b)[^,;:])+?"
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
          r"(?: from (?:the )?bottom of (?:your )?deck)?|draw (?:the )?top card (?:of|from) (?:your |own )?draw pile"
-         rf"|take {_TAKEN} from {_PILES}|search {_PILES} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand)?"
+         rf"|take {_TAKEN} from {_PILES}(?: or {_TAKEN} from {_PILES})*"
+         rf"|search {_PILES} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand)?"
          # "You may exchange a card from hand with a gold card from Reserve." (EXCH-1): cards of a hand move too
          rf"|exchange (?:a|an|one) (?:good |evil )?card (?:from|in) (?:your )?hand with {_TAKEN} (?:from|in) {_PILES}"
          # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
@@ -1670,8 +1673,7 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(
          rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?reserve"
          # "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2)
          r"|discard (?:the )?(?:top|bottom|top or bottom) (?:card|(?:\d+|x|two|three|four|five) cards) (?:of|from) "
-         rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?(?:(?:good|evil) )?cards? from "
-         r"(?:a |the |an opponent's |opponent's |each opponent's )?reserve)")
+         rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?{_ONE_KIND} from {_PILES})")
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner) (?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
 _PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
