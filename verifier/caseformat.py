@@ -276,6 +276,11 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                  "A negate (`kind: negate`) of \"the last Enhancement played in battle\": it reaches "
                                  "only the latest play, in the current battle before it, of a card its target "
                                  "description fits (TGT-27-R1).", "false"),
+        "or_last_played": FieldSpec("true or false", BOOL,
+                                    "A negate (`kind: negate`) of \"an Enhancement or the last Enhancement played\": "
+                                    "besides the cards its target description fits where it looks, it reaches the "
+                                    "latest play before it of such a card, wherever that card is now (TGT-27-R2).",
+                                    "false"),
         "target_zone": FieldSpec("zone", _member("zone"), "The zone the ability names for its targets.",
                                  DEFAULTS["ability target_zone"]),
         "also_in_play": FieldSpec("true or false", BOOL,

@@ -163,6 +163,9 @@ _SYMBOLS = [
     Symbol("negates_the_last_played", I, ("ability",), "bool",
            "the negate ability reaches only the latest play, in the current battle before it, of a card its "
            "description fits ('negate the last evil Enhancement played in battle')"),
+    Symbol("reaches_the_last_played", I, ("ability",), "bool",
+           "the negate ability also reaches the latest play before it of a card its description fits, wherever that "
+           "card is now ('negate an Enhancement or the last Enhancement played')"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),

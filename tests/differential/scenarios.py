@@ -83,7 +83,7 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
         out["negates"] = draw(st.lists(st.sampled_from(NEGATED_KINDS), min_size=1, max_size=2, unique=True))
     if kind == "negate":
         # "negate and discard", "negate and underdeck", "negate the last ... played in battle"
-        also = draw(st.sampled_from((None, None, None, "and_discard", "and_place", "last_played")))
+        also = draw(st.sampled_from((None, None, None, "and_discard", "and_place", "last_played", "or_last_played")))
         if also:
             out[also] = True
     if draw(st.integers(1, 8)) == 1:

@@ -173,6 +173,30 @@ def test_a_last_card_played_in_other_words_is_refused(text: str) -> None:
     assert a.unsupported and not a.negates_the_last_played
 
 
+@pytest.mark.parametrize(("text", "alignment"), [
+    ("Place in territory: You may discard this card to negate and discard an Enhancement or the last Enhancement "
+     "played.", None),
+    ("Place in territory: You may discard this card to negate and discard the last Enhancement of opposite alignment "
+     "played or an Enhancement of opposite alignment in play.", "opposite"),
+    ("Negate the last Enhancement of opposite alignment played or an Enhancement of opposite alignment.", "opposite"),
+])
+def test_a_negate_of_an_enhancement_or_the_last_enhancement_played(text: str, alignment: str | None) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.target_types, a.target_alignment) == ("negate_effect", (), ("GE", "EE"), alignment)
+    assert (a.reaches_the_last_played, a.negates_the_last_played) == (True, False)
+    placed = text.startswith("Place in territory")
+    assert (a.discards_itself, any(p.kind == "place" for p in a.pieces)) == (placed, placed)
+
+
+@pytest.mark.parametrize("text", [
+    "Place in territory: Negate an evil Enhancement.",  # not paid with the card itself: a play would use it
+    "Negate the last Enhancement of opposite alignment played or an evil Enhancement.",  # two descriptions
+])
+def test_a_placed_card_or_an_alternative_the_reader_does_not_take_is_refused(text: str) -> None:
+    a = only(text)
+    assert a.unsupported and not a.reaches_the_last_played
+
+
 @pytest.mark.parametrize(("text", "requires", "most"), [
     ("Persian may band to an evil OT human.", {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Persian"}, 1),
     ("Babylonian may band to up to 2 OT humans.",

@@ -161,6 +161,78 @@ questions:""")
         make_case(text.replace("kind: negate", "kind: discard"))
 
 
+def test_a_negate_of_the_last_enhancement_played_wherever_it_is_is_a_fact_of_its_ability(
+        make_case: Callable[..., Scenario]) -> None:
+    text = MINIMAL.replace("questions:", """\
+  rod:
+    type: EE
+    owner: bob
+    abilities:
+      - kind: negate
+        target_type: GE
+        or_last_played: true
+questions:""")
+    sc = make_case(text)
+    facts = {f.args: f.value for f in sc.facts if f.symbol == "reaches_the_last_played"}
+    assert facts == {("rod_a1",): True}
+    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'or_last_played' describes a negate ability"):
+        make_case(text.replace("kind: negate", "kind: discard"))
+    with pytest.raises(CaseError, match=r"'or_last_played' describes .* without 'last_played'"):
+        make_case(text.replace("or_last_played: true", "or_last_played: true\n        last_played: true"))
+
+
+OPPOSITE = """\
+players: [alice, bob]
+turns: 1
+cards:
+  josiah:
+    type: Hero
+    brigade: Purple
+  kinsmen:
+    card: Kinsmen's Agreement
+    type: GE
+    brigade: White
+    zone: territory
+questions:
+  where: zone(kinsmen, 0)
+"""
+
+
+def test_a_description_of_opposite_alignment_is_read_against_the_type_of_its_card(
+        make_case: Callable[..., Scenario]) -> None:
+    # Kinsmen's Agreement: "... the last Enhancement of opposite alignment played or an Enhancement of opposite
+    # alignment in play." (CORE-15-R2)
+    assert make_case(OPPOSITE).abilities[0].target_alignment == "evil"
+    assert make_case(OPPOSITE.replace("type: GE", "type: EE").replace("White", "Brown")
+                     ).abilities[0].target_alignment == "good"
+    with pytest.raises(CaseError, match=r"names cards 'of opposite alignment': give the card a type of one alignment"):
+        make_case(OPPOSITE.replace("type: GE", "type: Artifact"))
+    # placed in territory, its price is the card itself: a negate made with it from a hand is refused
+    from_hand = OPPOSITE.replace("    zone: territory\n", "    zone: hand\n").replace("questions:", """\
+  idol:
+    type: EE
+    brigade: Brown
+    owner: bob
+    abilities:
+      - kind: negate
+timeline:
+  - id: idol_negates
+    turn: 1
+    phase: Preparation
+    player: bob
+    activate: idol
+  - id: kinsmen_negates
+    turn: 1
+    phase: Preparation
+    negate: idol_negates
+    by: kinsmen
+questions:""")
+    with pytest.raises(CaseRefused, match=r"kinsmen_negates negates with 'kinsmen', whose price for kinsmen_a1 is the "
+                                          r"card itself \(CORE-19-R1\), paid by a use from play, and 'kinsmen' starts "
+                                          r"in the hand"):
+        make_case(from_hand)
+
+
 PRICED = """\
 players: [alice, bob]
 turns: 2

@@ -180,6 +180,9 @@ class AbilityReading(NamedTuple):
     # "negate the last evil Enhancement played in battle": the negate reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False
+    # "negate an Enhancement or the last Enhancement played": the negate also reaches the latest play before it of a
+    # card of its description, wherever that card is now (TGT-27-R2)
+    reaches_the_last_played: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)
     discards_itself: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be

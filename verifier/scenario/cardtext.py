@@ -438,6 +438,7 @@ class _Block:
         self.discards_negated = False
         self.places_negated = False
         self.last_played = False
+        self.or_last_played = False
         self.discards_itself = False
         self.interrupts_battle = False
         # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
@@ -1213,6 +1214,50 @@ def _last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
         f"only the latest play of {one} in the current battle before it, and its ability (TGT-27-R1)")),))
 
 
+# "Place in territory: You may discard this card to ...": the card is placed in its player's territory when played,
+# and the ability after the colon is used from there (PLACE-1-R3)
+_PLACED = re.compile(r"(?i)place (?:this(?: card)? )?in (?:your )?territory\s*:\s*")
+
+
+def _placed(block: _Block, sentence: str, m: re.Match[str]) -> None:
+    """Read "Place in territory: <ability>": the ability after the colon, used from the territory the card is placed
+    in (PLACE-1-R3), when its price is the card itself (CORE-19-R1), so that no play of the card uses it; else the
+    label is not modelled."""
+    _sentence(block, sentence[m.end():])
+    block.sentence = sentence
+    label = sentence[:m.end()].strip()
+    if block.kind is not None and block.discards_itself:
+        block.add("place", label, (("placed", "when played, the card is placed in its player's territory, and the "
+                                              "ability after the colon is used from there (PLACE-1-R3)"),))
+    else:
+        block.add("place", label, reason="a card placed in territory whose ability does not pay with the card itself "
+                                         "is not modelled (PLACE-1-R3)")
+
+
+# "Negate and discard an Enhancement or the last Enhancement played", "... the last Enhancement of opposite alignment
+# played or an Enhancement of opposite alignment [in play]" (TGT-27-R2, CORE-15-R2)
+_OR_LAST_PLAYED = re.compile(
+    r"(?P<verb>negate(?: and discard)?) (?:the last enhancement(?P<opposite> of opposite alignment)? played or an "
+    r"enhancement(?P=opposite)(?: in play)?|an enhancement or the last enhancement played)")
+
+
+def _or_last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
+    """Read a negate of "an Enhancement or the last Enhancement played": the negate of an Enhancement (of the
+    alignment opposite to its card's, CORE-15-R2, when it says so) that also reaches the latest play before it of
+    such an Enhancement, wherever that card is now (TGT-27-R2)."""
+    _sentence(block, f"{m.group('verb')} an enhancement")
+    block.sentence = sentence
+    if block.kind != "negate_effect" or any(p.reason for p in block.pieces):
+        return
+    block.or_last_played = True
+    mapped = [("reaches_the_last_played", "besides an Enhancement where a negate looks, the latest play of one before "
+                                          "it, wherever that card is now (TGT-27-R2)")]
+    if m.group("opposite"):
+        block.alignment = "opposite"
+        mapped.append(("target_alignment", "the alignment other than its card's (CORE-15-R2)"))
+    block.add("target", m.group(0).removeprefix(m.group("verb")).strip(), tuple(mapped))
+
+
 def _condition_read(lead: Tree, sentence: str) -> bool:
     """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
     (`_used_by`), or "if played during your ... phase"."""
@@ -1243,6 +1288,14 @@ def _sentence(block: _Block, sentence: str) -> None:
     last = _LAST_PLAYED.fullmatch(low) if block.kind is None else None
     if last is not None:
         _last_played(block, sentence, last)
+        return
+    either = _OR_LAST_PLAYED.fullmatch(low) if block.kind is None else None
+    if either is not None:
+        _or_last_played(block, sentence, either)
+        return
+    placed = _PLACED.match(sentence) if block.kind is None and not block.pieces else None
+    if placed is not None:
+        _placed(block, sentence, placed)
         return
     if _opponent_hand_move(block, sentence):
         return
@@ -1941,7 +1994,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
-        negates_the_last_played=block.last_played, discards_itself=block.discards_itself,
+        negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
+        discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),

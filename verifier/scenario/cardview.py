@@ -70,6 +70,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "discards_what_it_negates": a.discards_what_it_negates,
         "places_what_it_negates": a.places_what_it_negates,
         "negates_the_last_played": a.negates_the_last_played,
+        "reaches_the_last_played": a.reaches_the_last_played,
         "discards_itself": a.discards_itself,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
@@ -154,6 +155,8 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:
         fields.append("reaches only the latest play of a card it names in the current battle (TGT-27-R1)")
+    if a.reaches_the_last_played:
+        fields.append("also reaches the latest play of a card it names, wherever that card is now (TGT-27-R2)")
     if a.use_limit:
         times, per = a.use_limit.split("/")
         fields.append(f"may be used: at most {times} time(s) per {per}")

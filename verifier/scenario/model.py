@@ -97,6 +97,9 @@ class Ability(NamedTuple):
     # "negate the last evil Enhancement played in battle": it reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False
+    # "negate an Enhancement or the last Enhancement played": the negate also reaches the latest play before it of a
+    # card of its description, wherever that card is now (TGT-27-R2)
+    reaches_the_last_played: bool = False
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted

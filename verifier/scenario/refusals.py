@@ -55,7 +55,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
-    _refuse_prices_of_a_card_itself_the_model_cannot_follow(abilities, attempts)
+    _refuse_prices_of_a_card_itself_the_model_cannot_follow(cards, abilities, attempts)
     _refuse_interrupts_that_could_matter(cards, abilities, steps, attempts)
     _refuse_moves_of_cards_being_discarded(abilities, steps, attempts)
     _refuse_returns_to_hand_of_conditioned_cards(abilities, attempts, conditioned)
@@ -256,10 +256,17 @@ def _guard_refused(y: Attempt, x: Attempt, a: Ability) -> CaseRefused:
                        "read whole; write the ability by hand (with its guards true or false) for this case", y.loc)
 
 
-def _refuse_prices_of_a_card_itself_the_model_cannot_follow(abilities: list[Ability], attempts: list[Attempt]) -> None:
+# The zones of the field of play (GLOSS-4; `in_play` in encodings/glossary.yaml).
+_IN_PLAY = ("field_of_battle", "territory", "artifact_pile", "land_of_bondage")
+
+
+def _refuse_prices_of_a_card_itself_the_model_cannot_follow(cards: list[Card], abilities: list[Ability],
+                                                             attempts: list[Attempt]) -> None:
     """A price that is the ability's own card (CORE-19-R1) is paid by a use from play: a play of the card that uses
-    the ability (where the card goes, played and discarded at once, is not in the rules text found) and a negate
-    that may reach such a use (whether it gives the price back is not either) are refused."""
+    the ability (where the card goes, played and discarded at once, is not in the rules text found), a negate made
+    with such a card that does not start in play, and a negate that may reach such a use (whether it gives the price
+    back is not in the rules text found either) are refused."""
+    by_card = {c.name: c for c in cards}
     by_ability = {a.id: a for a in abilities}
     by_id = {x.id: x for x in attempts}
     for x in attempts:
@@ -268,6 +275,12 @@ def _refuse_prices_of_a_card_itself_the_model_cannot_follow(abilities: list[Abil
             raise CaseRefused(f"{x.id} plays '{x.card}', using {a.id}, whose price is the card itself (CORE-19-R1): "
                               "where a card goes that is played and discarded by one use is not modelled; activate "
                               "it from play instead", x.loc)
+        made_with = by_ability.get(x.ability or "") if x.kind == "negate_ability" else None
+        start = by_card[made_with.card].zone if made_with is not None else ""
+        if made_with is not None and made_with.discards_itself and start not in _IN_PLAY:
+            raise CaseRefused(f"{x.id} negates with '{made_with.card}', whose price for {made_with.id} is the card "
+                              f"itself (CORE-19-R1), paid by a use from play, and '{made_with.card}' starts in the "
+                              f"{display_value(start)}: start it in play", x.loc)
         y = by_id.get(x.negated_attempt or "") if x.kind == "negate_ability" else None
         b = _used(y, by_ability) if y is not None else None
         if y is not None and b is not None and b.discards_itself:

@@ -194,7 +194,7 @@ class CardsSection(CaseReaderBase):
         equipped_to = _name(equipped, "equipped_to") if equipped else None
         if equipped_to is not None and ctype != "Weapon":
             equipped.fail("only a Weapon can be equipped to a character")  # type: ignore[union-attr]
-        abilities = self.abilities(name, body, real)
+        abilities = self.abilities(name, body, real, ctype)
         traits_node = body.get("traits")
         stated = self.traits_of(traits_node, "trait") if traits_node is not None else ()
         listed = real.traits if real is not None and not real.later_identity else ()
@@ -226,7 +226,7 @@ class CardsSection(CaseReaderBase):
             out.append(trait)
         return tuple(dict.fromkeys(out))
 
-    def abilities(self, card: str, body: YMap, real: RealCard | None) -> list[Ability]:
+    def abilities(self, card: str, body: YMap, real: RealCard | None, ctype: str) -> list[Ability]:
         node = body.get("abilities")
         out: list[Ability] = []
         adds_node = body.get("adds")
@@ -255,7 +255,7 @@ class CardsSection(CaseReaderBase):
                         self.unmodelled.unread_blocks[f"{card} block {a.number}"] = (real.name, card, a.label, a.text,
                                                                                      body.get("card") or body)
                     continue
-                ability = self.from_reading(card, a.number, a, real, body)
+                ability = self.from_reading(card, a.number, a, real, body, ctype)
                 if adds_node is not None and a.effect_class != "plain_effect":
                     ability = ability._replace(adds=tuple(n for n, _ in _name_list(adds_node, "added character")))
                 if a.duration_kind == "until_event":
@@ -360,6 +360,7 @@ class CardsSection(CaseReaderBase):
                 discards_what_it_negates=_flag(item, "and_discard", False),
                 places_what_it_negates=_flag(item, "and_place", False),
                 negates_the_last_played=_flag(item, "last_played", False),
+                reaches_the_last_played=_flag(item, "or_last_played", False),
                 discards_itself=_flag(item, "price_itself", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
@@ -376,6 +377,10 @@ class CardsSection(CaseReaderBase):
             if ability.negates_the_last_played and kind != "negate_effect":
                 item.get("last_played").fail("'last_played' describes a negate ability of 'the last Enhancement "  # type: ignore[union-attr]
                                              "played in battle': give it 'kind: negate'")
+            if ability.reaches_the_last_played and (kind != "negate_effect" or ability.negates_the_last_played):
+                item.get("or_last_played").fail("'or_last_played' describes a negate ability of 'an Enhancement or "  # type: ignore[union-attr]
+                                                "the last Enhancement played': give it 'kind: negate', without "
+                                                "'last_played'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -445,8 +450,11 @@ class CardsSection(CaseReaderBase):
                           "what the parts above mean for this case; or run 'regcheck cards' to see the whole reading",
                           where.loc)
 
-    def from_reading(self, card: str, number: int, a: AbilityReading, real: RealCard, body: YMap) -> Ability:
-        """An ability of a real card from its reading; the card's x is asked for where the text needs it."""
+    def from_reading(self, card: str, number: int, a: AbilityReading, real: RealCard, body: YMap,
+                     ctype: str) -> Ability:
+        """An ability of a real card from its reading, the card being of type `ctype`; the card's x is asked for where
+        the text needs it, and a description "of opposite alignment" is read against the alignment of that type
+        (CORE-15-R2)."""
         def x_value(why: str) -> int:
             x_node = body.get("x")
             if x_node is None:
@@ -466,6 +474,13 @@ class CardsSection(CaseReaderBase):
         high = (x_value("that it targets up to X cards") if a.max_targets == "x"
                 else -1 if a.max_targets is None else a.max_targets)
         assert isinstance(turns, int) and isinstance(low, int) and isinstance(high, int)
+        alignment = a.target_alignment
+        if alignment == "opposite":
+            if ctype not in TYPE_ALIGNMENT:
+                (body.get("type") or body.get("card") or body).fail(
+                    f"{real.name} names cards 'of opposite alignment': give the card a type of one alignment (a Hero, "
+                    "Evil Character, Good or Evil Enhancement) so that the opposite one is known")
+            alignment = "evil" if TYPE_ALIGNMENT[ctype] == "good" else "good"
         return Ability(f"{card}_a{number}", card, a.kind or "other_effect", a.duration_kind, turns, a.paired,
                        a.on_return, a.grants_ability, bool(cbn), a.target_zone, a.targets_opponents_cards,
                        a.targets_all_in_location, a.text, also_in_play=a.also_in_play, parts=a.parts,
@@ -473,13 +488,14 @@ class CardsSection(CaseReaderBase):
                        targets_own_cards=a.targets_own_cards, min_targets=low, max_targets=high,
                        duration_min_turns=a.duration_min_turns, inflicts=a.inflicts, negates_kinds=a.negates_kinds,
                        target_traits=a.target_traits, uses_per_game=_reading_limit(a.use_limit, "game"),
-                       target_alignment=a.target_alignment, targets_every=a.targets_every,
+                       target_alignment=alignment, targets_every=a.targets_every,
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
                        guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        places_what_it_negates=a.places_what_it_negates,
                        negates_the_last_played=a.negates_the_last_played, discards_itself=a.discards_itself,
+                       reaches_the_last_played=a.reaches_the_last_played,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -753,6 +769,9 @@ class CardsSection(CaseReaderBase):
         facts.append(("negates_the_last_played", a.negates_the_last_played,
                       f"{a.id} {'reaches only' if a.negates_the_last_played else 'is not limited to'} the latest play "
                       "of a card it names in the current battle"))
+        facts.append(("reaches_the_last_played", a.reaches_the_last_played,
+                      f"{a.id} {'also reaches' if a.reaches_the_last_played else 'does not reach'} the latest play of a "
+                      "card it names wherever that card is now"))
         facts.append(("discards_itself", a.discards_itself,
                       f"{a.id} {'discards' if a.discards_itself else 'does not discard'} its own card as its price"))
         facts.append(("targets_in_play_too", a.also_in_play,
