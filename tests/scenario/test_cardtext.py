@@ -201,6 +201,8 @@ def test_a_placed_card_or_an_alternative_the_reader_does_not_take_is_refused(tex
     ("Persian may band to an evil OT human.", {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Persian"}, 1),
     ("Babylonian may band to up to 2 OT humans.",
      {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Babylonian"}, 2),
+    ("If used by an Assyrian, character may band to an Assyrian.",
+     {"used_by:Hero", "used_by:Evil_Character", "used_by_trait:Assyrian"}, 1),
 ])
 def test_a_band_of_a_user_a_description_names(text: str, requires: set[str], most: int) -> None:
     a = only(text)

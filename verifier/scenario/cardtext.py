@@ -1175,16 +1175,17 @@ def _band_or_move(low: str) -> tuple[str, str] | None:
 
 # "Persian may band to an evil O.T. human": a description of the user before its band (the words USER_MAY reads
 # alone are left to the grammar)
-_USER_BANDS = re.compile(r"(?P<who>(?!(?:you|holder|opponent|hero|character|evil character|each player) may)"
-                         r"[a-z][a-z.' -]*?) may band (?:to|with) (?P<rest>.+)")
+_USER_BANDS = re.compile(r"(?:if used by (?P<used_by>[a-z][a-z.' -]*?) , character"
+                         r"|(?P<who>(?!(?:you|holder|opponent|hero|character|evil character|each player) may)"
+                         r"[a-z][a-z.' -]*?)) may band (?:to|with) (?P<rest>.+)")
 
 
 def _user_band(block: _Block, sentence: str, m: re.Match[str]) -> bool:
-    """Read "Persian may band to an evil O.T. human": the band of the character the card is played on or with (or of
-    the character itself), for a user that fits the description before it (a case whose user is not known to be one
-    is refused). False, leaving the sentence to the reader, when that description is not one of characters the
-    reader checks or the band is not read."""
-    who = m.group("who")
+    """Read "Persian may band to an evil O.T. human" (or "If used by a Persian, character may band to ..."): the band of
+    the character the card is played on or with (or of the character itself), for a user that fits the description
+    before it (a case whose user is not known to be one is refused). False, leaving the sentence to the reader, when
+    that description is not one of characters the reader checks or the band is not read."""
+    who = m.group("who") or m.group("used_by")
     band = re.search(r"(?i)\bmay band (?:to|with) .+", sentence)
     if not _reads_user(who, sentence) or band is None or _parse(f"character {_lowered(band.group(0))}") is None:
         return False
