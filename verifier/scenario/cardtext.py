@@ -441,8 +441,8 @@ class _Block:
         self.or_last_played = False
         self.discards_itself = False
         self.interrupts_battle = False
-        # sentences moving cards from a pile to a hand (`_PILE_MOVES`): the sentence, the zones it takes from,
-        # and whether a condition leads it
+        # sentences moving cards out of a pile or a hand (`_PILE_MOVES`, `_LOOKS`, `_opponent_hand_move`): the
+        # sentence, the zones it takes from (none for a look or a reveal alone), and whether a condition leads it
         self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
@@ -1965,8 +1965,8 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
             block.targets_nothing()
-            mapped = (("kind", f"other_effect: it moves cards of {where if 'hand' in zones else 'a draw pile or a Reserve'} "
-                               "(to a hand, a discard pile or a draw pile), which the model does not carry out"),)
+            mapped = (("kind", f"other_effect: it moves cards of {where} (to a hand, a discard pile or a draw pile), "
+                               "which the model does not carry out"),)
         block.use_changes |= {reach_change(Reach((), None, True)) if z == "hand" else f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
                                                               "one is refused)"),))
