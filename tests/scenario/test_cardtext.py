@@ -371,6 +371,17 @@ def test_a_look_or_a_reveal_moves_no_card_and_a_move_after_it_is_not_carried_out
     assert any(f == "moves" for p in a.pieces for f, _ in p.mapped) == (not changes)
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    ("You may play an Enhancement.", "other_effect"),
+    ("Negate an evil card. You may play an OT Enhancement. Cannot be prevented.", "negate_effect"),
+    ("You may play an Enhancement. Negate an evil card.", "negate_effect"),
+])
+def test_a_permission_to_play_an_enhancement_moves_no_card(text: str, kind: str) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.use_changes) == (kind, (), ())
+    assert any(p.kind == "play" and dict(p.mapped)["moves"].startswith("no card") for p in a.pieces)
+
+
 @pytest.mark.parametrize("text", [
     "Look at the top 6 cards of deck: You may underdeck this card to take 1.",  # a price: the card itself moves
     "Reveal the top X cards of a deck: Discard an evil card, put a Lost Soul in play and underdeck the rest.",

@@ -444,6 +444,8 @@ class _Block:
         # sentences moving cards out of a pile or a hand (`_PILE_MOVES`, `_LOOKS`, `_opponent_hand_move`): the
         # sentence, the zones it takes from (none for a look or a reveal alone), and whether a condition leads it
         self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
+        # sentences letting the block's player play a card ("You may play an Enhancement.", TGT-9-R2)
+        self.plays_allowed: list[str] = []
         self.min_targets: int | str = 1
         self.max_targets: int | str | None = 1
         self.pieces: list[Part] = []
@@ -1320,6 +1322,10 @@ def _sentence(block: _Block, sentence: str) -> None:
         zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b", low) else ())
         block.pile_moves.append((sentence, zones, move.group("condition") is not None))
         return
+    if _PLAY_PERMISSION.fullmatch(low) and tree is None:
+        # "You may play an Enhancement.": moves no card (TGT-9-R2; see `read_block`)
+        block.plays_allowed.append(sentence)
+        return
     look = _LOOKS.fullmatch(low) if tree is None else None
     if look is not None:
         # "Look at an opponent's hand.": moves no card; "Look at the bottom 6 cards of a deck: Topdeck an evil card.":
@@ -1743,6 +1749,8 @@ _SEEN_ONE = (rf"(?:(?:the )?(?:top|bottom) (?:card|{_COUNT} cards) (?:of|from) {
              r"|(?:a|your|opponent's|an opponent's|each opponent's|all|their) hands?"
              r"|(?:a|your|opponent's|an opponent's) reserve)")
 _SEEN_HAND = re.compile(r"\bhands?\b")
+# "You may play an Enhancement.", "You may play an O.T. Enhancement." (TGT-9-R2): a play the case writes as its own
+_PLAY_PERMISSION = re.compile(r"you may play an? (?:(?:ot|nt|good|evil) )?enhancement")
 # what the move after a look takes: any words naming cards, none that would do anything but move them
 _LOOKED_AT = (r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|activate|discard|set|shuffle|exchange|"
               r"reserve|banish|capture|convert|if|and|from|(?<!up )to|this)\b)[^,;:])+?")
@@ -1936,6 +1944,13 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         # effects the limit is on is not read
         block.add("limit", "", reason="a limit in an ability with more than one effect (one a move out of a pile): "
                                       "which effect it limits is not read")
+    for sentence in block.plays_allowed:
+        kind: tuple[tuple[str, str], ...] = ()
+        if block.kind is None and not block.pile_moves:
+            block.targets_nothing()
+            kind = (("kind", "other_effect: an ability whose effect changes no card of a case"),)
+        block.add("play", sentence, kind + (("moves", "no card: the Enhancement it lets its player play is a play of "
+                                                       "its own (TGT-9-R2)"),))
     for sentence, zones, conditional in block.pile_moves:
         where = " or ".join(_ZONE_NAMES[z] for z in zones)
         if block.kind is None and conditional:
