@@ -320,6 +320,8 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("You may take an evil Roman from deck or a NT gray Enhancement from Reserve.", "other_effect",
      ("draw_pile:any", "reserve:any")),
     ("You may discard a good Enhancement from a deck.", "other_effect", ("draw_pile:any",)),
+    ("Negate an evil card. Opponent must discard the top card of deck.", "negate_effect", ("draw_pile:any",)),
+    ("Opponent may draw a card.", "other_effect", ("draw_pile:any",)),
     ("Search deck for a N.T. Artifact and add it to hand.", "other_effect", ("draw_pile:any",)),
     ("You may exchange a card from hand with a gold card from Reserve.", "other_effect",
      ("fits:any|any|hand", "reserve:any")),
