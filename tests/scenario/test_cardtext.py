@@ -377,11 +377,17 @@ def test_a_look_or_a_reveal_moves_no_card_and_a_move_after_it_is_not_carried_out
     ("You may play an Enhancement.", "other_effect"),
     ("Negate an evil card. You may play an OT Enhancement. Cannot be prevented.", "negate_effect"),
     ("You may play an Enhancement. Negate an evil card.", "negate_effect"),
+    ("If opponent has board advantage, you may play an OT brown Enhancement.", "other_effect"),
 ])
 def test_a_permission_to_play_an_enhancement_moves_no_card(text: str, kind: str) -> None:
+    # whether a condition leading it holds or not, no card moves (TGT-9-R2)
     a = only(text)
     assert (a.kind, a.unsupported, a.use_changes) == (kind, (), ())
     assert any(p.kind == "play" and dict(p.mapped)["moves"].startswith("no card") for p in a.pieces)
+
+
+def test_a_permission_to_play_a_card_of_a_kind_the_reader_does_not_take_is_refused() -> None:
+    assert only("You may play an Enhancement with a capture ability.").unsupported
 
 
 @pytest.mark.parametrize("text", [

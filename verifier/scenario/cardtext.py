@@ -1750,8 +1750,9 @@ _SEEN_ONE = (rf"(?:(?:the )?(?:top|bottom) (?:card|{_COUNT} cards) (?:of|from) {
              r"|(?:a|your|opponent's|an opponent's|each opponent's|all|their) hands?"
              r"|(?:a|your|opponent's|an opponent's) reserve)")
 _SEEN_HAND = re.compile(r"\bhands?\b")
-# "You may play an Enhancement.", "You may play an O.T. Enhancement." (TGT-9-R2): a play the case writes as its own
-_PLAY_PERMISSION = re.compile(r"you may play an? (?:(?:ot|nt|good|evil) )?enhancement")
+# "You may play an Enhancement.", "If opponent has board advantage, you may play an O.T. brown Enhancement."
+# (TGT-9-R2): a play the case writes as its own; whether a condition leading it holds, no card moves
+_PLAY_PERMISSION = re.compile(r"(?:if [^,]+ , )?you may play (?:an?|one) (?:[a-z.]+ )*?enhancement")
 # what the move after a look takes: any words naming cards, none that would do anything but move them
 _LOOKED_AT = (r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|activate|discard|set|shuffle|exchange|"
               r"reserve|banish|capture|convert|if|and|from|(?<!up )to|this)\b)[^,;:])+?")
