@@ -911,13 +911,16 @@ class _Case:
 
     @cached_property
     def rules_naming(self) -> dict[str, set[str]]:
-        """For each solver constant, the rules with an instance that names it, worked out once per case."""
-        out: dict[str, set[str]] = {}
+        """For each solver constant, the rules with an instance that names it, worked out once per case (from
+        the text of each rule's instances together)."""
+        bodies: dict[str, list[str]] = {}
         for t in self.g.tracked:
             if isinstance(t.origin, RuleInstance):
-                rule = t.origin.rule.id
-                for name in t.mentions:
-                    out.setdefault(name, set()).add(rule)
+                bodies.setdefault(t.origin.rule.id, []).append(t.body)
+        out: dict[str, set[str]] = {}
+        for rule, texts in bodies.items():
+            for name in mentioned(" ".join(texts)):
+                out.setdefault(name, set()).add(rule)
         return out
 
     @cached_property
