@@ -87,7 +87,7 @@ def test_expected_contradiction_exits_0(cli: Cli, assert_no_crash: Check, repo_r
     assert_no_crash(result)
     assert result.exit_code == 0
     assert "  ok   zap_legal: contradiction\n" in result.stdout
-    assert "SA-5[x=zap, c=joshua, s=turn 1 Draw (alice), undo]" in result.stdout
+    assert "SA-5[x=zap, c=joshua]" in result.stdout
 
 
 def test_bad_input_exits_2(cli: Cli, assert_no_crash: Check, repo_root: Path, write_case: Callable[..., Path]) -> None:

@@ -30,7 +30,11 @@ from verifier.solver.grounding import RuleInstance, ground
 from .helpers import NEGATED_IN_BATTLE_SCOPE, replace_in
 
 Gate = Callable[..., Result]
-SA_5 = "requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)"
+SA_5 = """requires: |
+      implies(may_set_aside(x) and targets(x, c) and set_aside(x, c),
+              return_step(x, c) <= step_of(x) or return_step(x, c) == never
+              or any(return_step(x, c) == s for s in steps if s > step_of(x) and phase_of(s) == Preparation))"""
+RETURNS_IN_PREPARATION = "requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)"
 # cases beside the small repository's three: two that ground no SA-5 instance, two that do
 MORE_CASES = ("modifiers/whole-ability-modifier-modifies-every-part.yaml",
               "modifiers/ability-type-modifier-on-an-ability-without-that-type.yaml",
@@ -134,7 +138,7 @@ def test_an_added_rule_is_grounded_against_the_rules_of_now(gate: Gate, committe
     sa_5 = "  - id: SA-5\n    cites: [SA-5]\n"
     text = (committed / "encodings" / "set-aside.yaml").read_text(encoding="utf-8")
     added = ("  - id: SA-5z\n    cites: [SA-5]\n    says: \"{c} comes back from {x} only in a Preparation Phase\"\n"
-             "    for: {x: attempt, c: card, s: step}\n    " + SA_5 + "\n\n")
+             "    for: {x: attempt, c: card, s: step}\n    " + RETURNS_IN_PREPARATION + "\n\n")
     (committed / "encodings" / "set-aside.yaml").write_text(text.replace(sa_5, added + sa_5, 1), encoding="utf-8")
     now = load_rule_base(committed / "encodings")
     reached = _cases_holding(committed, now, {"SA-5z"})

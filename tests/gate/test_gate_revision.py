@@ -18,7 +18,10 @@ from verifier.solver.grounding import RuleInstance, ground
 from .helpers import CONTRADICTION, NEGATED_IN_BATTLE_SCOPE, replace_in
 
 Gate = Callable[..., Result]
-SA_5 = "requires: implies(returns_at(x, c, s), phase_of(s) == Preparation)"
+SA_5 = """requires: |
+      implies(may_set_aside(x) and targets(x, c) and set_aside(x, c),
+              return_step(x, c) <= step_of(x) or return_step(x, c) == never
+              or any(return_step(x, c) == s for s in steps if s > step_of(x) and phase_of(s) == Preparation))"""
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

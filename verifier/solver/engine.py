@@ -20,6 +20,7 @@ __all__ = ["check_scenario", "explain_scenario", "check_ruling", "screen_scenari
            "screen_asked", "ScenarioScreen",
            "DEFAULT_TIMEOUT_MS", "RULING_SECTION"]
 
+import operator
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import cached_property
@@ -29,7 +30,7 @@ from typing import NamedTuple
 from ..errors import Location, SolverError
 from ..language.encoding import RuleBase
 from ..language.openness import open_outcomes, statements_naming
-from ..reference import Key, Reference, plain_key
+from ..reference import Key, Reference, Value, plain_key
 from ..rulesdoc import RulesDocument, Statement, in_statement_order, statement_order
 from ..scenario.model import Claim, Fact, Question, Scenario
 from ..verdicts import (
@@ -106,6 +107,9 @@ class _Case:
         self.first_status = ""  # the first check's status (sat, unsat, unknown), once run
         self.model_checked = False  # the model behind the answers passed the reference evaluator
         self.core_names: list[str] = []  # the last conflict found, by assertion name
+        # the first values the reference evaluator was given: the reading they came by, their raw and plain values
+        self.first_read: tuple[list[tuple[str, Key, str, tuple[str, ...] | None]], tuple[object, ...],
+                               dict[Key, Value]] | None = None
         # the rule bodies read the inputs the facts pin as their values (see `ground`), until a conflict is met
         self.folded = fold and base is None and not tracked
         try:
@@ -212,12 +216,36 @@ class _Case:
         return self.refuted_read({r.smt: v for r, v in values.items()}, alone)
 
     def refuted_read(self, read: Mapping[str, object], alone: bool = False) -> str | None:
-        """`refuted` of the raw values of every outcome and choice by solver name, as `Session.read` gives them."""
-        decode = self.g.decode
-        plain = {key: (table[v] if table is not None and isinstance(v, int) and 0 <= v < len(table)
-                       else decode(type_name, v))
-                 for name, key, type_name, table in self.plain_reading for v in (read[name],)}
+        """`refuted` of the raw values of every outcome and choice by solver name, as `Session.read` gives them.
+
+        The values given first are kept: a later read on the same grounding is turned into the reference
+        evaluator's values from those, only the raw values that differ from them decoded afresh."""
+        reading = self.plain_reading
+        raws = self.raw_getter(read) if len(reading) > 1 else tuple(read[name] for name, _, _, _ in reading)
+        kept = self.first_read
+        if kept is not None and kept[0] is reading:
+            before, plain = kept[1], dict(kept[2])
+            if raws != before:
+                for entry, v, was in zip(reading, raws, before):
+                    if v != was:
+                        plain[entry[1]] = self.decoded(entry, v)
+        else:
+            plain = {entry[1]: self.decoded(entry, v) for entry, v in zip(reading, raws)}
+            if kept is None:
+                self.first_read = (reading, raws, plain)
         return self.reference.first_failure(plain, self.left_out, alone)
+
+    def decoded(self, entry: tuple[str, Key, str, tuple[str, ...] | None], raw: object) -> Value:
+        """A raw value of the outcome or choice `entry` (of `plain_reading`) as the reference evaluator's value."""
+        table = entry[3]
+        if table is not None and isinstance(raw, int) and 0 <= raw < len(table):
+            return table[raw]
+        return self.g.decode(entry[2], raw)
+
+    @cached_property
+    def raw_getter(self) -> Callable[[Mapping[str, object]], tuple[object, ...]]:
+        """The raw values of `plain_reading`'s outcomes and choices, in its order, from a read by solver name."""
+        return operator.itemgetter(*(name for name, _, _, _ in self.plain_reading))
 
     @cached_property
     def plain_reading(self) -> list[tuple[str, Key, str, tuple[str, ...] | None]]:
@@ -883,13 +911,16 @@ class _Case:
 
     @cached_property
     def rules_naming(self) -> dict[str, set[str]]:
-        """For each solver constant, the rules with an instance that names it, worked out once per case."""
-        out: dict[str, set[str]] = {}
+        """For each solver constant, the rules with an instance that names it, worked out once per case (from
+        the text of each rule's instances together)."""
+        bodies: dict[str, list[str]] = {}
         for t in self.g.tracked:
             if isinstance(t.origin, RuleInstance):
-                rule = t.origin.rule.id
-                for name in t.mentions:
-                    out.setdefault(name, set()).add(rule)
+                bodies.setdefault(t.origin.rule.id, []).append(t.body)
+        out: dict[str, set[str]] = {}
+        for rule, texts in bodies.items():
+            for name in mentioned(" ".join(texts)):
+                out.setdefault(name, set()).add(rule)
         return out
 
     @cached_property
@@ -1144,6 +1175,7 @@ class _Without(_Case):
         self.first_status = ""
         self.model_checked = False
         self.core_names = []
+        self.first_read = None
         self.g = self.solver.g
         self.session = self.solver.session
         self.limits = base.limits
