@@ -322,6 +322,8 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("You may discard a good Enhancement from a deck.", "other_effect", ("draw_pile:any",)),
     ("Negate an evil card. Opponent must discard the top card of deck.", "negate_effect", ("draw_pile:any",)),
     ("Opponent may draw a card.", "other_effect", ("draw_pile:any",)),
+    ("Draw up to X (limit 3 unless played in battle).", "other_effect", ("draw_pile:any",)),
+    ("You may underdeck an evil card from hand to draw 2.", "other_effect", ("draw_pile:any", "fits:any|any|hand")),
     ("Search deck for a N.T. Artifact and add it to hand.", "other_effect", ("draw_pile:any",)),
     ("You may exchange a card from hand with a gold card from Reserve.", "other_effect",
      ("fits:any|any|hand", "reserve:any")),
@@ -343,6 +345,7 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
     # which effect the limit is on is not read
     "You may discard the top X cards of opponent's deck. Limit once per game. May band to a generic Egyptian warrior.",
     "You may take an Assyrian to territory from deck.",
+    "You may underdeck this card to draw 1.",  # the card itself moves
     "Search deck for The Throne of David and put it in territory.",
     "You may exchange a Hero in battle with a Hero from deck.",  # a card in play moves
     "You may exchange this card with a human Evil Character from deck or Reserve.",  # the card itself moves

@@ -1319,7 +1319,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data == "discard" else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
-        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b", low) else ())
+        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bfrom (?:your )?hand to draw\b", low) else ())
         block.pile_moves.append((sentence, zones, move.group("condition") is not None))
         return
     if _PLAY_PERMISSION.fullmatch(low) and tree is None:
@@ -1722,8 +1722,11 @@ _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|
 _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from)\b)[^,;:])+?"
 # what a discard out of a pile names: one description, without a place or a second effect of its own
 _ONE_KIND = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from|in|or|and|take|discard)\b)[^,;:])+?"
-_MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+\))?|\d+|one|two|three|a card)(?: cards?)?"
+_MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\))?|\d+|one|two|three|a card)(?: cards?)?"
          r"(?: from (?:the )?bottom of (?:your )?deck)?|draw (?:the )?top card (?:of|from) (?:your |own )?draw pile"
+         # "You may underdeck an evil card from hand to draw 2." (PLACE-1-R1, CORE-19): cards of a hand move too
+         rf"|(?:underdeck|topdeck) (?:a|an|one|up to \d+|any number of) {_ONE_KIND} from (?:your )?hand to draw "
+         r"(?:\d+|x|an equal number)"
          rf"|take {_TAKEN} from {_PILES}(?: or {_TAKEN} from {_PILES})*"
          rf"|search {_PILES} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand)?"
          # "You may exchange a card from hand with a gold card from Reserve." (EXCH-1): cards of a hand move too
