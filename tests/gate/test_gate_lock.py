@@ -53,6 +53,18 @@ def test_a_changed_statement_fails_until_the_lock_is_renewed(gate: Gate, gate_re
     assert gate(root).exit_code == 0
 
 
+def test_the_lock_is_not_renewed_while_a_waiver_names_a_statement_that_does_not_exist(gate: Gate, gate_repo: Path) -> None:
+    root = _no_cases(gate_repo)
+    lock = (root / LOCK_FILE).read_text()
+    replace_in(root / "encodings" / "zones.yaml", "  - statement: RET-1-R1\n", "  - statement: RET-9-R9\n")
+    refused = gate(root, "--renew-lock")
+    assert refused.exit_code == 2, refused.output
+    assert "encodings/zones.yaml" in refused.output and "a waiver names RET-9-R9, which is not in the rules document" in (
+        refused.output)
+    assert "the locks are not renewed" in refused.output and "Traceback" not in refused.output
+    assert (root / LOCK_FILE).read_text() == lock
+
+
 def test_a_statement_rewrapped_without_changing_its_words_keeps_its_fingerprint(gate: Gate, gate_repo: Path) -> None:
     root = _no_cases(gate_repo)
     replace_in(root / "rules" / "set-aside.md", SA_4, SA_4.replace(" goes to the", "\n  goes   to the"))

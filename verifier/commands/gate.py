@@ -44,7 +44,9 @@ from .common import (
 @memory_option
 @jobs_option
 @click.option("--renew-lock", is_flag=True,
-              help="Record the current text of every cited statement in rules.lock (after review), and stop.")
+              help="Record the current text of every cited statement in rules.lock, and the card counts in "
+                   "cards.lock (after review), and stop; refused, writing nothing, while an encoding cites a "
+                   "statement the rules document does not hold.")
 @click.option("--accept-findings", is_flag=True,
               help="Rewrite accepted-findings.yaml with every finding found now (keeping the notes), then check.")
 @click.option("--scope", "scopes", multiple=True, type=click.Path(dir_okay=False, exists=True),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import CaseError, InputError, Location, RegcheckError
+from ..errors import CaseError, EncodingError, InputError, Location, RegcheckError
 from ..explore import ExploreOptions, ExploreResult, explore_scope, load_scope
 from ..explore.baseline import finding_of
 from ..files import display_path, file_state, irregular
@@ -237,9 +237,16 @@ def _results(root: Path, files: Iterable[Path], outcomes: Iterable[CaseResult | 
 
 
 def renew_lock(root: Path) -> tuple[int, list[str]]:
-    """Write the lock for the rules as they are, and the cards lock; returns how many statements it holds and what changed."""
+    """Write the lock for the rules as they are, and the cards lock; returns how many statements it holds and what changed.
+    Raises `EncodingError`, writing nothing, when a rule, a definition or a waiver names a statement the rules document
+    does not hold (the lock could not say what it cites)."""
     rules = cached_rule_base(root / "encodings", load_rule_base)
     doc = load_rules_document(root / "rules")
+    unknown = [p for p in check_traceability(root, doc, rules)[1] if p.check == "citations"]
+    if unknown:
+        more = f" ({len(unknown) - 1} more such citations)" if len(unknown) > 1 else ""
+        raise EncodingError(f"{unknown[0].message}; the locks are not renewed{more}",
+                            Location(unknown[0].place.path, unknown[0].place.line) if unknown[0].place else None)
     path = root / LOCK_FILE
     state = file_state(path)
     try:
