@@ -1044,15 +1044,15 @@ def _reaches(d: Description, e: Description) -> bool:
                                                      else {TYPE_ALIGNMENT[t] for t in kinds})))))
 
 
-def _read_alone(sentence: str, shown: str) -> _Block | None:
-    """The sentence read as a block of its own, when it is read whole as the effect `shown` names (its targets,
+def _read_alone(sentence: str, *shown: str) -> _Block | None:
+    """The sentence read as a block of its own, when it is read whole as an effect `shown` names (its targets,
     place and destination; a condition leading it need not be read: the case is refused whether or not it holds),
     else None."""
     alone = _Block()
     alone.alone = True
     _sentence(alone, sentence)
     if alone.kind is None or any((p.reason and p.kind != "condition") or p.kind not in (
-            shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
+            *shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
         return None
     return alone
 
@@ -1096,7 +1096,6 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
 # "Opponent must discard a card from hand.", "Opponent must underdeck an evil card from hand.": a move of cards of a
 # hand that the opponent carries out
 _OPPONENT_MUST = re.compile(r"(?i)(?:each |selected |an )?opponent must (?=(?:discard|underdeck|topdeck|shuffle)\b)")
-_HAND_MOVES = ("discard_effect", "place_in_deck_effect", "shuffle_effect")
 
 
 def _opponent_hand_move(block: _Block, sentence: str) -> bool:
@@ -1106,11 +1105,8 @@ def _opponent_hand_move(block: _Block, sentence: str) -> bool:
     lead = _OPPONENT_MUST.match(sentence)
     if lead is None:
         return False
-    alone = _Block()
-    alone.alone = True
-    _sentence(alone, sentence[lead.end():])
-    if (alone.kind not in _HAND_MOVES or alone.zone != "hand" or alone.also_in_play
-            or any(p.reason for p in alone.pieces)):
+    alone = _read_alone(sentence[lead.end():], "discard", "place in deck", "shuffle")
+    if alone is None or alone.zone != "hand" or alone.also_in_play:
         return False
     block.pile_moves.append((sentence, ("hand",), False))
     return True
@@ -1202,15 +1198,21 @@ _LAST_PLAYED = re.compile(r"(?P<verb>negate(?: and discard| and underdeck| and t
                           r"battle)")
 
 
+def _negate_read_whole(block: _Block, sentence: str, negate: str) -> bool:
+    """Read `sentence` as the negate written `negate` ("negate and discard an evil enhancement") says; whether it is a
+    negate with every part read."""
+    _sentence(block, negate)
+    block.sentence = sentence
+    return block.kind == "negate_effect" and not any(p.reason for p in block.pieces)
+
+
 def _last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
     """Read a negate of "the last <good or evil> Enhancement played in (this) battle": the negate of an Enhancement of
     that description (read as "negate an evil Enhancement" is) that may reach only the latest play of such an
     Enhancement in the current battle before it (TGT-27-R1)."""
     what = m.group("what")
     one = f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
-    _sentence(block, f"{m.group('verb')} {one}")
-    block.sentence = sentence
-    if block.kind != "negate_effect" or any(p.reason for p in block.pieces):
+    if not _negate_read_whole(block, sentence, f"{m.group('verb')} {one}"):
         return
     block.last_played = True
     block.add("target", m.group(0).removeprefix(m.group("verb")).strip(), (("negates_the_last_played", (
@@ -1248,9 +1250,7 @@ def _or_last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
     """Read a negate of "an Enhancement or the last Enhancement played": the negate of an Enhancement (of the
     alignment opposite to its card's, CORE-15-R2, when it says so) that also reaches the latest play before it of
     such an Enhancement, wherever that card is now (TGT-27-R2)."""
-    _sentence(block, f"{m.group('verb')} an enhancement")
-    block.sentence = sentence
-    if block.kind != "negate_effect" or any(p.reason for p in block.pieces):
+    if not _negate_read_whole(block, sentence, f"{m.group('verb')} an enhancement"):
         return
     block.or_last_played = True
     mapped = [("reaches_the_last_played", "besides an Enhancement where a negate looks, the latest play of one before "

@@ -60,6 +60,19 @@ def _settled_fit(g: Ability, d: Description, c: Card, where: Location) -> bool:
     return fits_description(c, d.types, d.brigade, d.alignment, d.traits)
 
 
+
+# The keys of an ability written by hand that say what its negate also does or reaches: the Ability field each sets,
+# what it describes, and the key it may not be given with.
+_NEGATE_KEYS = (
+    ("and_discard", "discards_what_it_negates",
+     "a negate ability that also discards what it negates ('negate and discard')", None),
+    ("and_place", "places_what_it_negates", "a negate ability that also puts what it negates into its owner's draw "
+                                            "pile ('negate and underdeck')", "and_discard"),
+    ("last_played", "negates_the_last_played", "a negate ability of 'the last Enhancement played in battle'", None),
+    ("or_last_played", "reaches_the_last_played",
+     "a negate ability of 'an Enhancement or the last Enhancement played'", "last_played"),
+)
+
 class CardsSection(CaseReaderBase):
     """Reads the cards and their abilities."""
 
@@ -367,20 +380,10 @@ class CardsSection(CaseReaderBase):
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
                     "'cannot_be_negated_by' limits the guards of an ability that cannot be negated: give "
                     "'cannot_be_negated: true' as well")
-            if ability.discards_what_it_negates and kind != "negate_effect":
-                item.get("and_discard").fail("'and_discard' describes a negate ability that also discards what it "  # type: ignore[union-attr]
-                                             "negates ('negate and discard'): give it 'kind: negate'")
-            if ability.places_what_it_negates and (kind != "negate_effect" or ability.discards_what_it_negates):
-                item.get("and_place").fail("'and_place' describes a negate ability that also puts what it negates "  # type: ignore[union-attr]
-                                           "into its owner's draw pile ('negate and underdeck'): give it 'kind: "
-                                           "negate', without 'and_discard'")
-            if ability.negates_the_last_played and kind != "negate_effect":
-                item.get("last_played").fail("'last_played' describes a negate ability of 'the last Enhancement "  # type: ignore[union-attr]
-                                             "played in battle': give it 'kind: negate'")
-            if ability.reaches_the_last_played and (kind != "negate_effect" or ability.negates_the_last_played):
-                item.get("or_last_played").fail("'or_last_played' describes a negate ability of 'an Enhancement or "  # type: ignore[union-attr]
-                                                "the last Enhancement played': give it 'kind: negate', without "
-                                                "'last_played'")
+            for key, field, what, without in _NEGATE_KEYS:
+                if getattr(ability, field) and (kind != "negate_effect" or (without and _flag(item, without, False))):
+                    item.get(key).fail(f"'{key}' describes {what}: give it 'kind: negate'"  # type: ignore[union-attr]
+                                       + (f", without '{without}'" if without else ""))
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
