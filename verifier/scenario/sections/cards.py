@@ -61,6 +61,19 @@ def _settled_fit(g: Ability, d: Description, c: Card, where: Location) -> bool:
 
 
 
+# The yes-or-no inputs of an ability, each a fact named as its field: what the fact says when it holds, when it does
+# not, and of what.
+_FLAG_FACTS = (
+    ("discards_what_it_negates", "also discards", "does not discard", "the card whose ability it negates"),
+    ("places_what_it_negates", "also puts", "does not put",
+     "the card whose ability it negates into its owner's draw pile"),
+    ("negates_the_last_played", "reaches only", "is not limited to",
+     "the latest play of a card it names in the current battle"),
+    ("reaches_the_last_played", "also reaches", "does not reach",
+     "the latest play of a card it names wherever that card is now"),
+    ("discards_itself", "discards", "does not discard", "its own card as its price"),
+)
+
 # The keys of an ability written by hand that say what its negate also does or reaches: the Ability field each sets,
 # what it describes, and the key it may not be given with.
 _NEGATE_KEYS = (
@@ -763,20 +776,9 @@ class CardsSection(CaseReaderBase):
         facts.append(("targets_every", a.targets_every,
                       f"{a.id} targets every card that fits when it is used ('all')" if a.targets_every
                       else f"{a.id} targets the cards its user picks"))
-        facts.append(("discards_what_it_negates", a.discards_what_it_negates,
-                      f"{a.id} {'also discards' if a.discards_what_it_negates else 'does not discard'} the card whose "
-                      "ability it negates"))
-        facts.append(("places_what_it_negates", a.places_what_it_negates,
-                      f"{a.id} {'also puts' if a.places_what_it_negates else 'does not put'} the card whose ability it "
-                      "negates into its owner's draw pile"))
-        facts.append(("negates_the_last_played", a.negates_the_last_played,
-                      f"{a.id} {'reaches only' if a.negates_the_last_played else 'is not limited to'} the latest play "
-                      "of a card it names in the current battle"))
-        facts.append(("reaches_the_last_played", a.reaches_the_last_played,
-                      f"{a.id} {'also reaches' if a.reaches_the_last_played else 'does not reach'} the latest play of a "
-                      "card it names wherever that card is now"))
-        facts.append(("discards_itself", a.discards_itself,
-                      f"{a.id} {'discards' if a.discards_itself else 'does not discard'} its own card as its price"))
+        for field, yes, no, rest in _FLAG_FACTS:
+            value = getattr(a, field)
+            facts.append((field, value, f"{a.id} {yes if value else no} {rest}"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
