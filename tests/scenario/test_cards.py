@@ -264,8 +264,8 @@ def _reading_of(text: str) -> CardReading:
 
 @pytest.mark.parametrize(("text", "blocked"), [
     ("Set aside a Hero. Capture a human to a player.", {"set-aside": (mechanic_reason("capture"),)}),
-    ("Set aside a Hero. If Peter is captured, search discard pile for an Acts angel.",
-     {"set-aside": (mechanic_reason("capture"), mechanic_reason("searching"))}),
+    ("Set aside a Hero. If Peter is captured, banish an Acts angel from a discard pile.",
+     {"set-aside": (mechanic_reason("capture"), mechanic_reason("removing from the game"))}),
     ("Set aside a Hero for 2 turns.", {}),
     ("Heal a Hero or negate an Evil Character.", {"negate": (OFFERED_INSTEAD,)}),
     ("Set aside a male hero (face down).",

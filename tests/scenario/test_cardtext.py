@@ -327,6 +327,16 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("Search deck for a N.T. Artifact and add it to hand.", "other_effect", ("draw_pile:any",)),
     ("You may exchange a card from hand with a gold card from Reserve.", "other_effect",
      ("fits:any|any|hand", "reserve:any")),
+    ("You may take a good Enhancement from discard pile.", "other_effect", ("discard_pile:any",)),
+    ("You may take a good O.T. Enhancement from deck, discard pile or Reserve.", "other_effect",
+     ("discard_pile:any", "draw_pile:any", "reserve:any")),
+    ("You may search deck or Reserve (or discard pile if it contains a martyr) for Blood of the Lamb.", "other_effect",
+     ("discard_pile:any", "draw_pile:any", "reserve:any")),
+    ("Search discard pile for X O.T. green Enhancement with toughness */4 or less and shuffle into deck.",
+     "other_effect", ("discard_pile:any",)),
+    ("Search any draw pile for one evil Dominant card and discard it.", "other_effect", ("draw_pile:any",)),
+    ("You may take an evil weapon from Reserve or underdeck an evil weapon from discard pile.", "other_effect",
+     ("discard_pile:any", "reserve:any")),
 ])
 def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
                                                                    changes: tuple[str, ...]) -> None:
@@ -338,7 +348,8 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
 
 @pytest.mark.parametrize("text", [
     "Search deck for The Throne of David and put it in play.",  # a card the case does not hold enters play
-    "You may take a good Enhancement from discard pile.",  # a discard pile may hold the case's cards
+    # "or" leads another move, a banish, which is not read
+    "Take an animal from Reserve or banish a human from a discard pile.",
     "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition
     "If an opponent harms your wilderness Hero, discard the top card of their deck.",
     "Discard a Hero or the top card of a deck.",  # the Hero is one of the case's cards

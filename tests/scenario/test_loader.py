@@ -1666,6 +1666,49 @@ questions:
     assert make_case(held.replace("  - {id: negate_it, turn: 1, phase: Battle, negate: paralyze, by: wheel}\n", ""))
 
 
+def test_a_search_of_a_discard_pile_refuses_a_case_with_a_card_that_could_be_there(
+        make_case: Callable[..., Scenario]) -> None:
+    # Lost Coin Found: "Holder may search discard pile for any good enhancement worth 3/3 or less."
+    text = """\
+players: [alice, bob]
+turns: 2
+cards:
+  ruth:
+    type: Hero
+    brigade: White
+  sisera:
+    type: Evil_Character
+    owner: bob
+  coin:
+    card: Lost Coin Found
+timeline:
+  - {turn: 2, phase: Battle, enter_battle: [ruth]}
+  - {turn: 2, phase: Battle, player: bob, enter_battle: [sisera]}
+  - {id: play_it, turn: 2, phase: Battle, play: coin, on: ruth}
+questions:
+  legal: legal(play_it)
+"""
+    # the characters of the battle it is played in are discarded, if at all, after it (GLOSS-3)
+    assert make_case(text).attempts[-1].id == "play_it"
+    refused = r"also says 'Holder may search discard pile for any good enhancement worth 3/3 or less.', which " \
+              r"regcheck does not carry out, and it could change card '{}' \(that may be in a discard pile\)"
+    with pytest.raises(CaseError, match=refused.format("boaz")):
+        make_case(text.replace("  coin:", "  boaz:\n    type: Hero\n    zone: discard pile\n  coin:"))
+    # a battle of an earlier turn may have discarded any card of the case
+    with pytest.raises(CaseError, match=refused.format("ruth")):
+        make_case(text.replace("timeline:\n", "timeline:\n  - {turn: 1, phase: Battle, player: bob, "
+                                               "enter_battle: [sisera]}\n"))
+    # an enhancement played before it may have been discarded after use
+    with pytest.raises(CaseError, match=refused.format("lamp")):
+        make_case(text.replace("  coin:", "  lamp:\n    type: GE\n    brigade: White\n"
+                                          "    abilities: [{kind: other, text: Draw 1.}]\n  coin:")
+                  .replace("  - {id: play_it", "  - {turn: 2, phase: Battle, play: lamp, on: ruth}\n  - {id: play_it"))
+    # unused, the search changes nothing
+    assert make_case(text.replace("  - {id: play_it, turn: 2, phase: Battle, play: coin, on: ruth}\n", "")
+                     .replace("legal(play_it)", "zone(ruth, 0)").replace("  coin:", "  boaz:\n    type: Hero\n"
+                                                                          "    zone: discard pile\n  coin:"))
+
+
 def test_a_negate_entry_of_an_enhancement_that_needs_a_user_is_refused(make_case: Callable[..., Scenario]) -> None:
     # My Lord and My God (GoC), GE: "If used by a disciple, negate and discard an evil card in play or a set-aside
     # area."; a negate entry names no character using the enhancement

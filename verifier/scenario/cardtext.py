@@ -1718,8 +1718,16 @@ _PLAYED_DURING = re.compile(r"if played during your (preparation|battle|discard)
 # that does is refused (`_PILE_ZONES` names the piles).
 _PILE = r"(?:your |a |the |opponent's |an opponent's |each opponent's |each |their |his |own |any )?(?:deck|draw pile|reserve)"
 _PILES = rf"{_PILE}(?: (?:,|or|and) {_PILE})*(?: \((?:or|and) (?:deck|draw pile|reserve) if [^()]*\))?"
+# the piles a take or a search may name, a discard pile among them ("Take a Fruit of the Spirit from Reserve or
+# discard pile.", SRCH-1, SRCH-6)
+_TAKE_PILE = rf"(?:{_PILE}|(?:your |a |the |opponent's |an opponent's |each opponent's |their |his |own |any )?discard pile)"
+_TAKEN_FROM = (rf"{_TAKE_PILE}(?: (?:,|or|and) {_TAKE_PILE})*"
+               r"(?: \((?:or|and) (?:deck|draw pile|reserve|discard pile) if [^()]*\))?")
 # what a take or a search names: any words, but none that would put the card into play or battle
 _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from)\b)[^,;:])+?"
+# a verb that starts a move of its own after "or" rather than a second thing taken ("Take an animal from Reserve or
+# banish a human from a discard pile.")
+_OTHER_MOVE = r"(?!(?:banish|remove|underdeck|topdeck|shuffle|discard|reserve|draw|search|take)\b)"
 # what a discard out of a pile names: one description, without a place or a second effect of its own
 _ONE_KIND = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from|in|or|and|take|discard)\b)[^,;:])+?"
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\))?|\d+|one|two|three|a card)(?: cards?)?"
@@ -1727,21 +1735,22 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\)
          # "You may underdeck an evil card from hand to draw 2." (PLACE-1-R1, CORE-19): cards of a hand move too
          rf"|(?:underdeck|topdeck) (?:a|an|one|up to \d+|any number of) {_ONE_KIND} from (?:your )?hand to draw "
          r"(?:\d+|x|an equal number)"
-         rf"|take {_TAKEN} from {_PILES}(?: or {_TAKEN} from {_PILES})*"
-         rf"|search {_PILES} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand)?"
+         rf"|take {_TAKEN} from {_TAKEN_FROM}(?: or {_OTHER_MOVE}{_TAKEN} from {_TAKEN_FROM})*"
+         rf"|search {_TAKEN_FROM} for {_TAKEN}(?: and (?:add|put) it (?:to|in|into) (?:your )?hand"
+         r"| and shuffle (?:them |it )?into (?:your |owner's )?deck| and discard (?:it|them))?"
          # "You may exchange a card from hand with a gold card from Reserve." (EXCH-1): cards of a hand move too
          rf"|exchange (?:a|an|one) (?:good |evil )?card (?:from|in) (?:your )?hand with {_TAKEN} (?:from|in) {_PILES}"
          # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
          # place in that pile, which the model does not track, and is refused as such
-         rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?reserve"
+         rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?(?:reserve|discard pile)"
          # "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2)
          r"|discard (?:the )?(?:top|bottom|top or bottom) (?:card|(?:\d+|x|two|three|four|five) cards) (?:of|from) "
          rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?{_ONE_KIND} from {_PILES})")
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner|opponent) "
                          r"(?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
-_PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve"}
-_ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve", "hand": "a hand"}
+_PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve", "discard pile": "discard_pile"}
+_ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve", "hand": "a hand", "discard_pile": "a discard pile"}
 
 # A look or a reveal (REV-1, REV-2, LOOK-1-R1): "Look at an opponent's hand.", "You may reveal your hand.", "Look at
 # the top X (limit 7) cards of a deck.", alone or followed, after a colon, by a move of the cards it names ("...:
@@ -1766,7 +1775,9 @@ _LOOKS = re.compile(
 
 
 def _pile_zones(low: str) -> tuple[str, ...]:
-    """The zones a move of `_PILE_MOVES` takes cards from."""
+    """The zones a move of `_PILE_MOVES` takes cards from (a deck the cards are shuffled into only changes its order,
+    which the model does not track)."""
+    low = re.sub(r" and shuffle (?:them |it )?into (?:your |owner's )?deck$", "", low)
     found = {zone for word, zone in _PILE_ZONES.items() if re.search(rf"\b{word}\b", low)}
     if re.search(r"\bdraw\b(?! pile)", low):
         found.add("draw_pile")

@@ -63,7 +63,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_protections_that_could_matter(unmodelled, cards, abilities, attempts)
     _refuse_unread_blocks_in_play(unmodelled, cards, abilities, attempts)
     _refuse_on_return_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
-    _refuse_use_effects_that_could_matter(unmodelled, cards, abilities, attempts)
+    _refuse_use_effects_that_could_matter(unmodelled, cards, abilities, steps, attempts)
     _refuse_unmet_requirements(unmodelled, cards, steps, attempts)
     _refuse_unsettled_use_limits(unmodelled, cards, abilities, attempts)
 
@@ -562,6 +562,31 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                     "protection does in this case", where.loc)
 
 
+def _could_be_discarded(abilities: list[Ability], steps: list[Step],
+                        attempts: list[Attempt]) -> Callable[[Card, int | None], bool]:
+    """Whether a card of the case could be in a discard pile at a step (at any step, for None), read broadly: the case
+    puts it there; an attempt before that step could discard cards (a discard, an ability that discards, a negate that
+    discards what it negates, a price paid with its own card), or a battle ended before it (its characters are
+    discarded at battle resolution, after the Battle phase: GLOSS-3); or it is not a character and was played or used
+    before it (the rules discard an enhancement after use and other cards after battle)."""
+    by_ability = {a.id: a for a in abilities}
+
+    def discarding(y: Attempt, s: int | None) -> bool:
+        if s is not None and y.step >= s:
+            return False
+        if y.kind == "enter_battle":
+            return s is None or steps[s].turn != steps[y.step].turn or steps[s].phase != steps[y.step].phase
+        a = by_ability.get(y.ability or "") if y.kind in ("play_card", "activate_ability", "negate_ability") else None
+        return y.kind == "discard_card" or (a is not None and (
+            a.kind == "discard_effect" or a.discards_itself or (y.kind == "negate_ability" and a.discards_what_it_negates)))
+
+    def could_be(c: Card, s: int | None) -> bool:
+        return (c.zone == "discard_pile" or any(discarding(y, s) for y in attempts) or (
+            c.type not in ("Hero", "Evil_Character") and (s is None or any(
+                y.card == c.name and y.step < s for y in attempts))))
+    return could_be
+
+
 _ZONE_WORDS = {"hand": "in a hand", "draw_pile": "in a draw pile", "discard_pile": "that may be in a discard pile",
                "reserve": "in a Reserve"}
 
@@ -582,8 +607,7 @@ def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: l
     """
     by_card = {c.name: c for c in cards}
     by_ability = {a.id: a for a in abilities}
-    discards = any(x.kind in ("discard_card", "enter_battle") for x in attempts) or any(
-        a.kind == "discard_effect" for a in abilities)
+    discarded = _could_be_discarded(abilities, steps, attempts)
     for ability_id, (name, own_card, changes, clause, where) in unmodelled.on_return_effects.items():
         uses = _uses(attempts, ability_id)
         if not uses:
@@ -606,8 +630,7 @@ def _refuse_on_return_effects_that_could_matter(unmodelled: Unmodelled, cards: l
                 for c in cards:
                     if c.name == own_card or (types != "any" and c.type not in types.split("/")):
                         continue
-                    if zone in ("anywhere", "in_play") or c.zone == zone or (zone == "discard_pile" and (
-                            discards or c.type not in ("Hero", "Evil_Character"))):
+                    if zone in ("anywhere", "in_play") or c.zone == zone or (zone == "discard_pile" and discarded(c, None)):
                         where_words = "" if zone in ("anywhere", "in_play") else f" ({_ZONE_WORDS[zone]})"
                         hit = f"card '{c.name}'{where_words}"
                         break
@@ -652,12 +675,13 @@ def _refuse_unread_blocks_in_play(unmodelled: Unmodelled, cards: list[Card], abi
 
 
 def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
-                                          attempts: list[Attempt]) -> None:
+                                          steps: list[Step], attempts: list[Attempt]) -> None:
     """A real card's effect that regcheck does not carry out, besides the one it models ("Discard all evil cards
     placed on that Hero" after a heal, "Each player may draw X"): a case using the ability is refused when the
     effect could change one of its cards. Read as broadly as its words could go: a card placed on a target is
     one played on it or equipped to it, at any step, and it could be evil unless it is a Hero or a Good
-    Enhancement; a card drawn is any card the case puts in a draw pile; a card a second effect moves
+    Enhancement; a card drawn is any card the case puts in a draw pile; a card taken from a discard pile, any card
+    that could be there when the ability is used (`_could_be_discarded`); a card a second effect moves
     ("Discard all evil Enhancements in battle"), or a price discards (CORE-19), is any card of a type and
     alignment it names (or of unknown alignment), wherever the case puts it, or for one taken from a hand, a
     card the case starts in a hand or returns to one.
@@ -666,6 +690,7 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
     by_ability = {a.id: a for a in abilities}
     returned_to_hand = {t for x in attempts if getattr(_used(x, by_ability), "kind", None) == "return_to_hand_effect"
                         for t in x.targets}
+    discarded = _could_be_discarded(abilities, steps, attempts)
     for ability_id, (name, own_card, changes, said, where) in unmodelled.use_effects.items():
         uses = _every_use(attempts, ability_id)
         targets = {t for x in uses for t in x.targets}
@@ -684,7 +709,8 @@ def _refuse_use_effects_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                         and (reach.alignment is None or c.alignment is None or c.alignment in reach.alignment.split("/"))
                         and (not reach.in_hand or c.zone == "hand" or c.name in returned_to_hand)]
             if zone in _ZONE_WORDS and uses:
-                hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card and c.zone == zone
+                hit += [f"card '{c.name}' ({_ZONE_WORDS[zone]})" for c in cards if c.name != own_card
+                        and (c.zone == zone or (zone == "discard_pile" and any(discarded(c, x.step) for x in uses)))
                         and (types == "any" or c.type in types.split("/"))]
         if hit:
             raise CaseRefused(
