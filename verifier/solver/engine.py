@@ -842,26 +842,29 @@ class _Case:
         w2 = Witness(self.show_value(q, v2), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
         return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs),
-                           at_fault=self.at_fault(differs, split))
+                           at_fault=self.at_fault(split))
 
-    def at_fault(self, differs: list[SymbolRef], split: str) -> tuple[str, ...]:
-        """The statements at fault for an ambiguity whose witnesses differ in `differs` (`split`: the
-        question's two copies differ): those the rules and definitions naming an open outcome the split
-        needs cite, the REG's first, then the core principles. An open outcome among `differs` is needed
-        when the question cannot split with it held equal in both copies (besides those held already):
-        an open outcome the witnesses differ in by chance names no statement."""
+    def at_fault(self, split: str) -> tuple[str, ...]:
+        """The statements at fault for an ambiguity (`split`: the question's two copies differ): those the rules and
+        definitions naming an open outcome the split needs cite, the REG's first, then the core principles. An open
+        outcome is needed when the question cannot split with every instance of it held equal in both copies
+        (besides the outcomes held already), the open outcomes tried in the order of their names, so the answer
+        does not rest on which two witnesses were found: an open outcome the witnesses differ in by chance names no
+        statement."""
         interpretations = self.sc.interpretations
         open_symbols = open_outcomes(self.rules, interpretations)
+        instances: dict[str, list[SymbolRef]] = {}
+        for ref in self.refs((SymbolKind.OUTCOME,), "|o:"):
+            if ref.symbol in open_symbols:
+                instances.setdefault(ref.symbol, []).append(ref)
         held: list[str] = []
         needed: set[str] = set()
-        for ref in differs:
-            if ref.symbol not in open_symbols or ref.symbol in needed:
-                continue
-            same = [*held, f"(= {ref.smt} {copied(ref.smt)})"]
+        for symbol in sorted(instances):
+            same = [*held, *(f"(= {r.smt} {copied(r.smt)})" for r in instances[symbol])]
             if self.session.check(self.all, [split, *same]).status == SAT:
                 held = same
             else:  # unsat, or a check that gave up: the outcome is kept among those at fault
-                needed.add(ref.symbol)
+                needed.add(symbol)
         found = statements_naming(self.rules, needed, interpretations)
         return tuple(sorted(found, key=lambda sid: (sid.startswith(FIXED_STATEMENTS), statement_order(sid))))
 
