@@ -264,8 +264,8 @@ def _reading_of(text: str) -> CardReading:
 
 @pytest.mark.parametrize(("text", "blocked"), [
     ("Set aside a Hero. Capture a human to a player.", {"set-aside": (mechanic_reason("capture"),)}),
-    ("Set aside a Hero. If Peter is captured, banish an Acts angel from a discard pile.",
-     {"set-aside": (mechanic_reason("capture"), mechanic_reason("removing from the game"))}),
+    ("Set aside a Hero. If Peter is captured, convert an Acts angel.",
+     {"set-aside": (mechanic_reason("capture"), mechanic_reason("conversion"))}),
     ("Set aside a Hero for 2 turns.", {}),
     ("Heal a Hero or negate an Evil Character.", {"negate": (OFFERED_INSTEAD,)}),
     ("Set aside a male hero (face down).",
@@ -352,11 +352,14 @@ def test_every_trait_is_named_by_its_own_spelling() -> None:
 
 def test_an_effect_offered_instead_counts_in_its_category_as_unsupported() -> None:
     # "GE: Heal a human Hero or negate and banish an evil Enhancement": the heal is read, the negate is not (the
-    # card's GE block alone: its STAR block, unread, could act and makes every category unsupported)
+    # card's GE block alone, and the card, whose STAR block "Banish all evil cards in a discard pile." is read)
     printed = card("By His Wounds")
     ge_block = printed._replace(text=printed.text[printed.text.index("GE:"):])
     assert categories_of(read_card(ge_block)) == {"heal": "modelled", "negate": "unsupported"}
-    assert categories_of(read_card(printed)) == {"heal": "unsupported", "negate": "unsupported"}
+    assert categories_of(read_card(printed)) == {"heal": "modelled", "negate": "unsupported"}
+    # with a STAR block that is not read and could act, every category is unsupported
+    unread = printed._replace(text=printed.text.replace("Banish all evil cards", "Convert all evil cards"))
+    assert categories_of(read_card(unread)) == {"heal": "unsupported", "negate": "unsupported"}
 
 
 def test_a_block_that_could_act_unread_makes_the_text_unsupported() -> None:

@@ -1134,6 +1134,21 @@ def test_a_capture_holds_its_targets_in_its_users_land_of_bondage(text: str, zon
     assert any(f == "moves_to" for p in a.pieces for f, _ in p.mapped)
 
 
+@pytest.mark.parametrize(("text", "zone", "every", "types", "shown"), [
+    ("Banish an Evil Character.", None, False, ("Evil_Character",), "banish"),
+    ("Banish all evil cards in a discard pile.", "discard_pile", True, (), "banish"),
+    ("You may banish up to X cards from an opponent's discard pile.", "discard_pile", False, (), "banish"),
+    ("Remove an Evil Character from the game.", None, False, ("Evil_Character",), "from the game"),
+    ("Remove a Hero in a territory from the game.", "territory", False, ("Hero",), "from the game"),
+])
+def test_a_banish_or_a_removal_from_the_game_puts_its_targets_into_their_owners_banish_piles(
+        text: str, zone: str | None, every: bool, types: tuple[str, ...], shown: str) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("banish_effect", ())
+    assert (a.target_zone, a.targets_every, a.target_types) == (zone, every, types)
+    assert [p.text for p in a.pieces if any(f == "moves_to" for f, _ in p.mapped)] == [shown]
+
+
 @pytest.mark.parametrize(("text", "zone", "every", "count"), [
     ("Underdeck all Evil Characters in battle.", "field_of_battle", True, (0, None)),
     ("Underdeck 2 Heroes.", None, False, (2, 2)),

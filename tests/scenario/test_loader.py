@@ -2014,7 +2014,7 @@ def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., 
     negated = WITHDRAW.replace("questions:\n", "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n"
                                                "    negate: withdraw_doeg\n    by: undo\nquestions:\n")
     with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out "
-                                          r"\(instantaneous, WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1\)"):
+                                          r"\(instantaneous, WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1, BAN-1-R1\)"):
         make_case(negated)
     # SHUF-1: a shuffle is instantaneous too
     shuffled = negated.replace("      - kind: withdraw\n", "      - kind: shuffle\n")

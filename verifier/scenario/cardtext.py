@@ -76,7 +76,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
      | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target | capture_target
-     | place_in_deck
+     | place_in_deck | banish_target
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -212,6 +212,10 @@ ON_DECK: "beneath" | "under" | "on top of" | "on the bottom of" | "at the bottom
 DECK_WORD: "deck" | "draw pile" | "decks" | "draw piles"
 // "Capture a Hero in battle": each target is held captive in its user's Land of Bondage (CAPT-2)
 capture_target.1: "capture" target location?
+// "Banish an Evil Character", "Remove an Evil Character from the game": each target goes to its owner's banish pile
+// (BAN-1-R1, BAN-2-R1)
+banish_target.1: "banish" target location?
+               | "remove" target location? "from" "the"? "game"
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -1008,17 +1012,18 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
                  "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
                  "shuffle_target": "shuffle_effect", "capture_target": "capture_effect",
-                 "place_in_deck": "place_in_deck_effect"}
+                 "place_in_deck": "place_in_deck_effect", "banish_target": "banish_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
             "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part",
-            "capture_target": "other_part", "place_in_deck": "other_part"}
+            "capture_target": "other_part", "place_in_deck": "other_part", "banish_target": "other_part"}
 # What the reader calls the effect of a form of the grammar, where it is not the form's own name.
 _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
-          "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck"}
+          "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck",
+          "banish_target": "banish"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1029,7 +1034,7 @@ def _body(tree: Tree) -> Tree:
 
 # The effects that move their targets to another zone: read as a second effect of a block (`_second_move`).
 _SECOND_MOVES = frozenset({"discard_target", "withdraw_target", "withdraw_return", "return_to_hand", "shuffle_target",
-                           "capture_target", "place_in_deck"})
+                           "capture_target", "place_in_deck", "banish_target"})
 # "Heal a Hero ... Discard all evil cards placed on that Hero": the cards on the healed Hero (see `_sentence`)
 _PLACED_ON_HEALED = re.compile(r"discard all evil cards placed on (?:that|the|this) hero")
 
@@ -1469,6 +1474,10 @@ def _sentence(block: _Block, sentence: str) -> None:
             elif name == "capture_target":
                 block.add("destination", "capture", (("moves_to", "the Land of Bondage of the player who uses it, "
                                                                   "held captive (CAPT-2)"),))
+            if name == "banish_target":
+                shown = "banish" if re.search(r"\bbanish\b", sentence.lower()) else "from the game"
+                block.add("destination", shown, (("moves_to", "its owner's banish pile, out of play for the rest of "
+                                                              "the game (BAN-1-R1, BAN-2-R1)"),))
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
                 "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event",
                 "turns_equal")), None)

@@ -70,7 +70,8 @@ MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
                 "withdraw_effect": "other_part", "return_to_hand_effect": "other_part", "shuffle_effect": "other_part",
-                "capture_effect": "other_part", "place_in_deck_effect": "other_part", "other_effect": "other_part"}
+                "capture_effect": "other_part", "place_in_deck_effect": "other_part", "banish_effect": "other_part",
+                "other_effect": "other_part"}
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
@@ -99,7 +100,7 @@ ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "ne
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "withdraw": "withdraw_effect", "return to hand": "return_to_hand_effect",
                  "shuffle": "shuffle_effect", "capture": "capture_effect", "place in deck": "place_in_deck_effect",
-                 "other": "other_effect"}
+                 "banish": "banish_effect", "other": "other_effect"}
 
 
 def _name(node: YNode, what: str) -> str:
