@@ -1193,3 +1193,23 @@ def test_a_title_the_text_does_not_write_as_one_is_not_read_as_a_name() -> None:
     # "a bear" is no name, though a card is titled Bear
     assert any("is the title of a card, but the text does not write it as one" in r
                for r in reasons(only("May band to a bear.")))
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Discard a character. Regardless of protect abilities.", "discard_effect"),
+    ("Discard an evil card. Regardless of protect abilities if used by an O.T. Hero.", "discard_effect"),
+    ("Regardless of protection, you may discard a human in the field of battle.", "discard_effect"),
+    ("If used by a Moabite, discard a Hero regardless of protect abilities.", "discard_effect"),
+])
+def test_regardless_of_protect_abilities_is_read_as_a_modifier_the_model_needs_not_carry_out(text: str,
+                                                                                             kind: str) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == (kind, ())
+    assert [f for p in a.pieces for f, _ in p.mapped if f == "regardless_of_protection"] == ["regardless_of_protection"]
+
+
+def test_regardless_of_protect_abilities_stays_with_the_band_it_follows() -> None:
+    first, band = read_text("Negate an evil card. May band to a Greek. Regardless of protect abilities.").abilities
+    assert (first.kind, band.effect_class, first.unsupported, band.unsupported) == (
+        "negate_effect", "adds_same_side", (), ())
+    assert band.text.endswith("Regardless of protect abilities.")

@@ -1280,11 +1280,33 @@ def _lowered(sentence: str) -> str:
     return low.replace('"', "'")
 
 
+# "Regardless of protect abilities [if ...].", "Regardless of protection, capture a Hero.", "Discard a Hero regardless
+# of protect abilities.": protect abilities do not stop the ability (PROT-1-R1)
+_REGARDLESS = r"regardless of (?:protect abilities|protection)"
+_REGARDLESS_ALONE = re.compile(rf"{_REGARDLESS}(?: if [^,]+)?")
+_REGARDLESS_LEAD = re.compile(rf"(?i){_REGARDLESS}\s*,\s*")
+_REGARDLESS_TAIL = re.compile(rf"(?i),?\s+{_REGARDLESS}(?=\.?$)")
+
+
+def _regardless(block: _Block, text: str) -> None:
+    block.add("modifier", text, (("regardless_of_protection", "protect abilities do not stop it (PROT-1-R1); the "
+                                  "model carries out no protection, and a case where one could meet it is refused "
+                                  "as for any protection"),))
+
+
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
     block.sentence = sentence
     low = _lowered(sentence)
     if not low:
+        return
+    if _REGARDLESS_ALONE.fullmatch(low):
+        _regardless(block, sentence)
+        return
+    around = _REGARDLESS_LEAD.match(sentence) or _REGARDLESS_TAIL.search(sentence.strip())
+    if around is not None:
+        _sentence(block, sentence[around.end():] if around.start() == 0 else sentence.strip()[:around.start()])
+        _regardless(block, around.group(0).strip(" ,"))
         return
     gained = _GAINS_QUOTED.fullmatch(low)
     if gained is not None and block.kind == "set_aside_effect":
@@ -2063,13 +2085,16 @@ def _is(sentence: str, forms: tuple[str, ...]) -> bool:
 
 def _abilities_of_block(body: str) -> list[str]:
     """The abilities written in one block (AAO-4-R1): a band sentence beside another effect is an ability of its own,
-    with the "cannot be ..." sentences that follow it; the sentences before and after it are the others. A block
-    with no band sentence, with "Interrupt the battle." (its paired abilities are one ability with it, INT-7) or a
-    limit sentence, or with a band beside no effect other than a move out of a pile, is one ability."""
+    with the "cannot be ..." and "regardless of protect abilities" sentences that follow it; the sentences before
+    and after it are the others. A block with no band sentence, with "Interrupt the battle." (its paired abilities
+    are one ability with it, INT-7) or a limit sentence, or with a band beside no effect other than a move out of a
+    pile, is one ability."""
     sentences = split_sentences(body)
     bands = [_is(s, ("band",)) or _band_or_move(_lowered(s)) is not None or _USER_BANDS.fullmatch(_lowered(s)) is not None
              for s in sentences]
-    guards = [_is(s, ("cannot", "interrupted_only")) for s in sentences]
+    # "cannot be ..." and "Regardless of protect abilities." stay with the ability they follow
+    guards = [_is(s, ("cannot", "interrupted_only")) or _REGARDLESS_ALONE.fullmatch(_lowered(s)) is not None
+              for s in sentences]
     # a move out of a pile beside a band stays with it, read as it is beside any effect (`read_block`); the
     # sentences after "Interrupt the battle." are its paired abilities (INT-7), one ability with it; a limit
     # written as a sentence of its own does not say which ability it limits
