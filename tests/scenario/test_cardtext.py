@@ -1154,6 +1154,9 @@ def test_a_banish_or_a_removal_from_the_game_puts_its_targets_into_their_owners_
     ("Underdeck 2 Heroes.", None, False, (2, 2)),
     ("Place a human Hero beneath owner's deck.", None, False, (1, 1)),
     ("Topdeck a Hero from discard pile.", "discard_pile", False, (1, 1)),
+    ("Return a Hero in play to the top of owner's draw pile.", None, False, (1, 1)),
+    ("Return a good King in play to top of owner's draw pile.", None, False, (1, 1)),
+    ("Return an evil card to the bottom of owner's deck.", None, False, (1, 1)),
 ])
 def test_an_underdeck_or_topdeck_puts_its_targets_into_their_owners_decks(text: str, zone: str | None, every: bool,
                                                                            count: tuple[int, int | None]) -> None:

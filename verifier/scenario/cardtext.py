@@ -207,6 +207,9 @@ DECK_OWNER: "owner's" | "its owner's" | "their owner's" | "owners'" | "their own
 // owner's draw pile (PLACE-1, PLACE-1-R1)
 place_in_deck.1: DECK_VERB target location?
                | "place" target location? ON_DECK DECK_OWNER? DECK_WORD
+// "Return a Hero in play to the top of owner's draw pile": a place ability into its owner's draw pile (PLACE-1-R4)
+               | "return" target location? TO_DECK_END "of" DECK_OWNER DECK_WORD
+TO_DECK_END: "to the top" | "to top" | "to the bottom" | "to bottom"
 DECK_VERB: "underdeck" | "topdeck"
 ON_DECK: "beneath" | "under" | "on top of" | "on the bottom of" | "at the bottom of" | "on the top of"
 DECK_WORD: "deck" | "draw pile" | "decks" | "draw piles"
@@ -1488,8 +1491,10 @@ def _sentence(block: _Block, sentence: str) -> None:
             if name == "shuffle_target":
                 _into_owners_deck(block, _words(_find(body, "into_deck")) or "shuffle", "SHUF-1, SHUF-2")
             if name == "place_in_deck":
-                _into_owners_deck(block, next(str(t) for t in body.children if isinstance(t, Token)
-                                              and t.type in ("DECK_VERB", "ON_DECK")), "PLACE-1, PLACE-1-R1")
+                where = next(t for t in body.children if isinstance(t, Token)
+                             and t.type in ("DECK_VERB", "ON_DECK", "TO_DECK_END"))
+                _into_owners_deck(block, str(where), "PLACE-1, PLACE-1-R4" if where.type == "TO_DECK_END"
+                                  else "PLACE-1, PLACE-1-R1")
             if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
                 block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
                                                            "a capture of other cards is not read")
