@@ -1349,7 +1349,8 @@ def _sentence(block: _Block, sentence: str) -> None:
     move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data == "discard" else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
-        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bfrom (?:your )?hand to draw\b", low) else ())
+        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bhand to draw\b|\bfrom (?:your |opponent's |an "
+                                                           r"opponent's )?hand\b", low) else ())
         block.pile_moves.append((sentence, zones, move.group("condition") is not None))
         return
     if _PLAY_PERMISSION.fullmatch(low) and tree is None:
@@ -1779,6 +1780,12 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\)
          # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
          # place in that pile, which the model does not track, and is refused as such
          rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?(?:reserve|discard pile)"
+         # "You may reserve the top 2 cards of a deck.", "You may reserve an OT Curse from discard pile.", "Reserve an
+         # evil card from opponent's hand." (RSV-3-R1): into a Reserve, out of play
+         rf"|reserve (?:the )?top (?:card|(?:\d+|x|two|three) cards) of {_PILE}"
+         rf"|reserve (?:a|an|one|up to (?:x|\d+)) {_ONE_KIND} from (?:{_TAKEN_FROM}|(?:your |opponent's |an opponent's )?hand)"
+         # "You may shuffle your hand to draw 8." (SHUF-1, DRAW-1): cards of a hand move too
+         r"|shuffle (?:your|their|his) hand to draw (?:\d+|x)"
          # "Discard the top card of opponent's deck.", "Discard an evil card from a Reserve." (DISC-1; RSV-2)
          r"|discard (?:the )?(?:top|bottom|top or bottom) (?:card|(?:\d+|x|two|three|four|five) cards) (?:of|from) "
          rf"{_PILE}|discard (?:a|an|one|up to (?:x|\d+)) (?:random )?{_ONE_KIND} from {_PILES})")
@@ -1814,6 +1821,7 @@ def _pile_zones(low: str) -> tuple[str, ...]:
     """The zones a move of `_PILE_MOVES` takes cards from (a deck the cards are shuffled into only changes its order,
     which the model does not track)."""
     low = re.sub(r" and shuffle (?:them |it )?into (?:your |owner's )?deck$", "", low)
+    low = re.sub(r"\breserve (?=(?:the |a |an |one |up to ))", "", low)  # the verb: cards go into a Reserve
     found = {zone for word, zone in _PILE_ZONES.items() if re.search(rf"\b{word}\b", low)}
     if re.search(r"\bdraw\b(?! pile)", low):
         found.add("draw_pile")
@@ -2032,7 +2040,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         if block.kind is None:
             # the block's one effect: an ability of the model whose effect changes no card of a case
             block.targets_nothing()
-            mapped = (("kind", f"other_effect: it moves cards of {where} (to a hand, a discard pile or a draw pile), "
+            mapped = (("kind", f"other_effect: it moves cards of {where} (to a hand, a discard pile, a draw pile or a Reserve), "
                                "which the model does not carry out"),)
         block.use_changes |= {reach_change(Reach((), None, True)) if z == "hand" else f"{z}:any" for z in zones}
         block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
