@@ -268,6 +268,9 @@ def _ability_fields() -> dict[str, FieldSpec]:
                                "A negate (`kind: negate`) that also puts the card whose ability it negates into its "
                                "owner's draw pile (\"negate and underdeck\", \"negate and shuffle\", PLACE-1-R2).",
                                "false"),
+        "and_banish": FieldSpec("true or false", BOOL,
+                                "A negate (`kind: negate`) that also puts the card whose ability it negates into "
+                                "its owner's banish pile (\"negate and banish\", BAN-1-R2).", "false"),
         "price_itself": FieldSpec("true or false", BOOL,
                                   "The ability's price is its own card (\"You may discard this card to ...\"): a "
                                   "use of it from play (`activate`) discards that card (CORE-19-R1); a play of the "

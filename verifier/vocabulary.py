@@ -157,6 +157,9 @@ _SYMBOLS = [
     Symbol("places_what_it_negates", I, ("ability",), "bool",
            "the negate ability also puts the card whose ability it negates into its owner's draw pile ('negate and "
            "underdeck', 'negate and shuffle')"),
+    Symbol("banishes_what_it_negates", I, ("ability",), "bool",
+           "the negate ability also puts the card whose ability it negates into its owner's banish pile ('negate and "
+           "banish')"),
     Symbol("discards_itself", I, ("ability",), "bool",
            "the ability's price is its own card: a use of it from play discards that card ('You may discard this "
            "card to ...')"),

@@ -117,18 +117,21 @@ def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types
     assert (a.target_zone, a.also_in_play) == (zone, also_in_play)
 
 
-@pytest.mark.parametrize(("text", "discards", "places"), [
-    ("Negate and discard an evil Enhancement.", True, False),
-    ("Negate and underdeck a good card.", False, True),
-    ("Negate and topdeck a Hero.", False, True),
-    ("Negate and shuffle an evil card.", False, True),
-    ("Negate an evil card.", False, False),
+@pytest.mark.parametrize(("text", "discards", "places", "banishes"), [
+    ("Negate and discard an evil Enhancement.", True, False, False),
+    ("Negate and underdeck a good card.", False, True, False),
+    ("Negate and topdeck a Hero.", False, True, False),
+    ("Negate and shuffle an evil card.", False, True, False),
+    ("Negate and banish a character.", False, False, True),
+    ("Negate an evil card.", False, False, False),
 ])
-def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool, places: bool) -> None:
+def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool, places: bool,
+                                                       banishes: bool) -> None:
     a = only(text)
     assert (a.kind, a.unsupported) == ("negate_effect", ())
-    assert (a.discards_what_it_negates, a.places_what_it_negates) == (discards, places)
-    assert ("other_part" in a.parts) == places
+    assert (a.discards_what_it_negates, a.places_what_it_negates, a.banishes_what_it_negates) == (
+        discards, places, banishes)
+    assert ("other_part" in a.parts) == (places or banishes)
 
 
 @pytest.mark.parametrize(("text", "kind", "types"), [

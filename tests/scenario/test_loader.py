@@ -2064,6 +2064,19 @@ def test_a_negate_and_underdeck_of_a_card_being_discarded_is_refused(make_case: 
         make_case(discarded)
 
 
+def test_a_negate_and_banish_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
+    # BAN-1-R2: as a negate and underdeck, the negate moves the card whose ability it negates (CORE-13)
+    banish = UNDERDECK.replace("and_place: true", "and_banish: true").replace("Negate and underdeck", "Negate and banish")
+    assert make_case(banish).attempts[-1].id == "negate_it"
+    discarded = banish.replace("  - id: negate_it\n", "  - id: goliath_discarded\n    turn: 1\n    phase: Battle\n"
+                               "    discard: [goliath]\n    cause: by triggered rule\n  - id: negate_it\n")
+    with pytest.raises(CaseRefused, match=r"negate_it is a banish of 'goliath', whose discard by "
+                                          r"goliath_discarded \(line \d+\) may still be in progress \(CORE-13\)"):
+        make_case(discarded)
+    with pytest.raises(CaseError, match="and_banish"):
+        make_case(banish.replace("and_banish: true", "and_banish: true\n        and_discard: true"))
+
+
 CAGE = """\
 players: [alice, bob]
 cards:

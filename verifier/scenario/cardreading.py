@@ -177,6 +177,8 @@ class AbilityReading(NamedTuple):
     # "negate and underdeck ...", "negate and shuffle ...": it also puts that card into its owner's draw pile
     # (PLACE-1-R2)
     places_what_it_negates: bool = False
+    # "negate and banish ...": it also puts that card into its owner's banish pile (BAN-1-R2)
+    banishes_what_it_negates: bool = False
     # "negate the last evil Enhancement played in battle": the negate reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -171,10 +171,11 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" (AND_DISCARD | AND_PLACE)? special_ability_of? target location? alternative?
+negate_target.1: "negate" (AND_DISCARD | AND_PLACE | AND_BANISH)? special_ability_of? target location? alternative?
 special_ability_of: "the" "special" "ability" "of"
 AND_DISCARD: "and discard"
 AND_PLACE: "and underdeck" | "and topdeck" | "and shuffle"
+AND_BANISH: "and banish"
 negate: "negate" words
 // "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
 // cards": every card of any of the kinds listed (see `_every_of_kinds`)
@@ -444,6 +445,7 @@ class _Block:
         self.effect_class = "plain_effect"
         self.discards_negated = False
         self.places_negated = False
+        self.banishes_negated = False
         self.last_played = False
         self.or_last_played = False
         self.discards_itself = False
@@ -1476,6 +1478,13 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.parts.add("other_part")
                 block.add("destination", str(placing), (("moves_to", "the card whose ability it negates, into its "
                                                         "owner's draw pile (PLACE-1-R2)"),))
+            banishing = next((t for t in body.children if isinstance(t, Token) and t.type == "AND_BANISH"), None)
+            if name == "negate_target" and banishing is not None:
+                # "Negate and banish a character": the card whose ability it negates goes to its owner's banish pile
+                block.banishes_negated = True
+                block.parts.add("other_part")
+                block.add("destination", str(banishing), (("moves_to", "the card whose ability it negates, into its "
+                                                          "owner's banish pile (BAN-1-R2)"),))
             if _find(body, "special_ability_of") is not None:
                 block.add("target", "the special ability of", (("negates", "the special ability of the card it names, "
                                                                 "as every negate of a card does"),))
@@ -2070,6 +2079,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
+        banishes_what_it_negates=block.banishes_negated,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,

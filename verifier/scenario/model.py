@@ -94,6 +94,7 @@ class Ability(NamedTuple):
     # "negate and underdeck", "negate and shuffle": it also puts the card it negates into its owner's draw pile
     # (PLACE-1-R2)
     places_what_it_negates: bool = False
+    banishes_what_it_negates: bool = False  # "negate and banish": it also banishes the card it negates (BAN-1-R2)
     # "negate the last evil Enhancement played in battle": it reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -352,14 +352,19 @@ _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to
 def _move_of(x: Attempt, by_ability: dict[str, Ability],
              by_attempt: dict[str, Attempt]) -> tuple[str, tuple[str, ...]] | None:
     """The kind of move an attempt makes (`_MOVES`) and the cards it moves: those it targets, or for a negate that
-    also underdecks (PLACE-1-R2) the card whose ability it negates; None for an attempt that moves no card so."""
+    also underdecks or banishes (PLACE-1-R2, BAN-1-R2) the card whose ability it negates; None for an attempt that
+    moves no card so."""
     a = _used(x, by_ability)
     if a is not None and a.kind in _MOVES:
         return a.kind, x.targets
-    placing = by_ability.get(x.ability or "")
-    if x.kind == "negate_ability" and placing is not None and placing.places_what_it_negates and x.negated_attempt:
+    negating = by_ability.get(x.ability or "")
+    if x.kind == "negate_ability" and negating is not None and x.negated_attempt:
         negated_card = by_attempt[x.negated_attempt].card
-        return "place_in_deck_effect", (negated_card,) if negated_card is not None else ()
+        moved = (negated_card,) if negated_card is not None else ()
+        if negating.places_what_it_negates:
+            return "place_in_deck_effect", moved
+        if negating.banishes_what_it_negates:
+            return "banish_effect", moved
     return None
 
 
