@@ -2053,28 +2053,22 @@ UNDERDECK = _paralyze_negated("""\
 """, "scroll")
 
 
-def test_a_negate_and_underdeck_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
-    # PLACE-1-R2: the negate moves the card whose ability it negates; whether a discard in progress of that card
-    # still completes once it has been moved is not in the rules text (CORE-13)
-    assert make_case(UNDERDECK).attempts[-1].id == "negate_it"
-    discarded = UNDERDECK.replace("  - id: negate_it\n", "  - id: goliath_discarded\n    turn: 1\n    phase: Battle\n"
-                                  "    discard: [goliath]\n    cause: by triggered rule\n  - id: negate_it\n")
-    with pytest.raises(CaseRefused, match=r"negate_it is a place in a deck of 'goliath', whose discard by "
+@pytest.mark.parametrize(("key", "verb", "move"), [("and_place", "underdeck", "a place in a deck"),
+                                                    ("and_banish", "banish", "a banish")])
+def test_a_negate_that_moves_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario], key: str, verb: str,
+                                                               move: str) -> None:
+    # PLACE-1-R2, BAN-1-R2: the negate moves the card whose ability it negates; whether a discard in progress of that
+    # card still completes once it has been moved is not in the rules text (CORE-13)
+    text = UNDERDECK.replace("and_place: true", f"{key}: true").replace("Negate and underdeck", f"Negate and {verb}")
+    assert make_case(text).attempts[-1].id == "negate_it"
+    discarded = text.replace("  - id: negate_it\n", "  - id: goliath_discarded\n    turn: 1\n    phase: Battle\n"
+                             "    discard: [goliath]\n    cause: by triggered rule\n  - id: negate_it\n")
+    with pytest.raises(CaseRefused, match=rf"negate_it is {move} of 'goliath', whose discard by "
                                           r"goliath_discarded \(line \d+\) may still be in progress \(CORE-13\)"):
         make_case(discarded)
-
-
-def test_a_negate_and_banish_of_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario]) -> None:
-    # BAN-1-R2: as a negate and underdeck, the negate moves the card whose ability it negates (CORE-13)
-    banish = UNDERDECK.replace("and_place: true", "and_banish: true").replace("Negate and underdeck", "Negate and banish")
-    assert make_case(banish).attempts[-1].id == "negate_it"
-    discarded = banish.replace("  - id: negate_it\n", "  - id: goliath_discarded\n    turn: 1\n    phase: Battle\n"
-                               "    discard: [goliath]\n    cause: by triggered rule\n  - id: negate_it\n")
-    with pytest.raises(CaseRefused, match=r"negate_it is a banish of 'goliath', whose discard by "
-                                          r"goliath_discarded \(line \d+\) may still be in progress \(CORE-13\)"):
-        make_case(discarded)
-    with pytest.raises(CaseError, match="and_banish"):
-        make_case(banish.replace("and_banish: true", "and_banish: true\n        and_discard: true"))
+    # a negate does not both discard and move what it negates
+    with pytest.raises(CaseError, match=key):
+        make_case(text.replace(f"{key}: true", f"{key}: true\n        and_discard: true"))
 
 
 CAGE = """\

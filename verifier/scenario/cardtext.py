@@ -1029,6 +1029,9 @@ _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": 
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
           "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck",
           "banish_target": "banish"}
+# The words after "negate" that also move the card whose ability it negates: the block's flag and where the card goes.
+_NEGATE_MOVES = {"AND_PLACE": ("places_negated", "draw pile (PLACE-1-R2)"),
+                 "AND_BANISH": ("banishes_negated", "banish pile (BAN-1-R2)")}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1471,20 +1474,15 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.parts.add("discard_part")
                 block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
                                                                   "by a special ability (DISC-1-R1, CORE-13)"),))
-            placing = next((t for t in body.children if isinstance(t, Token) and t.type == "AND_PLACE"), None)
-            if name == "negate_target" and placing is not None:
-                # "Negate and underdeck a Curse": the card whose ability it negates goes to its owner's draw pile
-                block.places_negated = True
+            moving = next((t for t in body.children if isinstance(t, Token) and t.type in _NEGATE_MOVES), None)
+            if name == "negate_target" and moving is not None:
+                # "Negate and underdeck a Curse", "Negate and banish a character": the card whose ability it negates
+                # goes to its owner's draw pile or banish pile
+                flag, pile = _NEGATE_MOVES[moving.type]
+                setattr(block, flag, True)
                 block.parts.add("other_part")
-                block.add("destination", str(placing), (("moves_to", "the card whose ability it negates, into its "
-                                                        "owner's draw pile (PLACE-1-R2)"),))
-            banishing = next((t for t in body.children if isinstance(t, Token) and t.type == "AND_BANISH"), None)
-            if name == "negate_target" and banishing is not None:
-                # "Negate and banish a character": the card whose ability it negates goes to its owner's banish pile
-                block.banishes_negated = True
-                block.parts.add("other_part")
-                block.add("destination", str(banishing), (("moves_to", "the card whose ability it negates, into its "
-                                                          "owner's banish pile (BAN-1-R2)"),))
+                block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its "
+                                                       f"owner's {pile}"),))
             if _find(body, "special_ability_of") is not None:
                 block.add("target", "the special ability of", (("negates", "the special ability of the card it names, "
                                                                 "as every negate of a card does"),))
