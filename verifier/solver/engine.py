@@ -6,7 +6,9 @@ for the value v of some model; ambiguous iff two copies of the outcomes, sharing
 choices, can give q two values; choice-dependent otherwise. Cores are minimised and re-checked;
 witnesses, and the first model behind every answer, are re-checked against the rules by the
 solver and by the plain-Python reference evaluator before they are reported; one that fails
-turns the verdict into `unknown`.
+turns the verdict into `unknown`. Answering a case with `fold`, once it is found satisfiable and a question is
+left open, the checks go on over the grounding narrowed to the constants that can take more than one value
+(see `_Case.narrow`): the same answers, on a problem a fraction of the size.
 
 A contradiction can also be worked out of (`resolve`): its minimal correction sets (sets of
 statements whose rules, left out, leave the case consistent, found by hitting every conflict
