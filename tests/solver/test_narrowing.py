@@ -56,6 +56,10 @@ def test_every_fixed_constant_of_a_generated_case_takes_its_value_in_every_outco
     assert fixed and len(fixed) < len(g.constants) + len(g.derived)
     differs = " ".join(f"(not (= {n} {value_smt(v)}))" for n, v in fixed.items())
     assert session.check(extra=[f"(or {differs})"]).status == UNSAT
+    # checks that assume terms (as the settling checks do) leave the units as they were
+    free = next(n for n in g.constants if n not in fixed and g.constants[n].type == "bool")
+    assert session.check(extra=[free]).status == SAT
+    assert session.forced() == fixed
 
 
 @pytest.mark.parametrize(("cards", "turns"), [(4, 2), (5, 3)])
