@@ -10,16 +10,17 @@ from __future__ import annotations
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
 import os
+import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import z3
 
 from ..errors import SolverError
 from ..interruption import raise_if_requested
-from .grounding import Grounding, mentioned, value_smt
+from .grounding import Grounding, copied, mentioned, value_smt
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 SEED = 0
@@ -90,16 +91,31 @@ class Session:
     """
 
     def __init__(self, grounding: Grounding, timeout_ms: int, memory_mb: int | None = None,
-                 tracked: bool = False, shared_context: bool = False) -> None:
+                 tracked: bool = False, shared_context: bool = False,
+                 fixed: Mapping[str, bool | int] | None = None, context_of: Session | None = None) -> None:
         """With `shared_context`, the session's solver is made in a context the process keeps for such sessions
         (making a context takes a few milliseconds): for checks whose answers rest on which checks are
-        satisfiable, never on a model, which Z3 may find otherwise in a context that held other terms before."""
+        satisfiable, never on a model, which Z3 may find otherwise in a context that held other terms before.
+
+        With `fixed`, the values of constants every outcome gives one value (see `forced`) that `grounding`
+        reads as those values and no longer declares (see `narrowed`): every text given to the session later
+        (terms assumed, assertions, pins) reads them, and their second copy's (see `second_copy`), as those
+        values too, and `read` gives them. With `context_of`, the solver is made in that session's context (which
+        then holds the terms of both)."""
         self.g = grounding
+        self.fixed: dict[str, bool | int] = {}
+        self.with_fixed: dict[tuple[str, ...], tuple[dict[str, object], list[str]]] = {}  # see `read`
+        self.fixed_smt: dict[str, str] = {}
+        if fixed:
+            self.fixed = dict(fixed)
+            self.fixed.update({copied(n): v for n, v in fixed.items() if _COPIED.match(n)})
+            self.fixed_smt = {n: value_smt(v) for n, v in self.fixed.items()}
         self.tracked = tracked
         self.timeout_ms = timeout_ms
         self.memory_mb = memory_mb
         # Else a context of its own: what Z3 does must not depend on which cases were checked before.
-        self.ctx = _shared_context() if shared_context else _fresh_context()
+        self.ctx: z3.Context = (context_of.ctx if context_of is not None else _shared_context() if shared_context
+                    else _fresh_context())
         # Z3 keeps this setting for the whole process. It is in force only while a check runs:
         # out of memory while loading, Z3 may end the process.
         z3.set_param("memory_max_size", 0)
@@ -164,7 +180,7 @@ class Session:
     def _load(self, lines: list[str]) -> None:
         self._sat_as_loaded = False
         try:
-            self.solver.from_string("\n".join(lines))
+            self.solver.from_string(self.reading_fixed("\n".join(lines)))
         except z3.Z3Exception as exc:
             raise SolverError(f"the solver rejected the grounded rules: {exc}") from None
 
@@ -220,7 +236,15 @@ class Session:
         """Z3's Int and Bool sorts, indexed by whether the sort is Bool."""
         return z3.IntSort(self.ctx), z3.BoolSort(self.ctx)
 
+    def reading_fixed(self, text: str) -> str:
+        """`text` with every constant of `fixed` (see `__init__`) written as its value."""
+        if not self.fixed_smt:
+            return text
+        table = self.fixed_smt
+        return "".join([table.get(part, part) for part in _SPLIT.split(text)])
+
     def parse(self, text: str) -> list[z3.BoolRef]:
+        text = self.reading_fixed(text)
         decls = {n.strip("|"): self.handle(n) for n in sorted(mentioned(text))}
         return list(z3.parse_smt2_string(text, decls=decls, ctx=self.ctx))
 
@@ -250,7 +274,7 @@ class Session:
             self.solver.push()
             try:
                 # The solver keeps the declarations it was loaded with, so the text parses in C.
-                self.solver.from_string(pins)
+                self.solver.from_string(self.reading_fixed(pins))
                 return self._check([])
             finally:
                 self.solver.pop()
@@ -266,7 +290,7 @@ class Session:
         try:
             self.solver.push()
             try:
-                self.solver.from_string("\n".join(lines))
+                self.solver.from_string(self.reading_fixed("\n".join(lines)))
                 result = self._check([])
                 values: dict[str, bool] = {}
                 if result.status == SAT:
@@ -324,6 +348,22 @@ class Session:
             self.core_ready = True
         return list(self.last_core)
 
+    def forced(self) -> dict[str, bool | int]:
+        """The constants of the grounding that Z3 found to take one value in every outcome, with that value:
+        after a satisfiable check, the literals it holds at its base level (its units) that fix a truth value,
+        or bound a whole number from both sides to one value. Each follows from the assertions alone, so every
+        outcome gives it. Read through Z3's C API one unit at a time (writing them as text costs more)."""
+        ref = self.ctx.ref()
+        units = z3.Z3_solver_get_units(ref, self.solver.solver)
+        z3.Z3_ast_vector_inc_ref(ref, units)
+        try:
+            found, low, high = _units(ref, units)
+        finally:
+            z3.Z3_ast_vector_dec_ref(ref, units)
+        found.update((n, v) for n, v in low.items() if high.get(n) == v)
+        known = self.g.constants.keys() | self.g.derived.keys()
+        return {quoted: v for n, v in found.items() if (quoted := f"|{n}|") in known}
+
     def _model(self) -> z3.ModelRef:
         if self.model_cache is None:
             if not self.has_model:
@@ -339,6 +379,19 @@ class Session:
         packed into a few bit-vector terms, each evaluated in one call.
         """
         model = self._model()
+        if not self.fixed:
+            return self._read(model, names)
+        key = tuple(names)
+        known = self.with_fixed.get(key)
+        if known is None:
+            fixed = self.fixed
+            # every name in order, with its fixed value or (to be read) None, and the names to read
+            known = self.with_fixed[key] = ({n: fixed.get(n) for n in names}, [n for n in names if n not in fixed])
+        out = dict(known[0])
+        out.update(self._read(model, known[1]))
+        return out
+
+    def _read(self, model: z3.ModelRef, names: Sequence[str]) -> dict[str, object]:
         if len(names) <= _FEW:
             return self._evaluate(model, names)
         key = tuple(names)
@@ -413,6 +466,72 @@ class Session:
 _PARSED = 256  # the most `extra` texts a session keeps parsed
 _FEW = 1000  # shorter lists are read one constant at a time: cheaper than making a batch
 _CHUNK_BITS = 2048
+_SPLIT = re.compile(r"(\|[^|]*\|)")  # splits SMT-LIB text around its constants' names
+_COPIED = re.compile(r"\|(o|od|q):")  # a first copy's constant (see `second_copy`)
+
+
+def _raw(function: Callable[..., object]) -> Callable[..., Any]:
+    """The C function behind one of z3core's wrappers, called without its error check (for calls that cannot
+    fail on the terms they are given)."""
+    return function.__defaults__[0].f  # type: ignore[index]
+
+
+def _units(ref: Any, units: Any) -> tuple[dict[str, bool | int], dict[str, int], dict[str, int]]:
+    """The truth values Z3's `units` (an AST vector) give Boolean constants, by name, and the lower and upper
+    bounds they give whole-number ones."""
+    get, size = _raw(z3.Z3_ast_vector_get), _raw(z3.Z3_ast_vector_size)
+    decl_of, kind_of, arg_of, args_of = (_raw(z3.Z3_get_app_decl), _raw(z3.Z3_get_decl_kind),
+                                          _raw(z3.Z3_get_app_arg), _raw(z3.Z3_get_app_num_args))
+    name_of, text_of, ast_kind = _raw(z3.Z3_get_decl_name), _raw(z3.Z3_get_symbol_string), _raw(z3.Z3_get_ast_kind)
+    numeral = _raw(z3.Z3_get_numeral_string)
+    uninterpreted, negation, equal, at_least, at_most = (z3.Z3_OP_UNINTERPRETED, z3.Z3_OP_NOT, z3.Z3_OP_EQ,
+                                                         z3.Z3_OP_GE, z3.Z3_OP_LE)
+    app, number = z3.Z3_APP_AST, z3.Z3_NUMERAL_AST
+
+    def constant(term: Any) -> str | None:
+        if ast_kind(ref, term) != app or args_of(ref, term) != 0:
+            return None
+        d = decl_of(ref, term)
+        return None if kind_of(ref, d) != uninterpreted else text_of(ref, name_of(ref, d)).decode()
+
+    found: dict[str, bool | int] = {}
+    low: dict[str, int] = {}
+    high: dict[str, int] = {}
+    for i in range(size(ref, units)):
+        term = get(ref, units, i)
+        d = decl_of(ref, term)
+        kind = kind_of(ref, d)
+        negated = kind == negation
+        if negated:
+            term = arg_of(ref, term, 0)
+            d = decl_of(ref, term)
+            kind = kind_of(ref, d)
+        if kind == uninterpreted:
+            if args_of(ref, term) == 0:
+                found[text_of(ref, name_of(ref, d)).decode()] = not negated
+            continue
+        if kind not in (equal, at_least, at_most) or args_of(ref, term) != 2:
+            continue
+        left, right = arg_of(ref, term, 0), arg_of(ref, term, 1)
+        if ast_kind(ref, right) == number:
+            name, value = constant(left), numeral(ref, right)
+        elif kind == equal and ast_kind(ref, left) == number:
+            name, value = constant(right), numeral(ref, left)
+        else:
+            continue
+        if name is None:
+            continue
+        v = int(value)
+        if kind == equal:
+            if not negated:
+                low[name] = high[name] = v
+        elif (kind == at_least) != negated:  # name >= v, or not (name <= v - 1)
+            v = v + 1 if negated else v
+            low[name] = max(low.get(name, v), v)
+        else:  # name <= v, or not (name >= v + 1)
+            v = v - 1 if negated else v
+            high[name] = min(high.get(name, v), v)
+    return found, low, high
 
 
 class _Pack(NamedTuple):

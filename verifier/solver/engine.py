@@ -6,7 +6,9 @@ for the value v of some model; ambiguous iff two copies of the outcomes, sharing
 choices, can give q two values; choice-dependent otherwise. Cores are minimised and re-checked;
 witnesses, and the first model behind every answer, are re-checked against the rules by the
 solver and by the plain-Python reference evaluator before they are reported; one that fails
-turns the verdict into `unknown`.
+turns the verdict into `unknown`. Answering a case with `fold`, once it is found satisfiable and a question is
+left open, the checks go on over the grounding narrowed to the constants that can take more than one value
+(see `_Case.narrow`): the same answers, on a problem a fraction of the size.
 
 A contradiction can also be worked out of (`resolve`): its minimal correction sets (sets of
 statements whose rules, left out, leave the case consistent, found by hitting every conflict
@@ -60,6 +62,7 @@ from .grounding import (
     copied,
     ground,
     mentioned,
+    narrowed,
     second_copy,
     smt_symbol,
     value_smt,
@@ -278,8 +281,18 @@ class _Case:
                                                      core_verified=verified, reason=why,
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        model = self.first_model = self.session.read(self.model_names)
-        settling = self.settled(base)
+        if self.folded:
+            # Settled first: a question left open is answered on the grounding narrowed to the constants that can
+            # take another value (see `narrow`), and the model behind the answers is then one of it.
+            settling = self.settled(base)
+            again = self.narrow() if self.left_open(settling) else self.session.check()
+            if again.status != SAT:
+                return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=again.reason))
+            base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
+            model = self.first_model = self.session.read(self.model_names)
+        else:
+            model = self.first_model = self.session.read(self.model_names)
+            settling = self.settled(base)
         # re-checked after `settled` (which asks the solver only), so that the reference evaluator knows whether
         # witnesses of questions that may take other values are to be re-checked after this model
         alone = all(q.name in settling.settled or all(t.known for t in self.parts(q.name)) for q in self.sc.questions)
@@ -296,6 +309,26 @@ class _Case:
             self.unfold()
             return self.run(resolve)
         return self.finish(lambda q: answers[q.name])
+
+    def left_open(self, settling: Settling) -> bool:
+        """Whether some question may take more than one value, after `settled` (`settling`)."""
+        return any(q.name not in settling.settled and not all(t.known for t in self.parts(q.name))
+                   for q in self.sc.questions)
+
+    def narrow(self) -> Check:
+        """Go on with a session on the grounding narrowed to the constants that can take more than one value (see
+        `Session.forced` and `narrowed`), once a check found the case satisfiable: its checks have the same answers,
+        its models with the others' values are outcomes of the scenario, and each check, model and copy of the
+        outcomes is a fraction of the size. Returns its first check, which leaves a model to read; where Z3 fixed
+        no constant, or that check gives up, the session stays as it was, and is checked again."""
+        fixed = self.session.forced()
+        if fixed:
+            session = Session(narrowed(self.g, fixed), *self.limits, fixed=fixed, context_of=self.session)
+            check = session.check()
+            if check.status == SAT:
+                self.session = session
+                return check
+        return self.session.check()
 
     def unfold(self) -> None:
         """Ground the scenario again with the inputs as solver constants in every rule body, when its grounding
@@ -465,7 +498,10 @@ class _Case:
             return False
         if not self.has_copy:
             if self.copy_bodies is None:
-                self.copy_bodies = second_copy(self.g)
+                copy_of = self.session.g  # the grounding the session holds: this one, or it narrowed
+                self.copy_bodies = second_copy(copy_of)
+                if copy_of is not self.g:
+                    self.g.questions.update((q, t) for q, t in copy_of.questions.items() if q.startswith("@2:"))
             self.session.extend(self.copy_bodies)
             self.has_copy = True
         return True
@@ -1179,6 +1215,7 @@ class _Without(_Case):
         self.model_checked = False
         self.core_names = []
         self.first_read = None
+        self.folded = False
         self.g = self.solver.g
         self.session = self.solver.session
         self.limits = base.limits

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 __all__ = ["Grounding", "Tracked", "RuleInstance", "Term", "ground", "ground_and_keep", "RuleGrounder",
            "GroundingMemo",
-           "ground_with_memo", "second_copy", "copy_since", "GroundedBase",
+           "ground_with_memo", "second_copy", "copy_since", "narrowed", "GroundedBase",
            "SymbolRef", "value_smt", "universe_names", "ANY_NUMBER", "MAX_RULE_INSTANCES", "rule_instances", "too_large"]
 
 import gc
 import math
 import operator
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -1486,6 +1486,28 @@ def second_copy(g: Grounding) -> list[str]:
         if not q.startswith("@2:"):
             g.questions["@2:" + q] = tuple(t if t.smt is None else t._replace(smt=rename(t.smt)) for t in parts)
     return [rename(t.body) for t in g.tracked if isinstance(t.origin, RuleInstance)]
+
+
+_SPLIT = re.compile(r"(\|[^|]*\|)")  # splits SMT-LIB text around its constants' names
+
+
+def narrowed(g: Grounding, fixed: Mapping[str, bool | int]) -> Grounding:
+    """`g` with every constant of `fixed` (those that take one value in every outcome, see `Session.forced`) read
+    as its value: its assertions and shared terms' definitions with those values written in, the ones that then
+    name no constant left out (they hold wherever the constants take those values), and those constants no longer
+    declared. A check of it has the answer a check of `g` has, and its outcomes with `fixed` are `g`'s."""
+    table = {n: value_smt(v) for n, v in fixed.items()}
+    texts = [t.body for t in g.tracked] + g.background
+    parts = _SPLIT.split("\0".join(texts))  # no SMT-LIB text holds a NUL
+    read = "".join([table.get(part, part) for part in parts]).split("\0")
+    assert len(read) == len(texts)
+    tracked = [t if body == t.body else Tracked(t.name, body, t.origin)
+               for t, body in zip(g.tracked, read) if "|" in body]
+    background = [b for b in read[len(g.tracked):] if "|" in b]
+    return g.copy(constants={n: r for n, r in g.constants.items() if n not in table},
+                  derived={n: t for n, t in g.derived.items() if n not in table},
+                  shared={n: t for n, t in g.shared.items() if n not in table},
+                  background=background, tracked=tracked)
 
 
 def copy_since(g: Grounding, background_start: int) -> None:
