@@ -1698,6 +1698,9 @@ questions:
     with pytest.raises(CaseError, match=refused.format("ruth")):
         make_case(text.replace("timeline:\n", "timeline:\n  - {turn: 1, phase: Battle, player: bob, "
                                                "enter_battle: [sisera]}\n"))
+    # a character the case starts in the field of battle is discarded, if at all, once the battle of turn 1 is over
+    with pytest.raises(CaseError, match=refused.format("gideon")):
+        make_case(text.replace("  coin:", "  gideon:\n    type: Hero\n    zone: field of battle\n  coin:"))
     # an enhancement played before it may have been discarded after use
     with pytest.raises(CaseError, match=refused.format("lamp")):
         make_case(text.replace("  coin:", "  lamp:\n    type: GE\n    brigade: White\n"

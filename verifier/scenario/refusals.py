@@ -575,8 +575,9 @@ def _could_be_discarded(abilities: list[Ability], steps: list[Step],
     """Whether a card of the case could be in a discard pile at a step (at any step, for None), read broadly: the case
     puts it there; an attempt before that step could discard cards (a discard, an ability that discards, a negate that
     discards what it negates, a price paid with its own card), or a battle ended before it (its characters are
-    discarded at battle resolution, after the Battle phase: GLOSS-3); or it is not a character and was played or used
-    before it (the rules discard an enhancement after use and other cards after battle)."""
+    discarded at battle resolution, after the Battle phase: GLOSS-3), for a card the case starts in the field of
+    battle the battle of turn 1; or it is not a character played or used before it, or at all for any step (the rules
+    discard an enhancement after use and other cards after battle)."""
     by_ability = {a.id: a for a in abilities}
 
     def discarding(y: Attempt, s: int | None) -> bool:
@@ -588,8 +589,13 @@ def _could_be_discarded(abilities: list[Ability], steps: list[Step],
         return y.kind == "discard_card" or (a is not None and (
             a.kind == "discard_effect" or a.discards_itself or (y.kind == "negate_ability" and a.discards_what_it_negates)))
 
+    def battle_ended_before(s: int | None) -> bool:
+        # a card the case starts in the field of battle is in a battle of turn 1, over once that Battle phase is
+        return s is None or steps[s].turn > 1 or steps[s].phase == "Discard"
+
     def could_be(c: Card, s: int | None) -> bool:
-        return (c.zone == "discard_pile" or any(discarding(y, s) for y in attempts) or (
+        return (c.zone == "discard_pile" or any(discarding(y, s) for y in attempts)
+                or (c.zone == "field_of_battle" and battle_ended_before(s)) or (
             c.type not in ("Hero", "Evil_Character") and (s is None or any(
                 y.card == c.name and y.step < s for y in attempts))))
     return could_be
