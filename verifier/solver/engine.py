@@ -281,18 +281,16 @@ class _Case:
                                                      core_verified=verified, reason=why,
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        if self.folded:
-            # Settled first: a question left open is answered on the grounding narrowed to the constants that can
-            # take another value (see `narrow`), and the model behind the answers is then one of it.
-            settling = self.settled(base)
-            again = self.narrow() if self.left_open(settling) else self.session.check()
+        model = self.first_model = self.session.read(self.model_names)
+        settling = self.settled(base)
+        if self.folded and self.left_open(settling):
+            # a question left open is answered on the grounding narrowed to the constants that can take another
+            # value (see `narrow`), and the model behind the answers is then one of it
+            again = self.narrow()
             if again.status != SAT:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=again.reason))
             base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
             model = self.first_model = self.session.read(self.model_names)
-        else:
-            model = self.first_model = self.session.read(self.model_names)
-            settling = self.settled(base)
         # re-checked after `settled` (which asks the solver only), so that the reference evaluator knows whether
         # witnesses of questions that may take other values are to be re-checked after this model
         alone = all(q.name in settling.settled or all(t.known for t in self.parts(q.name)) for q in self.sc.questions)
