@@ -143,42 +143,28 @@ questions:""")
 
 
 
-def test_a_negate_of_the_last_enhancement_played_is_a_fact_of_its_ability(make_case: Callable[..., Scenario]) -> None:
-    text = MINIMAL.replace("questions:", """\
+@pytest.mark.parametrize(("key", "symbol"), [("last_played", "negates_the_last_played"),
+                                             ("or_last_played", "reaches_the_last_played")])
+def test_a_negate_of_the_last_enhancement_played_is_a_fact_of_its_ability(make_case: Callable[..., Scenario], key: str,
+                                                                          symbol: str) -> None:
+    text = MINIMAL.replace("questions:", f"""\
   rod:
     type: EE
     owner: bob
     abilities:
       - kind: negate
         target_type: GE
-        last_played: true
+        {key}: true
 questions:""")
     sc = make_case(text)
-    assert sc.abilities[0].negates_the_last_played
-    facts = {f.args: f.value for f in sc.facts if f.symbol == "negates_the_last_played"}
+    assert getattr(sc.abilities[0], symbol)
+    facts = {f.args: f.value for f in sc.facts if f.symbol == symbol}
     assert facts == {("rod_a1",): True}
-    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'last_played' describes a negate ability"):
+    with pytest.raises(CaseError, match=rf"case.yaml:\d+:\d+: '{key}' describes a negate ability"):
         make_case(text.replace("kind: negate", "kind: discard"))
-
-
-def test_a_negate_of_the_last_enhancement_played_wherever_it_is_is_a_fact_of_its_ability(
-        make_case: Callable[..., Scenario]) -> None:
-    text = MINIMAL.replace("questions:", """\
-  rod:
-    type: EE
-    owner: bob
-    abilities:
-      - kind: negate
-        target_type: GE
-        or_last_played: true
-questions:""")
-    sc = make_case(text)
-    facts = {f.args: f.value for f in sc.facts if f.symbol == "reaches_the_last_played"}
-    assert facts == {("rod_a1",): True}
-    with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'or_last_played' describes a negate ability"):
-        make_case(text.replace("kind: negate", "kind: discard"))
-    with pytest.raises(CaseError, match=r"'or_last_played' describes .* without 'last_played'"):
-        make_case(text.replace("or_last_played: true", "or_last_played: true\n        last_played: true"))
+    if key == "or_last_played":
+        with pytest.raises(CaseError, match=r"'or_last_played' describes .* without 'last_played'"):
+            make_case(text.replace("or_last_played: true", "or_last_played: true\n        last_played: true"))
 
 
 OPPOSITE = """\
