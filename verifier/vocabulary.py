@@ -64,7 +64,7 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
     "ability_kind": (
         "set_aside_effect", "return_effect", "negate_effect", "heal_effect", "discard_effect", "affliction_effect",
         "withdraw_effect", "return_to_hand_effect", "shuffle_effect", "capture_effect",
-        "place_in_deck_effect", "banish_effect", "other_effect",
+        "place_in_deck_effect", "banish_effect", "reserve_effect", "other_effect",
     ),
     "attempt_kind": (
         "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",

@@ -138,6 +138,9 @@ def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool,
     ("You may discard this card to discard a Hero.", "discard_effect", ("Hero",)),
     ("Holder may discard this card to discard any red brigade Hero.", "discard_effect", ("Hero",)),
     ("You may discard this card to underdeck a Hero.", "place_in_deck_effect", ("Hero",)),
+    # what leads the discard is read before it
+    ("If used by a demon, holder may discard this card to discard a good enhancement in play.", "discard_effect",
+     ("GE",)),
 ])
 def test_a_price_that_is_the_card_itself(text: str, kind: str, types: tuple[str, ...]) -> None:
     a = only(text)
@@ -1075,6 +1078,13 @@ def test_a_band_with_a_move_out_of_a_pile_offered_instead_reads_the_band_and_kee
      ("fits:EE|evil|hand",)),
     ("Discard your Sadducee or Pharisee to shuffle up to three Lost Souls into deck.", "shuffle_effect",
      ("fits:Hero/Evil_Character|any",)),
+    # an effect that is a move out of a pile, not carried out: the ability changes no card of a case
+    ("You may discard an opponent's Enhancement to draw 2.", "other_effect", ("draw_pile:any", "fits:GE/EE|any")),
+    ("You may discard a good card from hand to draw 2.", "other_effect", ("draw_pile:any", "fits:any|good|hand")),
+    ("Discard a card from hand to look at a hand.", "other_effect", ("fits:any|any|hand",)),
+    # a price out of a pile, not carried out either
+    ("Once per game, you may discard the top card of your deck to discard up to 2 Evil Characters.", "discard_effect",
+     ("draw_pile:any",)),
 ])
 def test_a_discard_paid_for_an_effect_reads_the_effect_and_keeps_the_price_for_the_loader(
         text: str, kind: str, changes: tuple[str, ...]) -> None:
@@ -1086,7 +1096,8 @@ def test_a_discard_paid_for_an_effect_reads_the_effect_and_keeps_the_price_for_t
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("Discard a Hero to discard a Hero.", "a price (discard) that could reach every card the effect targets"),
-    ("Discard a card from hand to look at a hand.", "what the discard applies to"),
+    # a move out of a pile bought only if a condition holds, which is not read
+    ("Discard a card from hand to draw 2 if you control a Hero.", "what the discard applies to"),
 ])
 def test_a_price_the_reader_cannot_follow_is_refused(text: str, reason: str) -> None:
     assert any(reason in r for r in reasons(only(text))), reasons(only(text))
@@ -1154,6 +1165,22 @@ def test_a_banish_or_a_removal_from_the_game_puts_its_targets_into_their_owners_
     assert (a.kind, a.unsupported) == ("banish_effect", ())
     assert (a.target_zone, a.targets_every, a.target_types) == (zone, every, types)
     assert [p.text for p in a.pieces if any(f == "moves_to" for f, _ in p.mapped)] == [shown]
+
+
+@pytest.mark.parametrize(("text", "zone", "every", "types", "count"), [
+    ("Reserve an evil card.", None, False, (), (1, 1)),
+    ("Reserve all Evil Characters in battle.", "field_of_battle", True, ("Evil_Character",), (0, None)),
+    ("Reserve up to 2 Heroes.", None, False, ("Hero",), (0, 2)),
+    ("Interrupt the battle. Reserve all characters in battle.", "field_of_battle", True,
+     ("Hero", "Evil_Character"), (0, None)),
+])
+def test_a_reserve_puts_its_targets_into_their_owners_reserves(
+        text: str, zone: str | None, every: bool, types: tuple[str, ...], count: tuple[int, int | None]) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("reserve_effect", ())
+    assert (a.target_zone, a.targets_every, a.target_types, (a.min_targets, a.max_targets)) == (zone, every, types,
+                                                                                               count)
+    assert [p.text for p in a.pieces if any(f == "moves_to" for f, _ in p.mapped)] == ["reserve"]
 
 
 @pytest.mark.parametrize(("text", "zone", "every", "count"), [

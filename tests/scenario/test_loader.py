@@ -2003,12 +2003,17 @@ def test_a_negate_of_a_withdraw_carried_out_is_refused(make_case: Callable[..., 
     negated = WITHDRAW.replace("questions:\n", "  - id: negate_it\n    turn: 1\n    phase: Battle\n    player: bob\n"
                                                "    negate: withdraw_doeg\n    by: undo\nquestions:\n")
     with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a withdraw already carried out "
-                                          r"\(instantaneous, WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1, BAN-1-R1\)"):
+                                          r"\(instantaneous, WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1, BAN-1-R1, "
+                                          r"RSV-3-R2\)"):
         make_case(negated)
     # SHUF-1: a shuffle is instantaneous too
     shuffled = negated.replace("      - kind: withdraw\n", "      - kind: shuffle\n")
     with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a shuffle already carried out"):
         make_case(shuffled)
+    # RSV-3-R2: and so is a reserve
+    reserved = negated.replace("      - kind: withdraw\n", "      - kind: reserve\n")
+    with pytest.raises(CaseRefused, match=r"negate_it may negate withdraw_doeg, a reserve already carried out"):
+        make_case(reserved)
 
 
 def test_a_shuffle_written_by_hand_of_cards_in_a_draw_pile_is_an_error(make_case: Callable[..., Scenario]) -> None:

@@ -64,7 +64,8 @@ MECHANICS: tuple[Mechanic, ...] = (
     _m("revealing", r"\breveal(?:s|ed|ing)?\b|\blook(?:s|ed)? at\b",
        f"revealing or looking at cards is not modelled {_NO_RULE}"),
     _m("Reserve", r"\breserve[sd]?\b",
-       "the Reserve is not modelled (rules/zones.md, RSV-1 and RSV-2, waived)"),
+       "the Reserve in these words is not read (the card reader reads 'Reserve <target> [in <place>]', and takes "
+       "and reserves out of a Reserve, a draw pile, a discard pile or a hand: rules/zones.md, RSV-3-R1 and RSV-3-R2)"),
     _m("taking from a pile", r"\b(?:take|takes|put|puts|play|plays|place|places|return|returns|add|adds)\b[^.]*?"
                              r"\bfrom (?:[a-z']+ ){0,2}(?:deck|draw pile|discard pile)\b",
        f"taking cards from a draw pile or discard pile is not modelled {_NO_RULE}"),

@@ -76,7 +76,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
      | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target | capture_target
-     | place_in_deck | banish_target
+     | place_in_deck | banish_target | reserve_target
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -220,6 +220,8 @@ capture_target.1: "capture" target location?
 // (BAN-1-R1, BAN-2-R1)
 banish_target.1: "banish" target location?
                | "remove" target location? "from" "the"? "game"
+// "Reserve an evil card", "Reserve all Heroes in battle": each target goes to its owner's Reserve (RSV-3-R1, RSV-3-R2)
+reserve_target.1: "reserve" target location?
 cost_effect: "discard" "this" "card" "to" words
            | "remove" "this" "card" "from" "the" "game" "to" words
            | "banish" "this" "card" "to" words
@@ -356,7 +358,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|bounce|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top)\b")
+                       r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top|reserve)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -453,6 +455,8 @@ class _Block:
         # sentences moving cards out of a pile or a hand (`_PILE_MOVES`, `_LOOKS`, `_opponent_hand_move`): the
         # sentence, the zones it takes from (none for a look or a reveal alone), and whether a condition leads it
         self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
+        # those of them that are the price of the block's effect ("discard the top card of your deck to ...", CORE-19)
+        self.prices_out_of_piles: set[str] = set()
         # sentences letting the block's player play a card ("You may play an Enhancement.", TGT-9-R2)
         self.plays_allowed: list[str] = []
         self.min_targets: int | str = 1
@@ -1017,18 +1021,20 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
                  "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
                  "shuffle_target": "shuffle_effect", "capture_target": "capture_effect",
-                 "place_in_deck": "place_in_deck_effect", "banish_target": "banish_effect"}
+                 "place_in_deck": "place_in_deck_effect", "banish_target": "banish_effect",
+                 "reserve_target": "reserve_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
             "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
             "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
             "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part",
-            "capture_target": "other_part", "place_in_deck": "other_part", "banish_target": "other_part"}
+            "capture_target": "other_part", "place_in_deck": "other_part", "banish_target": "other_part",
+            "reserve_target": "other_part"}
 # What the reader calls the effect of a form of the grammar, where it is not the form's own name.
 _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": "discard",
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
           "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck",
-          "banish_target": "banish"}
+          "banish_target": "banish", "reserve_target": "reserve"}
 # The words after "negate" that also move the card whose ability it negates: the block's flag and where the card goes.
 _NEGATE_MOVES = {"AND_PLACE": ("places_negated", "draw pile (PLACE-1-R2)"),
                  "AND_BANISH": ("banishes_negated", "banish pile (BAN-1-R2)")}
@@ -1042,7 +1048,7 @@ def _body(tree: Tree) -> Tree:
 
 # The effects that move their targets to another zone: read as a second effect of a block (`_second_move`).
 _SECOND_MOVES = frozenset({"discard_target", "withdraw_target", "withdraw_return", "return_to_hand", "shuffle_target",
-                           "capture_target", "place_in_deck", "banish_target"})
+                           "capture_target", "place_in_deck", "banish_target", "reserve_target"})
 # "Heal a Hero ... Discard all evil cards placed on that Hero": the cards on the healed Hero (see `_sentence`)
 _PLACED_ON_HEALED = re.compile(r"discard all evil cards placed on (?:that|the|this) hero")
 
@@ -1089,7 +1095,8 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
     described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
     first = (Description(block.types, block.alignment, block.brigade, block.traits), *block.other_descriptions)
     what = "a price (discard)" if price else f"a second effect ({shown})"
-    if (block.min_targets != 0 or block.every) and all(any(_reaches(d, e) for e in described) for d in first):
+    if (block.kind is not None and (block.min_targets != 0 or block.every)
+            and all(any(_reaches(d, e) for e in described) for d in first)):
         block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"{what} that could reach every card the "
                   "effect targets is not modelled (every use of the ability would be refused)")
         return True
@@ -1130,10 +1137,12 @@ _PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s
 
 
 def _read_whole(sentence: str) -> bool:
-    """The sentence, read as a block of its own, is an effect with every part read (an effect a price buys)."""
+    """The sentence, read as a block of its own, is an effect with every part read (an effect a price buys): an
+    effect of the model, or a move out of a pile, which is not carried out ("... to draw 2")."""
     effect = _Block()
     _sentence(effect, sentence)
-    return effect.kind is not None and not any(p.reason for p in effect.pieces)
+    return ((effect.kind is not None or (len(effect.pile_moves) == 1 and not effect.pile_moves[0][2]))
+            and not any(p.reason for p in effect.pieces))
 
 
 # The price that is the card itself: "You may discard this card to ...", "Holder may discard this Artifact to ..."
@@ -1155,10 +1164,13 @@ def _price_itself(block: _Block, m: re.Match[str]) -> bool:
 
 def _price(block: _Block, sentence: str) -> bool:
     """Read "discard X to Y" as the block's first effect: the effect Y, read as any effect is, and the discard of X
-    its price (CORE-19), read as a second effect moving cards is (`_second_move`), or, when X is the card itself
-    ("You may discard this card to ..."), as `_price_itself` reads it. False, leaving the sentence to the reader, when
-    Y or the discard of X is not read whole alone, or X is "this ..." other than the card itself."""
-    m = _PRICE.fullmatch(sentence)
+    its price (CORE-19), read as a second effect moving cards is (`_second_move`), as a move out of a pile when X is
+    in one ("discard the top card of your deck to ..."), or, when X is the card itself ("You may discard this card
+    to ..."), as `_price_itself` reads it. What leads the discard ("If used by a demon, holder may") is read before.
+    False, leaving the sentence to the reader, when Y or the discard of X is not read whole alone, or X is "this ..."
+    other than the card itself."""
+    verb = re.search(r"(?i)\bdiscard\b", sentence)
+    m = _PRICE.fullmatch(sentence[verb.start():]) if verb is not None else None
     if m is None:
         return False
     if _ITSELF.fullmatch(_lowered(m.group("price"))):
@@ -1166,9 +1178,16 @@ def _price(block: _Block, sentence: str) -> bool:
     if re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
         return False
     paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
+    if not _read_whole(m.group("effect")):
+        return False
+    if _PILE_MOVES.fullmatch(_lowered(paid)):
+        # CORE-19: the price is paid as the ability is used; a move out of a pile is not carried out (`read_block`)
+        _sentence(block, m.group("effect"))
+        block.pile_moves.append((paid, _pile_zones(_lowered(paid)), False))
+        block.prices_out_of_piles.add(paid)
+        return True
     tree = _parse(_lowered(paid))
-    if (not _read_whole(m.group("effect")) or tree is None
-            or _body(tree).data != "discard_target" or _read_alone(paid, "discard") is None):
+    if tree is None or _body(tree).data != "discard_target" or _read_alone(paid, "discard") is None:
         return False
     _sentence(block, m.group("effect"))
     return _second_move(block, paid, _body(tree), price=True)
@@ -1351,7 +1370,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     gain = _GAIN.fullmatch(low) if tree is None else None
     if gain is not None and _increase(block, sentence, gain):
         return
-    move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data == "discard" else None
+    move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data in ("discard", "reserve_target") else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
         zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bhand to draw\b|\bfrom (?:your |opponent's |an "
@@ -1513,6 +1532,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                 shown = "banish" if re.search(r"\bbanish\b", sentence.lower()) else "from the game"
                 block.add("destination", shown, (("moves_to", "its owner's banish pile, out of play for the rest of "
                                                               "the game (BAN-1-R1, BAN-2-R1)"),))
+            if name == "reserve_target":
+                block.add("destination", "reserve", (("moves_to", "its owner's Reserve, out of play (RSV-3-R1, "
+                                                                  "RSV-3-R2)"),))
             dur = next((c for c in body.children if isinstance(c, Tree) and c.data in (
                 "for_turns", "end_of_battle", "up_to_turns", "at_least_turns", "remainder", "until_event",
                 "turns_equal")), None)
@@ -2006,7 +2028,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
-    if block.limit and block.pile_moves and block.kind is not None:
+    if block.limit and block.kind is not None and any(m[0] not in block.prices_out_of_piles for m in block.pile_moves):
         # "You may discard the top X cards of opponent's deck. Limit once per game. May band to ...": which of the
         # effects the limit is on is not read
         block.add("limit", "", reason="a limit in an ability with more than one effect (one a move out of a pile): "
@@ -2050,8 +2072,10 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             mapped = (("kind", f"other_effect: it moves cards of {where} (to a hand, a discard pile, a draw pile or a Reserve), "
                                "which the model does not carry out"),)
         block.use_changes |= {reach_change(Reach((), None, True)) if z == "hand" else f"{z}:any" for z in zones}
-        block.add("move", sentence, mapped + (("use_changes", f"cards in {where} (not carried out: a case holding "
-                                                              "one is refused)"),))
+        price = sentence in block.prices_out_of_piles
+        block.add("price" if price else "move", sentence, mapped + (("use_changes", (
+            "the price of the effect, paid as the ability is used (CORE-19): " if price else "") + f"cards in {where} "
+            "(not carried out: a case holding one is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
     if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":

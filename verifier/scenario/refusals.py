@@ -191,8 +191,8 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
     """A negate (a negate attempt, or the ongoing negate of the ability's kind of a card of the case) that may reach
     an ability whose guard has a condition regcheck does not read ("cannot be negated if ..."), an ability that
     adds characters to battle (what took effect through it is negated with it, NEG-7-R1, which regcheck does not
-    follow) or a move already carried out (a withdraw, a return to hand, a shuffle, a capture, a place in a deck or a
-    banish: `_MOVES`), is refused; so is a card played after a negate of
+    follow) or a move already carried out (a withdraw, a return to hand, a shuffle, a capture, a place in a deck, a
+    banish or a reserve: `_MOVES`), is refused; so is a card played after a negate of
     "all" the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
@@ -230,8 +230,9 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
                 continue
             if a.kind in _MOVES:
                 raise CaseRefused(f"{y.id} may negate {x.id}, {_MOVES[a.kind]} already carried out (instantaneous, "
-                                  "WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1, BAN-1-R1): what undoing it would do to the "
-                                  "cards it moved is not in the rules text, and regcheck does not follow it", y.loc)
+                                  "WDR-2, RET-1, SHUF-1, CAPT-2, PLACE-1, BAN-1-R1, RSV-3-R2): what undoing it would do "
+                                  "to the cards it moved is not in the rules text, and regcheck does not follow it",
+                                  y.loc)
             if a.guard_condition:
                 raise _guard_refused(y, x, a)
             if a.adds:
@@ -343,10 +344,10 @@ def _has_text(card: Card | None) -> bool:
 
 
 # The abilities that move their targets at once to another place, by kind (WDR-3, RET-1, SHUF-1, CAPT-2, PLACE-1,
-# BAN-1-R1).
+# BAN-1-R1, RSV-3-R2).
 _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to hand",
           "shuffle_effect": "a shuffle", "capture_effect": "a capture", "place_in_deck_effect": "a place in a deck",
-          "banish_effect": "a banish"}
+          "banish_effect": "a banish", "reserve_effect": "a reserve"}
 
 
 def _move_of(x: Attempt, by_ability: dict[str, Ability],

@@ -71,6 +71,7 @@ DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_pa
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
                 "withdraw_effect": "other_part", "return_to_hand_effect": "other_part", "shuffle_effect": "other_part",
                 "capture_effect": "other_part", "place_in_deck_effect": "other_part", "banish_effect": "other_part",
+                "reserve_effect": "other_part",
                 "other_effect": "other_part"}
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
@@ -100,7 +101,7 @@ ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "ne
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "withdraw": "withdraw_effect", "return to hand": "return_to_hand_effect",
                  "shuffle": "shuffle_effect", "capture": "capture_effect", "place in deck": "place_in_deck_effect",
-                 "banish": "banish_effect", "other": "other_effect"}
+                 "banish": "banish_effect", "reserve": "reserve_effect", "other": "other_effect"}
 
 
 def _name(node: YNode, what: str) -> str:
