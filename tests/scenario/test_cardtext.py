@@ -347,6 +347,15 @@ def test_a_verb_after_or_begins_another_effect_not_a_description() -> None:
     ("Search any draw pile for one evil Dominant card and discard it.", "other_effect", ("draw_pile:any",)),
     ("You may take an evil weapon from Reserve or underdeck an evil weapon from discard pile.", "other_effect",
      ("discard_pile:any", "reserve:any")),
+    # a card put back into the draw pile it is in: its place there, which the model does not track
+    ("Topdeck an evil Fortress from deck.", "other_effect", ("draw_pile:any",)),
+    ("You may topdeck (or take if you have attacked this turn) a silver card from deck or Reserve.", "other_effect",
+     ("draw_pile:any", "reserve:any")),
+    ("You may topdeck an O.T. black Enhancement from Reserve (or take it if a black king is in play).",
+     "other_effect", ("reserve:any",)),
+    ("You may banish a card (except a Dominant) from a deck.", "other_effect", ("draw_pile:any",)),
+    ("Negate a good card. You may draw 1 or banish a card from a Reserve.", "negate_effect",
+     ("draw_pile:any", "reserve:any")),
 ])
 def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
                                                                    changes: tuple[str, ...]) -> None:
@@ -1039,7 +1048,7 @@ def test_a_shuffle_puts_its_targets_into_their_owners_decks(text: str, zone: str
     ("Capture a human to opponent's Land of Bondage.", "capture in these words is not read"),
     ("Topdeck a Dominant from each hand.", "a count of cards from each hand"),
     ("Underdeck a card from your draw pile.", "would change nothing but their place in it (PLACE-1"),
-    ("Topdeck a demon from deck.", "in these words is not read"),
+    ("Topdeck a demon from a discard pile into deck.", "in these words is not read"),
     ("Underdeck an opponent's good card or a good card from an opponent's hand.",
      "a place after alternatives that name the same cards"),
     ("Withdraw all Heroes (except 1).", "the exception '(except 1)'"),
@@ -1085,6 +1094,13 @@ def test_a_band_with_a_move_out_of_a_pile_offered_instead_reads_the_band_and_kee
     # a price out of a pile, not carried out either
     ("Once per game, you may discard the top card of your deck to discard up to 2 Evil Characters.", "discard_effect",
      ("draw_pile:any",)),
+    # a price that banishes, removes from the game or reserves
+    ("You may banish 2 cards from opponent's discard pile to discard all cards in battle.", "discard_effect",
+     ("discard_pile:any",)),
+    ("You may remove 2 clay cards in your discard pile from the game to discard a Curse.", "discard_effect",
+     ("discard_pile:any",)),
+    ("You may reserve an O.T. card from hand to negate Enhancements.", "negate_effect", ("fits:any|any|hand",)),
+    ("Reserve a Hero to discard an evil card.", "discard_effect", ("fits:Hero|any",)),
 ])
 def test_a_discard_paid_for_an_effect_reads_the_effect_and_keeps_the_price_for_the_loader(
         text: str, kind: str, changes: tuple[str, ...]) -> None:

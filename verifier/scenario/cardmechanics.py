@@ -90,7 +90,9 @@ MECHANICS: tuple[Mechanic, ...] = (
     _m("each upkeep", r"\b(?:each|every) upkeep\b", "an effect each upkeep is not modelled"),
     _m("once per round", r"\bper round\b", "a limit per round is not modelled: the rules do not define a round"),
     _m("removing from the game", r"\bbanish(?:es|ed|ing)?\b|\bremov(?:e|es|ed|ing)\b[^.]*?\bfrom (?:the )?game\b",
-       f"removing a card from the game (banishing) is not modelled {_NO_RULE}"),
+       "banishing in these words is not read (the card reader reads 'Banish <target> [in <place>]', 'Remove <target> "
+       "[in <place>] from the game' and banishes out of a draw pile or a Reserve: rules/zones.md, BAN-1-R1 and "
+       "BAN-2-R1)"),
     _m("cards placed on its card", r"\b(?:place[sd]?|put|puts)\b[^.]*?\b(?:here|(?:on|in)(?:to)? this "
                                    r"(?:site|fortress|card|artifact|city))\b",
        "a card holding cards placed on or in it is not modelled"),

@@ -145,8 +145,10 @@ location: PLACE_WORD place ("or" "in"? place)*
 PLACE_WORD: "in" | "from"
 place: placeowner? PLACE
 placeowner: "your" | "a" | "an" | "the" | "each" | "an opponent's" | "opponent's" | "opponents'" | "holder's" | "any"
+          | "all"
 PLACE: "battle" | "field of battle" | "territory" | "territories" | "play" | "set-aside area" | "set-aside areas"
-     | "set aside area" | "set-aside" | "set aside" | "hand" | "discard pile" | "draw pile" | "land of bondage"
+     | "set aside area" | "set-aside" | "set aside" | "hand" | "discard pile" | "discard piles" | "draw pile"
+     | "land of bondage"
 
 // heal -----------------------------------------------------------------------------------
 heal: "heal" target location? heal_condition? increase? alternative?
@@ -490,7 +492,8 @@ def _unspaced(text: str) -> str:
 _PLACES = {"battle": "field_of_battle", "field of battle": "field_of_battle", "territory": "territory",
            "territories": "territory", "set-aside area": "set_aside_area", "set-aside areas": "set_aside_area",
            "set aside area": "set_aside_area", "set-aside": "set_aside_area", "set aside": "set_aside_area", "hand": "hand",
-           "discard pile": "discard_pile", "draw pile": "draw_pile", "land of bondage": "land_of_bondage"}
+           "discard pile": "discard_pile", "discard piles": "discard_pile", "draw pile": "draw_pile",
+           "land of bondage": "land_of_bondage"}
 
 
 # The article and owner words before what a description names ("an opponent's good card" names a good card).
@@ -1094,7 +1097,7 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
     block.sentence = sentence
     described = (Description(alone.types, alone.alignment, alone.brigade, alone.traits), *alone.other_descriptions)
     first = (Description(block.types, block.alignment, block.brigade, block.traits), *block.other_descriptions)
-    what = "a price (discard)" if price else f"a second effect ({shown})"
+    what = f"a price ({shown})" if price else f"a second effect ({shown})"
     if (block.kind is not None and (block.min_targets != 0 or block.every)
             and all(any(_reaches(d, e) for e in described) for d in first)):
         block.add(shown, sentence, (("part", _PART_OF[name]),), reason=f"{what} that could reach every card the "
@@ -1132,8 +1135,17 @@ def _opponent_hand_move(block: _Block, sentence: str) -> bool:
     return True
 
 
-# "Discard a good card from hand to discard up to two evil Enhancements": a price, then the effect it buys (CORE-19)
-_PRICE = re.compile(r"(?P<price>.*?\bdiscard\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*", re.IGNORECASE)
+# "Discard a good card from hand to discard up to two evil Enhancements", "You may banish 2 cards from opponent's
+# discard pile to ...", "Remove 2 clay cards in your discard pile from the game to ...": a price, then the effect it
+# buys (CORE-19)
+# a price other than a discard, with what may lead it ("You may banish 2 cards from a discard pile to ...")
+_PERMITTED_PRICE = re.compile(r"(?i)(?P<who>(?:you|holder) may )?(?P<rest>(?:banish|remove|reserve)\b.+)")
+_PRICE_VERB = re.compile(r"(?i)\b(?:discard|banish|remove|reserve)\b")
+_PRICE = re.compile(r"(?P<price>(?P<verb>discard|banish|remove|reserve)\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*",
+                    re.IGNORECASE)
+# the forms of the grammar a price may take, by its verb
+_PRICE_FORMS = {"discard": "discard_target", "banish": "banish_target", "remove": "banish_target",
+                "reserve": "reserve_target"}
 
 
 def _read_whole(sentence: str) -> bool:
@@ -1163,13 +1175,14 @@ def _price_itself(block: _Block, m: re.Match[str]) -> bool:
 
 
 def _price(block: _Block, sentence: str) -> bool:
-    """Read "discard X to Y" as the block's first effect: the effect Y, read as any effect is, and the discard of X
-    its price (CORE-19), read as a second effect moving cards is (`_second_move`), as a move out of a pile when X is
-    in one ("discard the top card of your deck to ..."), or, when X is the card itself ("You may discard this card
-    to ..."), as `_price_itself` reads it. What leads the discard ("If used by a demon, holder may") is read before.
-    False, leaving the sentence to the reader, when Y or the discard of X is not read whole alone, or X is "this ..."
-    other than the card itself."""
-    verb = re.search(r"(?i)\bdiscard\b", sentence)
+    """Read "discard X to Y" (or "banish X to Y", "remove X from the game to Y", "reserve X to Y") as the block's
+    first effect: the effect Y, read as any effect is, and the move of X its price (CORE-19), read as a second effect
+    moving cards is (`_second_move`), as a move out of a pile when X is in one ("discard the top card of your deck to
+    ...", "banish 2 cards from opponent's discard pile to ..."), or, when X is the card itself ("You may discard this
+    card to ..."), as `_price_itself` reads it. What leads the price ("If used by a demon, holder may") is read
+    before. False, leaving the sentence to the reader, when Y or the move of X is not read whole alone, or X is "this
+    ..." other than the card itself to be discarded."""
+    verb = _PRICE_VERB.search(sentence)
     m = _PRICE.fullmatch(sentence[verb.start():]) if verb is not None else None
     if m is None:
         return False
@@ -1177,17 +1190,18 @@ def _price(block: _Block, sentence: str) -> bool:
         return _price_itself(block, m)
     if re.search(r"\bthis\b", m.group("price"), re.IGNORECASE):
         return False
-    paid = "Discard " + re.sub(r"(?i)^.*?\bdiscard\s+", "", m.group("price"))
+    paid = m.group("price")[0].upper() + m.group("price")[1:]
     if not _read_whole(m.group("effect")):
         return False
-    if _PILE_MOVES.fullmatch(_lowered(paid)):
+    if _PILE_MOVES.fullmatch(_lowered(paid)) or _PRICE_OUT_OF_PILE.fullmatch(_lowered(paid)):
         # CORE-19: the price is paid as the ability is used; a move out of a pile is not carried out (`read_block`)
         _sentence(block, m.group("effect"))
-        block.pile_moves.append((paid, _pile_zones(_lowered(paid)), False))
+        block.pile_moves.append((paid, _move_zones(_lowered(paid)), False))
         block.prices_out_of_piles.add(paid)
         return True
     tree = _parse(_lowered(paid))
-    if tree is None or _body(tree).data != "discard_target" or _read_alone(paid, "discard") is None:
+    form = _PRICE_FORMS[m.group("verb").lower()]
+    if tree is None or _body(tree).data != form or _read_alone(paid, _SHOWN[form]) is None:
         return False
     _sentence(block, m.group("effect"))
     return _second_move(block, paid, _body(tree), price=True)
@@ -1373,9 +1387,7 @@ def _sentence(block: _Block, sentence: str) -> None:
     move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data in ("discard", "reserve_target") else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
-        zones = _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bhand to draw\b|\bfrom (?:your |opponent's |an "
-                                                           r"opponent's )?hand\b", low) else ())
-        block.pile_moves.append((sentence, zones, move.group("condition") is not None))
+        block.pile_moves.append((sentence, _move_zones(low), move.group("condition") is not None))
         return
     if _PLAY_PERMISSION.fullmatch(low) and tree is None:
         # "You may play an Enhancement.": moves no card (TGT-9-R2; see `read_block`)
@@ -1387,6 +1399,14 @@ def _sentence(block: _Block, sentence: str) -> None:
         # a move of the cards looked at, not carried out (see `read_block`)
         zones = _pile_zones(look.group("seen")) + (("hand",) if _SEEN_HAND.search(look.group("seen")) else ())
         block.pile_moves.append((sentence, zones if look.group("move") else (), look.group("condition") is not None))
+        return
+    permitted = _PERMITTED_PRICE.fullmatch(sentence) if tree is None and block.kind is None else None
+    before = len(block.pieces)
+    if permitted is not None and _price(block, permitted.group("rest")):
+        # "You may banish 2 cards from opponent's discard pile to ...": a price other than a discard (CORE-19)
+        if permitted.group("who"):
+            block.pieces.insert(before, Part("permission", permitted.group("who").strip().lower(), (
+                ("optional", "the player may use it"),), ""))
         return
     if tree is None:
         # the mechanics its words name (see `cardmechanics.MECHANICS`), or "not understood by the card grammar"
@@ -1806,9 +1826,13 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\)
          r"| and shuffle (?:them |it )?into (?:your |owner's )?deck| and discard (?:it|them))?"
          # "You may exchange a card from hand with a gold card from Reserve." (EXCH-1): cards of a hand move too
          rf"|exchange (?:a|an|one) (?:good |evil )?card (?:from|in) (?:your )?hand with {_TAKEN} (?:from|in) {_PILES}"
-         # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2); one from a draw pile into it changes only its
-         # place in that pile, which the model does not track, and is refused as such
-         rf"|(?:topdeck|underdeck) {_TAKEN} from (?:your |a |the |opponent's |an opponent's )?(?:reserve|discard pile)"
+         # "Topdeck an evil card from Reserve." (PLACE-1-R1; RSV-2), "Topdeck a demon from deck." (a card that stays
+         # in its draw pile, whose order the model does not track), "You may topdeck (or take if you have attacked
+         # this turn) a silver card from deck or Reserve."
+         r"|(?:topdeck|underdeck)(?: \(or take if [^()]*\))? "
+         rf"{_TAKEN} from {_TAKEN_FROM}(?: \(or take (?:it |them )?if [^()]*\))?"
+         # "You may banish a card (except a Dominant) from a deck." (BAN-1-R1): out of a draw pile or a Reserve
+         rf"|banish (?:a|an|one|up to (?:x|\d+)|\d+|any number of) {_ONE_KIND} from {_PILES}"
          # "You may reserve the top 2 cards of a deck.", "You may reserve an OT Curse from discard pile.", "Reserve an
          # evil card from opponent's hand." (RSV-3-R1): into a Reserve, out of play
          rf"|reserve (?:the )?top (?:card|(?:\d+|x|two|three) cards) of {_PILE}"
@@ -1821,6 +1845,10 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\)
 _PILE_MOVES = re.compile(rf"(?P<condition>if [^,]+ , )?(?:(?:each player|you|holder|lost soul's owner|opponent) "
                          r"(?:may|must) )?"
                          rf"{_MOVE}(?: ,)?(?: or (?:you may )?{_MOVE})*")
+# A price out of a discard pile (CORE-19): "banish 2 cards from opponent's discard pile to ...", "remove 2 clay cards
+# in your discard pile from the game to ..."; as the block's effect, such a banish is carried out (BAN-1-R1)
+_PRICE_OUT_OF_PILE = re.compile(rf"(?:banish|remove) (?:a|an|one|up to (?:x|\d+)|\d+|two|three) {_ONE_KIND} "
+                                rf"(?:from|in) {_TAKEN_FROM}(?: from the game)?")
 _PILE_ZONES = {"deck": "draw_pile", "draw pile": "draw_pile", "reserve": "reserve", "discard pile": "discard_pile"}
 _ZONE_NAMES = {"draw_pile": "a draw pile", "reserve": "a Reserve", "hand": "a hand", "discard_pile": "a discard pile"}
 
@@ -1844,6 +1872,13 @@ _LOOKS = re.compile(
     rf"(?P<condition>if [^,]+ , )?(?:you may )?(?:look at|reveal) (?P<seen>{_SEEN_ONE}(?:(?: ,)? (?:or|and) {_SEEN_ONE}"
     rf"| , {_SEEN_ONE})*)(?P<move> : (?:you may )?(?:topdeck them(?: in any order)?|(?:take|topdeck|underdeck) "
     rf"{_LOOKED_AT}(?: to hand)?(?: ,)?(?: (?:and|then) (?:topdeck|underdeck|topdeck and/or underdeck) the rest)?))?")
+
+
+def _move_zones(low: str) -> tuple[str, ...]:
+    """The zones a move of `_PILE_MOVES` takes cards from: its piles (`_pile_zones`), and a hand for an exchange with
+    cards of a hand or a move of cards from one."""
+    return _pile_zones(low) + (("hand",) if re.search(r"\bexchange\b|\bhand to draw\b|\bfrom (?:your |opponent's |an "
+                                                      r"opponent's )?hand\b", low) else ())
 
 
 def _pile_zones(low: str) -> tuple[str, ...]:
