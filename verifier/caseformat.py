@@ -18,7 +18,7 @@ from .explore.scope import MAX_CANDIDATES, OUTCOME_SYMBOLS, SCOPE_KEYS
 from .language.encoding import RULE_ID, STATEMENT_ID
 from .language.types import BUILTINS, QUESTION_FORMS
 from .ruling import RULE_KEYS, RULING_ID, RULING_KEYS, RULING_ONLY_KEYS
-from .scenario.cardreading import TRAIT_WORDS, TRAITS
+from .scenario.cardreading import BOOK_WORDS, TRAIT_WORDS, TRAITS
 from .scenario.sections.fields import (
     ABILITY_KEYS,
     ABILITY_KINDS,
@@ -108,8 +108,14 @@ def _members_shown(value_set: str) -> str:
 NAME_SCHEMA: Schema = {"type": "string", "pattern": NAME.pattern}
 TEXT: Schema = {"type": "string", "pattern": r"\S"}
 # a trait as the loader reads it: any case, dots anywhere ("N.T.", "nt")
-TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*\.*(?:" + "|".join(
-    "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(TRAIT_WORDS)) + r")\s*$"}
+def _any_case(word: str) -> str:
+    return "".join(r"\s+" if ch == " " else f"[{ch.upper()}{ch.lower()}]" for ch in word)
+
+
+# a trait word (`cardreading.TRAIT_WORDS`, dots allowed between letters), or "from <book>" (`BOOK_WORDS`)
+TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*(?:\.*(?:" + "|".join(
+    "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(TRAIT_WORDS)) + r")|[Ff][Rr][Oo][Mm]\s+(?:"
+    + "|".join(_any_case(b) for b in sorted(BOOK_WORDS)) + r"))\s*$"}
 BOOL: Schema = {"type": "boolean"}
 
 
@@ -212,12 +218,15 @@ def _card_fields() -> dict[str, FieldSpec]:
         "equipped_to": FieldSpec("card name", NAME_SCHEMA, "The character a Weapon is equipped to.", "not equipped"),
         "traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
                             "What the card is, of the traits target descriptions name: "
-                            + ", ".join(f"`{t}`" for t in TRAITS) + ". The list is the card's whole answer: a trait "
+                            + ", ".join(f"`{t}`" for t in TRAITS) + ", and `from <book>` for a book of the Bible "
+                            "(`from Exodus`, `from I Samuel`: CORE-15-R3). The list is the card's whole answer: a trait "
                             "left out is one it lacks (`traits: []` for none). A case that uses an ability naming a "
                             "trait for its targets (\"a human Hero\") on a card whose traits it does not list is "
                             "refused, unless the card list's identifiers give the card that trait. For a real "
                             "character the card list's class settles `warrior` (GLOSS-23): the card has it when its "
-                            "class is Warrior and lacks it otherwise, and a `traits:` saying otherwise is an error.",
+                            "class is Warrior and lacks it otherwise, and a `traits:` saying otherwise is an error; "
+                            "a real card's reference settles the books it is from, when it names only books of the "
+                            "Bible.",
                             DEFAULTS["traits"]),
         "alignment": FieldSpec("`good`, `evil` or `neutral`", _one_of_words(["good", "evil", "neutral"]),
                                "The card's alignment, for a card whose type does not give one (Heroes and good "

@@ -9,6 +9,7 @@ import pytest
 from verifier.errors import CaseError
 from verifier.scenario import cards as cards_module
 from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason
+from verifier.scenario.cardreading import BOOK_TRAITS, books_of
 from verifier.scenario.cards import (
     ALL_TEXTS,
     BAND_OFF_A_CHARACTER,
@@ -227,7 +228,7 @@ def test_coverage_counts_every_category_and_status() -> None:
 def test_a_category_holds_every_text_its_words_say_whatever_the_grammar_read() -> None:
     counts = coverage()
     texts = {line.split("\t")[5] for line in cards_module._text().split("\n")[1:]
-             if not line.startswith("#") and line.count("\t") == 5 and line.split("\t")[5].strip()}
+             if not line.startswith("#") and line.count("\t") == 6 and line.split("\t")[5].strip()}
     assert sum(counts[ALL_TEXTS].values()) == len(texts) == len(texts_of_card_list()) > 4400
     for category in CATEGORIES:
         assert sum(counts[category].values()) == sum(1 for t in texts if cards_module.WORDS[category].search(t)), category
@@ -527,6 +528,34 @@ def test_a_condition_on_a_protection_after_the_effect_is_the_protections_alone()
 
 def test_the_identifiers_descriptions_name_are_traits_of_real_cards() -> None:
     # "May band to a generic Roman", "Discard a Philistine giant": identifiers of the card list
-    assert card("Devouring Philistines").traits == ("Generic", "Philistine", "warrior", "named Devouring Philistines")
+    assert card("Devouring Philistines").traits == ("Generic", "Philistine", "warrior", "from Isaiah",
+                                                    "named Devouring Philistines")
     # a compound identifier is not split into words ("Philistine Giant"): a case states such a card's traits
-    assert card("Lahmi (I)").traits == ("warrior", "named Lahmi")
+    assert card("Lahmi (I)").traits == ("warrior", "from I Chronicles", "named Lahmi")
+
+
+@pytest.mark.parametrize(("reference", "books"), [
+    ("Ruth 3:11", ("from Ruth",)),
+    ("II Kings 5:1; Luke 4:27", ("from II Kings", "from Luke")),
+    ("I Samuel 17:4/II Samuel 21:19", ("from I Samuel", "from II Samuel")),
+    ("Hebrews 6:4,6", ("from Hebrews",)),  # a comma between verses
+    ("Psalm 23:1", ("from Psalms",)),
+    ("I Corinthians 1:20,25 (Good); Proverbs 1:29, 32 (Evil)", ("from I Corinthians", "from Proverbs")),
+    ("Judges 7:5", ("from Judges",)),
+    # no book of the Bible: which books the card is from is not known
+    ("Old Testament", None),
+    ("Josephus, Antiquities 18:6", None),
+    ("", None),
+])
+def test_a_cards_reference_names_the_books_it_is_from(reference: str, books: tuple[str, ...] | None) -> None:
+    # CORE-15-R3
+    assert books_of(reference) == books
+
+
+def test_the_books_of_a_real_cards_reference_are_its_traits_and_settled() -> None:
+    ruth = card("Ruth (J)")
+    assert "from Ruth" in ruth.traits and set(BOOK_TRAITS) <= set(ruth.settled_traits)
+    # a reference that names no book settles none
+    joshua = card("Joshua")
+    assert joshua.reference == "Old Testament" and not any(t.startswith("from ") for t in joshua.traits)
+    assert not set(BOOK_TRAITS) & set(joshua.settled_traits)

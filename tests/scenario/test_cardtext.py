@@ -510,6 +510,11 @@ def test_targets_count_and_description() -> None:
         ("Set aside an O.T. red warrior for 2 turns.", ("Hero", "Evil_Character"), ("O.T.", "warrior"), "Red", 1, 1),
         ("Set aside a warrior-class Assyrian for 2 turns.", ("Hero", "Evil_Character"), ("warrior", "Assyrian"),
          None, 1, 1),
+        # a book of the Bible before the noun, or "with a <book> reference" after it (CORE-15-R3)
+        ("Discard an Exodus Hero.", ("Hero",), ("from Exodus",), None, 1, 1),
+        ("Set aside a I Samuel character for 2 turns.", ("Hero", "Evil_Character"), ("from I Samuel",), None, 1, 1),
+        ("Discard a Hero with a Daniel reference.", ("Hero",), ("from Daniel",), None, 1, 1),
+        ("Discard all good Ruth cards in play.", (), ("from Ruth",), None, 0, None),
     ],
 )
 def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits: tuple[str, ...],

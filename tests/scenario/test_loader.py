@@ -951,13 +951,14 @@ def test_the_card_lists_class_settles_a_real_characters_warrior_trait(make_case:
         make_case(MIGHTY_MEN)
     sc = make_case(MIGHTY_MEN.replace("    brigade: Black\n", "    brigade: Black\n    traits: []\n"))
     by_name = {c.name: c for c in sc.cards}
-    assert by_name["lahmi"].traits == ("named Lahmi", "warrior")
-    assert by_name["abaddon"].traits == ("named Abaddon the Destroyer",)
-    assert not by_name["abaddon"].traits_stated and by_name["abaddon"].settled_traits == ("warrior",)
+    assert by_name["lahmi"].traits == ("from I Chronicles", "named Lahmi", "warrior")
+    assert by_name["abaddon"].traits == ("from Revelation", "named Abaddon the Destroyer")
+    assert not by_name["abaddon"].traits_stated and by_name["abaddon"].settled_traits[0] == "warrior"
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "mighty_men_a1"}
     assert (fits["lahmi"], fits["abaddon"], fits["ner"]) == (True, False, False)
-    # the Enhancement itself: the class field settles no trait of a card other than a character
-    assert by_name["mighty_men"].settled_traits == ()
+    # the Enhancement itself: the class field settles no trait of a card other than a character (its reference
+    # settles the books of the Bible, CORE-15-R3)
+    assert not any(not t.startswith("from ") for t in by_name["mighty_men"].settled_traits)
 
 
 def test_a_real_cards_class_cannot_be_stated_otherwise(make_case: Callable[..., Scenario]) -> None:
@@ -966,6 +967,11 @@ def test_a_real_cards_class_cannot_be_stated_otherwise(make_case: Callable[..., 
     with pytest.raises(CaseError, match=r"case.yaml:\d+:\d+: 'abaddon' is not warrior: the card list gives Abaddon the "
                                         r"Destroyer \(L\) the class 'none', and a real card's class is the card list's"):
         make_case(text)
+    # nor the books of its reference (CORE-15-R3)
+    text = MIGHTY_MEN.replace(abaddon, abaddon + "    traits: [from Exodus]\n")
+    with pytest.raises(CaseError, match=r"'abaddon' is not from Exodus: the card list gives Abaddon the Destroyer \(L\) "
+                                        r"the reference 'Revelation 9:11', and a real card's reference is the card list's"):
+        make_case(text)
 
 
 def test_traits_are_words_the_card_grammar_knows(make_case: Callable[..., Scenario]) -> None:
@@ -973,6 +979,12 @@ def test_traits_are_words_the_card_grammar_knows(make_case: Callable[..., Scenar
     assert sc.cards[1].traits == ("N.T.", "human")
     with pytest.raises(CaseError, match=r"case.yaml:8:14: unknown trait 'humn' \(did you mean 'human'\?\); one of: human, male"):
         make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [humn]\n"))
+    # a book of the Bible, as "from <book>" (CORE-15-R3)
+    sc = make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [from I samuel]\n"))
+    assert sc.cards[1].traits == ("from I Samuel",)
+    with pytest.raises(CaseError, match=r"unknown trait 'from Exodos' \(did you mean 'from Exodus'\?\); one of: .*, or "
+                                        r"'from <book of the Bible>'"):
+        make_case(BOOTHS.replace("    brigade: Purple\n", "    brigade: Purple\n    traits: [from Exodos]\n"))
 
 
 def test_the_card_lists_identifiers_give_a_real_card_traits(make_case: Callable[..., Scenario]) -> None:
@@ -1000,8 +1012,8 @@ questions:
 """
     sc = make_case(text)
     crispus = next(c for c in sc.cards if c.name == "crispus")
-    # identifiers "Corinth, Priest", and its title (CORE-15-R1)
-    assert crispus.traits == ("Corinth", "Priest", "named Crispus") and not crispus.traits_stated
+    # identifiers "Corinth, Priest", the book of its reference (CORE-15-R3) and its title (CORE-15-R1)
+    assert crispus.traits == ("Corinth", "Priest", "from Acts", "named Crispus") and not crispus.traits_stated
     assert sc.abilities[0].target_traits == ("Corinth",)
     fits = {f.args[1]: f.value for f in sc.facts if f.symbol == "fits_description" and f.args[0] == "phoebe_a1"}
     assert fits == {"phoebe": True, "crispus": True, "titus": True}

@@ -6,7 +6,8 @@ without loading the parser.
 
 from __future__ import annotations
 
-__all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "USE_LIMIT",
+__all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "BOOKS",
+           "BOOK_TRAITS", "BOOK_WORDS", "books_of", "USE_LIMIT",
            "use_count", "Reach", "reach_change", "reach_of"]
 
 import re
@@ -45,10 +46,47 @@ TRAIT_WORDS = {
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
 
+# The books of the Bible a card's printed reference may name (the card list's reference field, "Exodus 2:1",
+# "II Kings 5:1; Luke 4:27"), as the card list writes them. A card is from each book its reference names (CORE-15-R3):
+# trait `from <book>`, which a description asks for with the book's name before its noun ("an Exodus Hero", "a I
+# Samuel character") or as "a <noun> with a <book> reference". No description word asks for Judges, a word
+# descriptions use for judges ("all Judges"), nor for the Song of Solomon.
+BOOKS = ("Genesis", "Exodus", "Leviticus", "Numbers", "Deuteronomy", "Joshua", "Judges", "Ruth", "I Samuel",
+         "II Samuel", "I Kings", "II Kings", "I Chronicles", "II Chronicles", "Ezra", "Nehemiah", "Esther", "Job",
+         "Psalms", "Proverbs", "Ecclesiastes", "Song of Solomon", "Isaiah", "Jeremiah", "Lamentations", "Ezekiel",
+         "Daniel", "Hosea", "Joel", "Amos", "Obadiah", "Jonah", "Micah", "Nahum", "Habakkuk", "Zephaniah", "Haggai",
+         "Zechariah", "Malachi", "Matthew", "Mark", "Luke", "John", "Acts", "Romans", "I Corinthians",
+         "II Corinthians", "Galatians", "Ephesians", "Philippians", "Colossians", "I Thessalonians",
+         "II Thessalonians", "I Timothy", "II Timothy", "Titus", "Philemon", "Hebrews", "James", "I Peter",
+         "II Peter", "I John", "II John", "III John", "Jude", "Revelation")
+BOOK_TRAITS = tuple(f"from {b}" for b in BOOKS)
+# a book's name as a description writes it, lower-cased ("psalm" too), and the trait it asks for
+BOOK_WORDS = {**{b.lower(): f"from {b}" for b in BOOKS if b not in ("Judges", "Song of Solomon")},
+              "psalm": "from Psalms"}
+
+
+def books_of(reference: str) -> tuple[str, ...] | None:
+    """The traits `from <book>` of the books a printed reference names ("II Kings 5:1; Luke 4:27"), in its order;
+    None when a part of it names no book of `BOOKS` ("Old Testament", an empty reference): which books the card is
+    from is then not known."""
+    found = []
+    # parts split where a book's name follows (a comma may also join verses: "Hebrews 6:4,6"); brackets dropped
+    for part in re.split(r"\s*(?:[;/]|,(?=\s*(?:I{1,3} )?[A-Z]))\s*", re.sub(r"\s*\([^()]*\)", "", reference).strip()):
+        m = re.match(r"(?P<book>(?:I{1,3} )?[A-Z][a-z]+(?: of [A-Z][a-z]+)?)(?: \d|$)", part)
+        book = "Psalms" if m is not None and m.group("book") == "Psalm" else m.group("book") if m is not None else ""
+        if book not in BOOKS:
+            return None
+        found.append(f"from {book}")
+    return tuple(dict.fromkeys(found))
+
 
 def trait_named(word: str) -> str | None:
-    """The trait a word names, as a case or the card list's identifiers write it ("N.T.", "nt", "Humans"), or None."""
-    return TRAIT_WORDS.get(word.strip().lower().replace(".", ""))
+    """The trait a word names, as a case or the card list's identifiers write it ("N.T.", "nt", "Humans", "from
+    Exodus"), or None."""
+    key = word.strip().lower()
+    if key.startswith("from ") and key.removeprefix("from ").strip() in BOOK_WORDS:
+        return BOOK_WORDS[key.removeprefix("from ").strip()]
+    return TRAIT_WORDS.get(key.replace(".", ""))
 
 
 # How often a text lets an ability be used (CORE-17): "once per game", "twice per turn", "3 times per game".

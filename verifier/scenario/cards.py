@@ -24,7 +24,7 @@ from ..processes import run_in_processes
 from ..vocabulary import VALUE_SETS
 from ..yamlsource import YMap, YScalar, YSeq, load_yaml
 from .cardcache import SurveyRow, cached_read_text, cached_survey
-from .cardreading import AbilityReading, Part, TextReadingResult, reach_of, trait_named
+from .cardreading import BOOK_TRAITS, AbilityReading, Part, TextReadingResult, books_of, reach_of, trait_named
 from .descriptions import TYPE_ALIGNMENT
 from .titles import TYPES, named, title_of
 
@@ -42,24 +42,27 @@ class RealCard(NamedTuple):
     # the card list's brigade when it names a multicolored brigade that cannot be read (see `_card`), else ""
     brigade_unread: str = ""
     classes: str = ""  # the card list's class field ("Warrior", "Territory, Star")
+    reference: str = ""  # the card list's reference field, the scripture printed on the card ("II Kings 5:1")
 
     @property
     def traits(self) -> tuple[str, ...]:
         """The traits target descriptions name that the card list gives the card: those its identifiers give
-        ("Corinth", "Demon", "O.T."), "warrior" for a warrior-class character (GLOSS-23), and its title
-        (`titles.named`) unless it is printed with several identities; the list does not record humanity, gender
-        or, for most cards, testament."""
+        ("Corinth", "Demon", "O.T."), "warrior" for a warrior-class character (GLOSS-23), `from <book>` for each
+        book of the Bible its reference names (CORE-15-R3), and its title (`titles.named`) unless it is printed
+        with several identities; the list does not record humanity, gender or, for most cards, testament."""
         items = re.sub(r"\[[^\]]*\]", "", self.identifier).replace(";", ",").split(",")
         identified = (t for t in (trait_named(i) for i in items if i.strip()) if t is not None)
         warrior = ("warrior",) if "warrior" in self.settled_traits and "Warrior" in self.classes else ()
         titled = () if identities_of(self.name) else (named(title_of(self.name)),)
-        return tuple(dict.fromkeys([*identified, *warrior, *titled]))
+        return tuple(dict.fromkeys([*identified, *warrior, *(books_of(self.reference) or ()), *titled]))
 
     @property
     def settled_traits(self) -> tuple[str, ...]:
         """The traits the card list records for every card of the type, so that a trait of them it does not give
-        the card is one the card lacks: a character's warrior class (the class field records every class icon)."""
-        return ("warrior",) if self.type in ("Hero", "Evil_Character") else ()
+        the card is one the card lacks: a character's warrior class (the class field records every class icon),
+        and the books of the Bible of a card whose reference names only books (CORE-15-R3)."""
+        books = BOOK_TRAITS if books_of(self.reference) is not None else ()
+        return (("warrior",) if self.type in ("Hero", "Evil_Character") else ()) + books
 
     @property
     def later_identity(self) -> bool:
@@ -107,21 +110,22 @@ def _card(row: list[str]) -> RealCard:
     other brigades named (a case naming a later identity states its brigade). Any other field naming "Multi"
     (a card of another type, "Multi/Brown", "Multi (Multi)") is kept as `brigade_unread`: a case naming the
     card states its brigade."""
-    name, ctype, brigade, klass, identifier, text = row
+    name, ctype, brigade, klass, identifier, text, reference = row
     card_type = TYPES.get(ctype)
     if "Multi" in brigade and not (identities_of(name) and brigade != "Multi"):
         if brigade == "Multi" and card_type in _ALIGNED:
             return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text,
-                            classes=klass)
+                            classes=klass, reference=reference)
         return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade,
-                        classes=klass)
+                        classes=klass, reference=reference)
     found: list[str] = []
     rest = brigade
     for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
         if word in rest:
             found.append(word.replace(" ", "_"))
             rest = rest.replace(word, "")
-    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text, classes=klass)
+    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text, classes=klass,
+                    reference=reference)
 
 
 _SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")
@@ -670,7 +674,7 @@ def printings() -> list[RealCard]:
     """Every line of the bundled card list as a card, in the list's order, a second printing under a name
     already listed included (a case names a card by its first printing: see `find_card`)."""
     rows = (line.split("\t") for line in _text().split("\n")[1:])
-    return [_card(row) for row in rows if len(row) == 6 and row[0] and not row[0].startswith("#")]
+    return [_card(row) for row in rows if len(row) == 7 and row[0] and not row[0].startswith("#")]
 
 
 def texts_of_card_list() -> list[RealCard]:

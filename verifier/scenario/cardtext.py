@@ -105,7 +105,9 @@ NUMWORD: "one" | "two" | "three" | "four" | "five" | "six" | "seven" | "eight" |
 NUMBER: /[0-9]+/
 
 // targets --------------------------------------------------------------------------------
-target: quantity? owner? description brigade_of?
+target: quantity? owner? description (brigade_of | book_ref)?
+// "a Hero with a Daniel reference": a card from a book of the Bible (CORE-15-R3)
+book_ref: "with" ("a" | "an") DWORD DWORD? "reference"
 brigade_of: "from" "the" BRIGADE "brigade"
           | "of" "the" BRIGADE "brigade"
 BRIGADE: "blue" | "clay" | "gold" | "green" | "purple" | "red" | "silver" | "teal" | "white" | "black"
@@ -556,6 +558,9 @@ def _target(block: _Block, tree: Tree) -> None:
     owner = next((c for c in tree.children if isinstance(c, Tree) and c.data in ("own", "opponents", "the", "this")),
                  None)
     desc = _words(next(c for c in tree.children if isinstance(c, Tree) and c.data == "description"))
+    book_ref = next((c for c in tree.children if isinstance(c, Tree) and c.data == "book_ref"), None)
+    if book_ref is not None:
+        desc = f"{desc} {_words(book_ref)}"  # read with the description (`descriptions.read_description`)
     brigade_of = next((c for c in tree.children if isinstance(c, Tree) and c.data == "brigade_of"), None)
     excepted = read_exceptions(desc)
     words = (desc if isinstance(excepted, str) else excepted[0]).split()

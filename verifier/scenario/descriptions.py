@@ -9,6 +9,8 @@ words, and a noun that names card types. Each word maps to one check on a card o
 - an **alignment** word ("good", "evil") asks for the card's alignment (`alignment_of`);
 - a **brigade** word asks for the brigade;
 - a **trait** word ("human", "N.T.", "Demon") asks for the trait (see `cardreading.TRAIT_WORDS`);
+- a **book** of the Bible before the noun ("an Exodus Hero", "a I Samuel character"), or "with a <book> reference"
+  after it, asks for a card from that book (`cardreading.BOOK_WORDS`, CORE-15-R3);
 - a **title** of the card list ("Barak", "Herod Antipas") names the cards with that title (`titles`, CORE-15-R1).
 
 A description with a word the table does not know is not read: the grammar reports it, naming the word.
@@ -22,7 +24,7 @@ __all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_descrip
 import re
 from typing import NamedTuple
 
-from .cardreading import TRAIT_WORDS
+from .cardreading import BOOK_WORDS, TRAIT_WORDS
 from .titles import named, types_titled
 
 _ANY: tuple[str, ...] = ()
@@ -93,6 +95,9 @@ def read_description(words: str) -> Description | str:
         # "Barak", "Herod Antipas": the cards with that title (CORE-15-R1)
         return Description(titled[1], None, None, (named(titled[0]),))
     rest = re.sub(r"\b(old|new) testament\b", lambda m: "ot" if m.group(1) == "old" else "nt", words.strip())
+    # "a Hero with a Daniel reference": the book before the noun (CORE-15-R3)
+    rest = re.sub(r"^(?P<noun>.+?) with an? (?P<book>[a-z ]+?) reference$",
+                  lambda m: f"{m.group('book')} {m.group('noun')}" if m.group("book") in BOOK_WORDS else m.group(0), rest)
     rest = re.sub(r"\bwarrior class\b", "warrior-class", rest)  # "a warrior class Hero"
     rest = re.sub(rf"\b({'|'.join(_BRIGADES)})-brigade\b", r"\1 brigade", rest)  # "any red-brigade warrior"
     alignment = brigade = None
@@ -127,6 +132,12 @@ def read_description(words: str) -> Description | str:
             rest = rest.removeprefix("brigade ").strip()
         elif head in TRAIT_WORDS and tail:
             traits.append(TRAIT_WORDS[head])
+            rest = tail
+        elif two in BOOK_WORDS and len(rest.split()) > 2:  # "a I Samuel character", "II Kings cards"
+            traits.append(BOOK_WORDS[two])
+            rest = " ".join(rest.split()[2:])
+        elif head in BOOK_WORDS and tail:  # "an Exodus Hero": a book only before a noun, never alone
+            traits.append(BOOK_WORDS[head])
             rest = tail
         else:
             tokens = rest.split()

@@ -41,7 +41,7 @@ def _titles() -> dict[str, tuple[str, tuple[str, ...]]]:
     found: dict[str, tuple[str, list[str]]] = {}
     for line in text.split("\n")[1:]:
         row = line.split("\t")
-        if len(row) != 6 or not row[0] or row[0].startswith("#") or "/" in row[0]:
+        if len(row) != 7 or not row[0] or row[0].startswith("#") or "/" in row[0]:
             continue
         title = title_of(row[0])
         entry = found.setdefault(title.lower(), (title, []))

@@ -10,7 +10,7 @@ from ...errors import CaseRefused, Location
 from ...escaping import how_they_differ, quoted
 from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
-from ..cardreading import TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
+from ..cardreading import BOOK_TRAITS, TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
 from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
 from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
@@ -231,8 +231,10 @@ class CardsSection(CaseReaderBase):
         settled = real.settled_traits if real is not None and not real.later_identity else ()
         contradicted = [t for t in stated if t in settled and t not in listed]
         if real is not None and traits_node is not None and contradicted:
-            traits_node.fail(f"'{name}' is not {' or '.join(contradicted)}: the card list gives {real.name} the class "
-                             f"'{real.classes or 'none'}', and a real card's class is the card list's")
+            said = (f"the reference '{real.reference}', and a real card's reference is the card list's"
+                    if contradicted[0].startswith("from ") else
+                    f"the class '{real.classes or 'none'}', and a real card's class is the card list's")
+            traits_node.fail(f"'{name}' is not {' or '.join(contradicted)}: the card list gives {real.name} {said}")
         alignment_node = body.get("alignment")
         stated_alignment = _word(alignment_node, "alignment", ALIGNMENT_WORDS) if alignment_node else None
         if stated_alignment is not None and ctype in TYPE_ALIGNMENT and stated_alignment != TYPE_ALIGNMENT[ctype]:
@@ -252,7 +254,8 @@ class CardsSection(CaseReaderBase):
             word = _scalar(item).text(what)
             trait = trait_named(word)
             if trait is None:
-                item.fail(f"unknown {what} '{word.strip()}'{did_you_mean(word.strip(), TRAITS)}; one of: {', '.join(TRAITS)}")
+                item.fail(f"unknown {what} '{word.strip()}'{did_you_mean(word.strip(), TRAITS + BOOK_TRAITS)}; one "
+                          f"of: {', '.join(TRAITS)}, or 'from <book of the Bible>' ('from Exodus', 'from I Samuel')")
             out.append(trait)
         return tuple(dict.fromkeys(out))
 
