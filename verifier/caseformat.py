@@ -280,6 +280,9 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "and_banish": FieldSpec("true or false", BOOL,
                                 "A negate (`kind: negate`) that also puts the card whose ability it negates into "
                                 "its owner's banish pile (\"negate and banish\", BAN-1-R2).", "false"),
+        "and_reserve": FieldSpec("true or false", BOOL,
+                                 "A negate (`kind: negate`) that also puts the card whose ability it negates into "
+                                 "its owner's Reserve (\"negate and reserve\", RSV-3-R3).", "false"),
         "price_itself": FieldSpec("true or false", BOOL,
                                   "The ability's price is its own card (\"You may discard this card to ...\"): a "
                                   "use of it from play (`activate`) discards that card (CORE-19-R1); a play of the "

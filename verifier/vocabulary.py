@@ -160,6 +160,9 @@ _SYMBOLS = [
     Symbol("banishes_what_it_negates", I, ("ability",), "bool",
            "the negate ability also puts the card whose ability it negates into its owner's banish pile ('negate and "
            "banish')"),
+    Symbol("reserves_what_it_negates", I, ("ability",), "bool",
+           "the negate ability also puts the card whose ability it negates into its owner's Reserve ('negate and "
+           "reserve')"),
     Symbol("discards_itself", I, ("ability",), "bool",
            "the ability's price is its own card: a use of it from play discards that card ('You may discard this "
            "card to ...')"),

@@ -117,21 +117,22 @@ def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types
     assert (a.target_zone, a.also_in_play) == (zone, also_in_play)
 
 
-@pytest.mark.parametrize(("text", "discards", "places", "banishes"), [
-    ("Negate and discard an evil Enhancement.", True, False, False),
-    ("Negate and underdeck a good card.", False, True, False),
-    ("Negate and topdeck a Hero.", False, True, False),
-    ("Negate and shuffle an evil card.", False, True, False),
-    ("Negate and banish a character.", False, False, True),
-    ("Negate an evil card.", False, False, False),
+@pytest.mark.parametrize(("text", "moves"), [
+    ("Negate and discard an evil Enhancement.", "discards"),
+    ("Negate and underdeck a good card.", "places"),
+    ("Negate and topdeck a Hero.", "places"),
+    ("Negate and shuffle an evil card.", "places"),
+    ("Negate and banish a character.", "banishes"),
+    ("Negate and reserve a good card.", "reserves"),
+    ("Negate an evil card.", None),
 ])
-def test_a_negate_that_also_moves_the_card_it_negates(text: str, discards: bool, places: bool,
-                                                       banishes: bool) -> None:
+def test_a_negate_that_also_moves_the_card_it_negates(text: str, moves: str | None) -> None:
     a = only(text)
     assert (a.kind, a.unsupported) == ("negate_effect", ())
-    assert (a.discards_what_it_negates, a.places_what_it_negates, a.banishes_what_it_negates) == (
-        discards, places, banishes)
-    assert ("other_part" in a.parts) == (places or banishes)
+    flags = {"discards": a.discards_what_it_negates, "places": a.places_what_it_negates,
+             "banishes": a.banishes_what_it_negates, "reserves": a.reserves_what_it_negates}
+    assert flags == {k: k == moves for k in flags}
+    assert ("other_part" in a.parts) == (moves not in (None, "discards"))
 
 
 @pytest.mark.parametrize(("text", "kind", "types"), [

@@ -2060,10 +2060,11 @@ UNDERDECK = _paralyze_negated("""\
 
 
 @pytest.mark.parametrize(("key", "verb", "move"), [("and_place", "underdeck", "a place in a deck"),
-                                                    ("and_banish", "banish", "a banish")])
+                                                    ("and_banish", "banish", "a banish"),
+                                                    ("and_reserve", "reserve", "a reserve")])
 def test_a_negate_that_moves_a_card_being_discarded_is_refused(make_case: Callable[..., Scenario], key: str, verb: str,
                                                                move: str) -> None:
-    # PLACE-1-R2, BAN-1-R2: the negate moves the card whose ability it negates; whether a discard in progress of that
+    # PLACE-1-R2, BAN-1-R2, RSV-3-R3: the negate moves the card whose ability it negates; whether a discard in progress of that
     # card still completes once it has been moved is not in the rules text (CORE-13)
     text = UNDERDECK.replace("and_place: true", f"{key}: true").replace("Negate and underdeck", f"Negate and {verb}")
     assert make_case(text).attempts[-1].id == "negate_it"

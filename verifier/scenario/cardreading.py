@@ -217,6 +217,8 @@ class AbilityReading(NamedTuple):
     places_what_it_negates: bool = False
     # "negate and banish ...": it also puts that card into its owner's banish pile (BAN-1-R2)
     banishes_what_it_negates: bool = False
+    # "negate and reserve ...": it also puts that card into its owner's Reserve (RSV-3-R3)
+    reserves_what_it_negates: bool = False
     # "negate the last evil Enhancement played in battle": the negate reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -175,11 +175,13 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" (AND_DISCARD | AND_PLACE | AND_BANISH)? special_ability_of? target location? alternative?
+negate_target.1: "negate" _and_move? special_ability_of? target location? alternative?
+_and_move: AND_DISCARD | AND_PLACE | AND_BANISH | AND_RESERVE
 special_ability_of: "the" "special" "ability" "of"
 AND_DISCARD: "and discard"
 AND_PLACE: "and underdeck" | "and topdeck" | "and shuffle"
 AND_BANISH: "and banish"
+AND_RESERVE: "and reserve"
 negate: "negate" words
 // "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
 // cards": every card of any of the kinds listed (see `_every_of_kinds`)
@@ -452,6 +454,7 @@ class _Block:
         self.discards_negated = False
         self.places_negated = False
         self.banishes_negated = False
+        self.reserves_negated = False
         self.last_played = False
         self.or_last_played = False
         self.discards_itself = False
@@ -1045,7 +1048,8 @@ _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": 
           "banish_target": "banish", "reserve_target": "reserve"}
 # The words after "negate" that also move the card whose ability it negates: the block's flag and where the card goes.
 _NEGATE_MOVES = {"AND_PLACE": ("places_negated", "draw pile (PLACE-1-R2)"),
-                 "AND_BANISH": ("banishes_negated", "banish pile (BAN-1-R2)")}
+                 "AND_BANISH": ("banishes_negated", "banish pile (BAN-1-R2)"),
+                 "AND_RESERVE": ("reserves_negated", "Reserve (RSV-3-R3)")}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -2141,7 +2145,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
-        banishes_what_it_negates=block.banishes_negated,
+        banishes_what_it_negates=block.banishes_negated, reserves_what_it_negates=block.reserves_negated,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,

@@ -70,6 +70,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "discards_what_it_negates": a.discards_what_it_negates,
         "places_what_it_negates": a.places_what_it_negates,
         "banishes_what_it_negates": a.banishes_what_it_negates,
+        "reserves_what_it_negates": a.reserves_what_it_negates,
         "negates_the_last_played": a.negates_the_last_played,
         "reaches_the_last_played": a.reaches_the_last_played,
         "discards_itself": a.discards_itself,
@@ -154,6 +155,8 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("also puts the card whose ability it negates into its owner's draw pile (PLACE-1-R2)")
     if a.banishes_what_it_negates:
         fields.append("also puts the card whose ability it negates into its owner's banish pile (BAN-1-R2)")
+    if a.reserves_what_it_negates:
+        fields.append("also puts the card whose ability it negates into its owner's Reserve (RSV-3-R3)")
     if a.discards_itself:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:

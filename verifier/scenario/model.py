@@ -95,6 +95,7 @@ class Ability(NamedTuple):
     # (PLACE-1-R2)
     places_what_it_negates: bool = False
     banishes_what_it_negates: bool = False  # "negate and banish": it also banishes the card it negates (BAN-1-R2)
+    reserves_what_it_negates: bool = False  # "negate and reserve": it also reserves the card it negates (RSV-3-R3)
     # "negate the last evil Enhancement played in battle": it reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -353,8 +353,8 @@ _MOVES = {"withdraw_effect": "a withdraw", "return_to_hand_effect": "a return to
 def _move_of(x: Attempt, by_ability: dict[str, Ability],
              by_attempt: dict[str, Attempt]) -> tuple[str, tuple[str, ...]] | None:
     """The kind of move an attempt makes (`_MOVES`) and the cards it moves: those it targets, or for a negate that
-    also underdecks or banishes (PLACE-1-R2, BAN-1-R2) the card whose ability it negates; None for an attempt that
-    moves no card so."""
+    also underdecks, banishes or reserves (PLACE-1-R2, BAN-1-R2, RSV-3-R3) the card whose ability it negates; None
+    for an attempt that moves no card so."""
     a = _used(x, by_ability)
     if a is not None and a.kind in _MOVES:
         return a.kind, x.targets
@@ -366,6 +366,8 @@ def _move_of(x: Attempt, by_ability: dict[str, Ability],
             return "place_in_deck_effect", moved
         if negating.banishes_what_it_negates:
             return "banish_effect", moved
+        if negating.reserves_what_it_negates:
+            return "reserve_effect", moved
     return None
 
 

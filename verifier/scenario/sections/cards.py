@@ -69,6 +69,8 @@ _FLAG_FACTS = (
      "the card whose ability it negates into its owner's draw pile"),
     ("banishes_what_it_negates", "also puts", "does not put",
      "the card whose ability it negates into its owner's banish pile"),
+    ("reserves_what_it_negates", "also puts", "does not put",
+     "the card whose ability it negates into its owner's Reserve"),
     ("negates_the_last_played", "reaches only", "is not limited to",
      "the latest play of a card it names in the current battle"),
     ("reaches_the_last_played", "also reaches", "does not reach",
@@ -85,6 +87,8 @@ _NEGATE_KEYS = (
                                             "pile ('negate and underdeck')", "and_discard"),
     ("and_banish", "banishes_what_it_negates", "a negate ability that also banishes what it negates ('negate and "
                                                "banish')", "and_discard"),
+    ("and_reserve", "reserves_what_it_negates", "a negate ability that also reserves what it negates ('negate and "
+                                                "reserve')", "and_discard"),
     ("last_played", "negates_the_last_played", "a negate ability of 'the last Enhancement played in battle'", None),
     ("or_last_played", "reaches_the_last_played",
      "a negate ability of 'an Enhancement or the last Enhancement played'", "last_played"),
@@ -393,6 +397,7 @@ class CardsSection(CaseReaderBase):
                 discards_what_it_negates=_flag(item, "and_discard", False),
                 places_what_it_negates=_flag(item, "and_place", False),
                 banishes_what_it_negates=_flag(item, "and_banish", False),
+                reserves_what_it_negates=_flag(item, "and_reserve", False),
                 negates_the_last_played=_flag(item, "last_played", False),
                 reaches_the_last_played=_flag(item, "or_last_played", False),
                 discards_itself=_flag(item, "price_itself", False),
@@ -519,6 +524,7 @@ class CardsSection(CaseReaderBase):
                        grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
                        places_what_it_negates=a.places_what_it_negates,
                        banishes_what_it_negates=a.banishes_what_it_negates,
+                       reserves_what_it_negates=a.reserves_what_it_negates,
                        negates_the_last_played=a.negates_the_last_played, discards_itself=a.discards_itself,
                        reaches_the_last_played=a.reaches_the_last_played,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,

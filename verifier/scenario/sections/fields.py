@@ -44,7 +44,8 @@ DEFAULTS = {
               "character is a warrior exactly when its class is Warrior; an ability naming a trait for its targets "
               "is refused on a card that leaves that trait open",
     "ability duration": "none (no duration unless stated)",
-    "ability paired / on_return / grants / cannot_be_negated / and_discard / and_place / and_banish / last_played / "
+    "ability paired / on_return / grants / cannot_be_negated / and_discard / and_place / and_banish / and_reserve / "
+    "last_played / "
     "or_last_played / price_itself": "false",
     "ability target_zone": "none named: targets must be in play",
     "ability targets": "any card, any number of them (a real card's text names its own; "
@@ -65,7 +66,8 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "parts", "class", "gained", "adds", "modifiers", "heals_only", "inflicts", "negates",
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
                 "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "cannot_be_negated_by",
-                "and_discard", "and_place", "and_banish", "last_played", "or_last_played", "price_itself")
+                "and_discard", "and_place", "and_banish", "and_reserve", "last_played", "or_last_played",
+                "price_itself")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
