@@ -368,6 +368,8 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
 
 @pytest.mark.parametrize("text", [
     "Search deck for The Throne of David and put it in play.",  # a card the case does not hold enters play
+    # a price that puts its own card into a deck, which is not a move out of a pile
+    "You may underdeck this card to take or activate an idol or Curse from deck or Reserve.",
     # "or" leads another move, a banish, which is not read
     "Take an animal from Reserve or banish a human from a discard pile.",
     "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition

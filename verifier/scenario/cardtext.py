@@ -1820,6 +1820,9 @@ _TAKEN_FROM = (rf"{_TAKE_PILE}(?: (?:,|or|and) {_TAKE_PILE})*"
                r"(?: \((?:or|and) (?:deck|draw pile|reserve|discard pile) if [^()]*\))?")
 # what a take or a search names: any words, but none that would put the card into play or battle
 _TAKEN = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from)\b)[^,;:])+?"
+# what a topdeck or an underdeck out of a pile names: as a take does, and neither its own card nor a price of
+# another effect ("underdeck this card to take ...", "underdeck the top card of deck to topdeck ...")
+_PUT_BACK = r"(?:(?!\b(?:this|to|put|play|place|add|equip|battle|territory|give|from)\b)[^,;:])+?"
 # a verb that starts a move of its own after "or" rather than a second thing taken ("Take an animal from Reserve or
 # banish a human from a discard pile.")
 _OTHER_MOVE = r"(?!(?:banish|remove|underdeck|topdeck|shuffle|discard|reserve|draw|search|take)\b)"
@@ -1839,7 +1842,7 @@ _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\)
          # in its draw pile, whose order the model does not track), "You may topdeck (or take if you have attacked
          # this turn) a silver card from deck or Reserve."
          r"|(?:topdeck|underdeck)(?: \(or take if [^()]*\))? "
-         rf"{_TAKEN} from {_TAKEN_FROM}(?: \(or take (?:it |them )?if [^()]*\))?"
+         rf"{_PUT_BACK} from {_TAKEN_FROM}(?: \(or take (?:it |them )?if [^()]*\))?"
          # "You may banish a card (except a Dominant) from a deck." (BAN-1-R1): out of a draw pile or a Reserve
          rf"|banish (?:a|an|one|up to (?:x|\d+)|\d+|any number of) {_ONE_KIND} from {_PILES}"
          # "You may reserve the top 2 cards of a deck.", "You may reserve an OT Curse from discard pile.", "Reserve an
