@@ -296,7 +296,7 @@ def test_one_card_of_alternative_descriptions(text: str, first: tuple[object, ..
     ("Discard one giant or warrior class evil character in play.", "whether 'giant' in"),
     ("Discard a Hero, Site and/or Fortress.", "may name a card of each"),
     ("May band to Salome, Mary Magdalene, and/or Joanna.", "may name a card of each"),
-    ("Capture a human (or two humans if used by an Assyrian).", "a count or a condition in brackets"),
+    ("Capture a human (or two humans if used by a sorcerer).", "a count or a condition in brackets"),
     ("Negate an Evil Character (or 2 animals).", "a count or a condition in brackets"),
 ])
 def test_alternative_descriptions_that_may_be_read_more_than_one_way_are_refused(text: str, reason: str) -> None:
@@ -527,6 +527,26 @@ def test_traits_in_target_descriptions(text: str, types: tuple[str, ...], traits
     assert (a.target_types, a.target_traits, a.target_brigade, a.min_targets, a.max_targets) == (
         types, traits, brigade, low, high)
     assert not a.unsupported
+
+
+@pytest.mark.parametrize(("text", "requires"), [
+    ("Capture a human (or two humans if used by an Assyrian).",
+     ("two:used_by:Evil_Character", "two:used_by:Hero", "two:used_by_trait:Assyrian")),
+    ("Capture an evil human (or 2 if used by a Judge).",
+     ("two:used_by:Evil_Character", "two:used_by:Hero", "two:used_by_trait:Judge")),
+])
+def test_a_count_of_two_in_brackets_for_some_users(text: str, requires: tuple[str, ...]) -> None:
+    # CORE-15-R4: one target, or two when the user is of the description after "used by"
+    a = only(text)
+    assert (a.min_targets, a.max_targets, tuple(sorted(a.requires)), a.unsupported) == (1, 2, requires, ())
+
+
+@pytest.mark.parametrize("text", [
+    "Discard an evil card (or 3 evil cards if used by Job).",  # three: one or three, not two
+    "Capture a human (or two Heroes if used by an Assyrian).",  # another description in the bracket
+])
+def test_another_count_or_description_in_brackets_is_not_read(text: str) -> None:
+    assert any("a count or a condition in brackets" in r for r in reasons(only(text)))
 
 
 def test_a_territory_of_the_user_targets_the_users_cards() -> None:

@@ -2281,3 +2281,66 @@ def test_a_move_after_a_look_or_by_the_opponent_refuses_a_case_holding_a_card_it
         make_case(LOOKED_AT.format(zone="draw pile", card=divination))
     assert make_case(LOOKED_AT.format(zone="territory", card=sorrow)).attempts[0].id == "look"
     assert make_case(LOOKED_AT.format(zone="hand", card=divination)).attempts[0].id == "look"
+
+
+CAPTURED_BY_ASSYRIA = """\
+players: [alice, bob]
+turns: 1
+cards:
+  jonah:
+    type: Hero
+    brigade: Blue
+    traits: [human, male]
+  hezekiah:
+    type: Hero
+    brigade: Blue
+    traits: [human, male]
+  sennacherib:
+    type: Evil_Character
+    brigade: Pale_Green
+    owner: bob
+    traits: [Assyrian, human, male]
+  captured:
+    card: Captured by Assyria
+    owner: bob
+timeline:
+  - turn: 1
+    phase: Battle
+    enter_battle: [jonah]
+  - turn: 1
+    phase: Battle
+    player: bob
+    enter_battle: [sennacherib]
+  - id: capture_two
+    turn: 1
+    phase: Battle
+    player: bob
+    play: captured
+    on: sennacherib
+    targets: [jonah, hezekiah]
+questions:
+  capture_legal: legal(capture_two)
+  jonah_zone: zone(jonah, step_of(capture_two))
+  hezekiah_zone: zone(hezekiah, step_of(capture_two))
+  hezekiah_whose: zone_of(hezekiah, step_of(capture_two))
+expect:
+  capture_legal: {verdict: determined, value: yes}
+  jonah_zone: {verdict: determined, value: land of bondage}
+  hezekiah_zone: {verdict: determined, value: land of bondage}
+  hezekiah_whose: {verdict: determined, value: bob}
+"""
+
+
+def test_two_targets_for_some_users_are_refused_for_a_user_not_known_to_be_one(
+        make_case: Callable[..., Scenario]) -> None:
+    # CORE-15-R4: "Capture a human (or two humans if used by an Assyrian)": one target for any user, two only for an
+    # Assyrian; the Enhancement's user is the character it is played on
+    text = CAPTURED_BY_ASSYRIA
+    assert [x.targets for x in make_case(text).attempts if x.id == "capture_two"] == [("jonah", "hezekiah")]
+    not_assyrian = text.replace("traits: [Assyrian, human, male]", "traits: [human, male]")
+    with pytest.raises(CaseRefused, match=r"'Captured by Assyria' does something only when used as its text says, and "
+                                          r"attempt 'capture_two' \(line \d+\) may not be: its user \('sennacherib', "
+                                          r"Evil Character with traits human, male\) is not known to be a Assyrian"):
+        make_case(not_assyrian)
+    one = not_assyrian.replace("targets: [jonah, hezekiah]", "targets: [jonah]")
+    assert [x.targets for x in make_case(one).attempts if x.id == "capture_two"] == [("jonah",)]

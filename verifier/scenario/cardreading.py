@@ -199,7 +199,8 @@ class AbilityReading(NamedTuple):
     # "placed_on_targets:evil" (it discards the evil cards placed on its targets), or "ZONE:TYPES" as above
     use_changes: tuple[str, ...] = ()
     # what a use of the ability must meet for its effect to happen, which the case loader checks (a use that does
-    # not meet it is refused): "own_turn", "phase:PHASE" (one of), "used_by:TYPE" (one of), "used_by_trait:TRAIT"
+    # not meet it is refused): "own_turn", "phase:PHASE" (one of), "used_by:TYPE" (one of), "used_by_trait:TRAIT",
+    # and "two:used_by:TYPE", "two:used_by_trait:TRAIT" for a use naming two targets (CORE-15-R4)
     requires: tuple[str, ...] = ()
     # the alignment ("good" or "evil") its description names for its targets ("an evil card"), or None
     target_alignment: str | None = None

@@ -555,12 +555,40 @@ def _location(block: _Block, tree: Tree | None, sentence: str) -> None:
     block.add("location", text, tuple(mapped))
 
 
+# "a human (or two humans if used by an Assyrian)", "an evil human (or 2 if used by a Judge)": one card of the
+# description, or two when the ability's user is of the description after "used by" (CORE-15-R4); a larger count
+# ("or 3 evil cards") allows no two, and is not read
+_TWO_FOR_USER = re.compile(r"(?P<first>[^()]+?) \(or (?:2|two) (?P<other>[^()]*?) ?if used by (?P<user>[^()]+)\)")
+
+
+def _two_for_user(block: _Block, desc: str) -> tuple[str, str, set[str]] | None:
+    """A description with a count of two in brackets for some users (`_TWO_FOR_USER`): its one description, the
+    words naming the user, and the requirements on the user of a use naming two targets (`_requires_user`); None when
+    it has no such bracket, or its words are not read (another description in the bracket, a user the reader does
+    not check)."""
+    m = _TWO_FOR_USER.fullmatch(desc)
+    if m is None:
+        return None
+    first, other = read_description(without_article(m.group("first"))), m.group("other").strip()
+    if other and read_description(other) != first:
+        return None
+    scratch = _Block()
+    scratch.sentence = block.sentence
+    _requires_user(scratch, m.group("user"), m.group("user"))
+    if any(p.reason for p in scratch.pieces):
+        return None
+    return m.group("first"), m.group("user"), scratch.requires
+
+
 def _target(block: _Block, tree: Tree) -> None:
     """Map a target (quantity, owner, description); words the model cannot check are unsupported."""
     qnode = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("q_")), None)
     owner = next((c for c in tree.children if isinstance(c, Tree) and c.data in ("own", "opponents", "the", "this")),
                  None)
     desc = _words(next(c for c in tree.children if isinstance(c, Tree) and c.data == "description"))
+    two = _two_for_user(block, desc)
+    if two is not None:
+        desc = two[0]
     book_ref = next((c for c in tree.children if isinstance(c, Tree) and c.data == "book_ref"), None)
     if book_ref is not None:
         desc = f"{desc} {_words(book_ref)}"  # read with the description (`descriptions.read_description`)
@@ -598,7 +626,13 @@ def _target(block: _Block, tree: Tree) -> None:
     if q in ("q_bare", "q_one", "q_any") and plural:
         block.add("target", _words(tree), reason="a plural target without a number is not modelled")
         return
-    mapped.append(("targets", _targets_text(block.min_targets, block.max_targets, block.every)))
+    if two is not None and (block.min_targets, block.max_targets) == (1, 1):
+        block.max_targets = 2
+        block.requires |= {f"two:{r}" for r in two[2]}
+        mapped.append(("targets", f"exactly 1, or 2 when its user is {two[1]} (a case naming two targets while "
+                                  "its user is not known to be one is refused; CORE-15-R4)"))
+    else:
+        mapped.append(("targets", _targets_text(block.min_targets, block.max_targets, block.every)))
     if owner is not None and owner.data == "opponents":
         block.opponents = True
         mapped.append(("targets_opponents_cards", "true"))

@@ -743,15 +743,18 @@ def _refuse_unmet_requirements(unmodelled: Unmodelled, cards: list[Card], steps:
     cannot state a use whose effect does not happen. The user of an enhancement is the character it is played on
     (none is known for a negate entry); of any other card's ability, the card. A set-aside whose card gains an
     ability ("Demon gains the ability '...'") is refused when an attempt could return its cards early (an early
-    return, or a negate of the use)."""
+    return, or a negate of the use). A use naming two targets of an ability that allows two only to some users
+    ("Capture a human (or two humans if used by an Assyrian)", CORE-15-R4: requirements `two:...`) is refused
+    unless its user is known to be one."""
     by_card = {c.name: c for c in cards}
     for ability_id, (name, requires, where) in unmodelled.requirements.items():
         phases = [r.split(":")[1] for r in requires if r.startswith("phase:")]
-        types = [r.split(":")[1] for r in requires if r.startswith("used_by:")]
-        traits = [r.split(":")[1] for r in requires if r.startswith("used_by_trait:")]
         for x in _every_use(attempts, ability_id):
             step = steps[x.step]
             user = _user_of(x, by_card)
+            named = requires if len(x.targets) > 1 else tuple(r for r in requires if not r.startswith("two:"))
+            types = [r.split(":")[-1] for r in named if r.removeprefix("two:").startswith("used_by:")]
+            traits = [r.split(":")[-1] for r in named if r.removeprefix("two:").startswith("used_by_trait:")]
             why = ""
             early = [y for y in attempts if (y.kind == "return_early" and set(y.targets) & set(x.targets))
                      or (y.kind == "negate_ability" and y.negated_attempt == x.id)]
