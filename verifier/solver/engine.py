@@ -875,16 +875,22 @@ class _Case:
                      tuple((self.show_ref(r), self.show(r.type, first[r])) for r in differs))
         w2 = Witness(self.show_value(q, v2), choice_text,
                      tuple((self.show_ref(r), self.show(r.type, second[r])) for r in differs))
+        known = {r.smt: (first[r], second[r]) for r in one}
         return self.result(q, Verdict.AMBIGUOUS, witnesses=(w1, w2), rules=self.involved(q, differs),
-                           at_fault=self.at_fault(split))
+                           at_fault=self.at_fault(split, known))
 
-    def at_fault(self, split: str) -> tuple[str, ...]:
+    def at_fault(self, split: str, known: dict[str, tuple[object, object]]) -> tuple[str, ...]:
         """The statements at fault for an ambiguity (`split`: the question's two copies differ): those the rules and
         definitions naming an open outcome the split needs cite, the REG's first, then the core principles. An open
         outcome is needed when the question cannot split with every instance of it held equal in both copies
         (besides the outcomes held already), the open outcomes tried in the order of their names, so the answer
         does not rest on which two witnesses were found: an open outcome the witnesses differ in by chance names no
-        statement."""
+        statement.
+
+        `known` gives each outcome's values in both copies in a model of the split (the witnesses' model). While
+        the last model found gives every instance of an open outcome one value in both copies, that model shows
+        the split with them held equal, so no check is run for it; after a check that finds another model, the
+        outcomes still to try are read from it."""
         interpretations = self.sc.interpretations
         open_symbols = open_outcomes(self.rules, interpretations)
         instances: dict[str, list[SymbolRef]] = {}
@@ -893,10 +899,18 @@ class _Case:
                 instances.setdefault(ref.symbol, []).append(ref)
         held: list[str] = []
         needed: set[str] = set()
-        for symbol in sorted(instances):
+        order = sorted(instances)
+        for i, symbol in enumerate(order):
             same = [*held, *(f"(= {r.smt} {copied(r.smt)})" for r in instances[symbol])]
+            if all(known[r.smt][0] == known[r.smt][1] for r in instances[symbol]):
+                held = same
+                continue
             if self.session.check(self.all, [split, *same]).status == SAT:
                 held = same
+                later = [r.smt for s in order[i + 1:] for r in instances[s]]
+                if later:
+                    vals = self.session.read([*later, *map(copied, later)])
+                    known = {n: (vals[n], vals[copied(n)]) for n in later}
             else:  # unsat, or a check that gave up: the outcome is kept among those at fault
                 needed.add(symbol)
         found = statements_naming(self.rules, needed, interpretations)
