@@ -1181,11 +1181,12 @@ def _opponent_hand_move(block: _Block, sentence: str) -> bool:
 # "Discard a good card from hand to discard up to two evil Enhancements", "You may banish 2 cards from opponent's
 # discard pile to ...", "Remove 2 clay cards in your discard pile from the game to ...": a price, then the effect it
 # buys (CORE-19)
-# a price other than a discard, with what may lead it ("You may banish 2 cards from a discard pile to ...")
-_PERMITTED_PRICE = re.compile(r"(?i)(?P<who>(?:you|holder) may )?(?P<rest>(?:banish|remove|reserve)\b.+)")
 _PRICE_VERB = re.compile(r"(?i)\b(?:discard|banish|remove|reserve)\b")
 _PRICE = re.compile(r"(?P<price>(?P<verb>discard|banish|remove|reserve)\b.+?)\s+to\s+(?P<effect>.+?)[.!]?\s*",
                     re.IGNORECASE)
+# a price other than a discard, with what may lead it ("You may banish 2 cards from a discard pile to ..."), which
+# the grammar does not parse as a whole
+_PERMITTED_PRICE = re.compile(r"(?i)(?P<who>(?:you|holder) may )?(?P<rest>(?:banish|remove|reserve)\b.+)")
 # the forms of the grammar a price may take, by its verb
 _PRICE_FORMS = {"discard": "discard_target", "banish": "banish_target", "remove": "banish_target",
                 "reserve": "reserve_target"}
