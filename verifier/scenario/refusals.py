@@ -362,13 +362,15 @@ def _move_of(x: Attempt, by_ability: dict[str, Ability],
     if x.kind == "negate_ability" and negating is not None and x.negated_attempt:
         negated_card = by_attempt[x.negated_attempt].card
         moved = (negated_card,) if negated_card is not None else ()
-        if negating.places_what_it_negates:
-            return "place_in_deck_effect", moved
-        if negating.banishes_what_it_negates:
-            return "banish_effect", moved
-        if negating.reserves_what_it_negates:
-            return "reserve_effect", moved
+        kind = next((k for flag, k in _NEGATE_MOVES if getattr(negating, flag)), None)
+        if kind is not None:
+            return kind, moved
     return None
+
+
+# The inputs of a negate that also moves the card whose ability it negates, and the move it makes (`_MOVES`).
+_NEGATE_MOVES = (("places_what_it_negates", "place_in_deck_effect"), ("banishes_what_it_negates", "banish_effect"),
+                 ("reserves_what_it_negates", "reserve_effect"))
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
