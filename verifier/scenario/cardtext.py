@@ -572,12 +572,8 @@ def _two_for_user(block: _Block, desc: str) -> tuple[str, str, set[str]] | None:
     first, other = read_description(without_article(m.group("first"))), m.group("other").strip()
     if other and read_description(other) != first:
         return None
-    scratch = _Block()
-    scratch.sentence = block.sentence
-    _requires_user(scratch, m.group("user"), m.group("user"))
-    if any(p.reason for p in scratch.pieces):
-        return None
-    return m.group("first"), m.group("user"), scratch.requires
+    requires = _user_requirements(m.group("user"), block.sentence)
+    return None if requires is None else (m.group("first"), m.group("user"), requires)
 
 
 def _target(block: _Block, tree: Tree) -> None:
@@ -2013,10 +2009,16 @@ def _used_by(block: _Block, text: str) -> None:
 
 def _reads_user(words: str, sentence: str) -> bool:
     """The words name a user the reader checks (`_requires_user`)."""
+    return _user_requirements(words, sentence) is not None
+
+
+def _user_requirements(words: str, sentence: str) -> set[str] | None:
+    """What a use must meet for its user to be the one the words name (`_requires_user`), or None when the reader
+    does not check such a user."""
     scratch = _Block()
     scratch.sentence = sentence
     _requires_user(scratch, words, words)
-    return not any(p.reason for p in scratch.pieces)
+    return None if any(p.reason for p in scratch.pieces) else scratch.requires
 
 
 def _requires_user(block: _Block, text: str, named: str) -> None:
