@@ -283,6 +283,12 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "and_reserve": FieldSpec("true or false", BOOL,
                                  "A negate (`kind: negate`) that also puts the card whose ability it negates into "
                                  "its owner's Reserve (\"negate and reserve\", RSV-3-R3).", "false"),
+        "played_in_battle": FieldSpec("true or false", BOOL,
+                                      "A prevent (`kind: prevent`) of the next cards \"played in battle\": it names "
+                                      "only cards played while a battle is under way (PREV-11-R1).", "false"),
+        "played_by_opponent": FieldSpec("true or false", BOOL,
+                                        "A prevent (`kind: prevent`) of the next cards \"played by opponent\": it "
+                                        "names only cards an opponent of its user plays (PREV-11-R1).", "false"),
         "price_itself": FieldSpec("true or false", BOOL,
                                   "The ability's price is its own card (\"You may discard this card to ...\"): a "
                                   "use of it from play (`activate`) discards that card (CORE-19-R1); a play of the "

@@ -64,7 +64,7 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
     "ability_kind": (
         "set_aside_effect", "return_effect", "negate_effect", "heal_effect", "discard_effect", "affliction_effect",
         "withdraw_effect", "return_to_hand_effect", "shuffle_effect", "capture_effect",
-        "place_in_deck_effect", "banish_effect", "reserve_effect", "other_effect",
+        "place_in_deck_effect", "banish_effect", "reserve_effect", "prevent_effect", "other_effect",
     ),
     "attempt_kind": (
         "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",
@@ -172,6 +172,10 @@ _SYMBOLS = [
     Symbol("reaches_the_last_played", I, ("ability",), "bool",
            "the negate ability also reaches the latest play before it of a card its description fits, wherever that "
            "card is now ('negate an Enhancement or the last Enhancement played')"),
+    Symbol("prevents_plays_in_battle", I, ("ability",), "bool",
+           "the prevent ability names cards played in battle ('Prevent the next evil Enhancement played in battle')"),
+    Symbol("prevents_opponents_plays", I, ("ability",), "bool",
+           "the prevent ability names cards an opponent plays ('Prevent the next Enhancement played by opponent')"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
@@ -219,6 +223,7 @@ _SYMBOLS = [
     Symbol("legal", O, ("attempt",), "bool", "the attempt is allowed by the rules"),
     Symbol("legal_target", O, ("attempt", "card"), "bool", "the card may be targeted by the attempt"),
     Symbol("negated", O, ("attempt",), "bool", "the attempt's ability is negated"),
+    Symbol("prevented", O, ("attempt",), "bool", "the ability of the card the attempt plays is prevented as it is played"),
     Symbol("set_aside", O, ("attempt", "card"), "bool", "the attempt sets the card aside"),
     Symbol("counts_own_upkeep", O, ("attempt",), "bool", "the Upkeep in which the card was set aside counts toward its duration"),
     Symbol("scheduled_return", O, ("attempt",), "step", "the step at which the set-aside duration has the cards return"),

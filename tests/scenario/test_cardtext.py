@@ -1294,3 +1294,28 @@ def test_regardless_of_protect_abilities_stays_with_the_band_it_follows() -> Non
     assert (first.kind, band.effect_class, first.unsupported, band.unsupported) == (
         "negate_effect", "adds_same_side", (), ())
     assert band.text.endswith("Regardless of protect abilities.")
+
+
+@pytest.mark.parametrize(("text", "count", "in_battle", "opponents", "types", "alignment"), [
+    ("Prevent the next evil Enhancement played in battle.", 1, True, False, ("EE",), None),
+    ("Prevent the next good card played in battle.", 1, True, False, (), "good"),
+    ("Prevent the next Enhancement played by opponent.", 1, False, True, ("GE", "EE"), None),
+    ("Prevent the next Enhancement played by an opponent.", 1, False, True, ("GE", "EE"), None),
+    ("Prevent the next two good Enhancements played.", 2, False, False, ("GE",), None),
+])
+def test_a_prevent_of_the_next_cards_played(text: str, count: int, in_battle: bool, opponents: bool,
+                                             types: tuple[str, ...], alignment: str | None) -> None:
+    # PREV-11-R1: the next cards played that fit the description, counted from the prevent on; none named when used
+    a = only(text)
+    assert (a.kind, a.unsupported) == ("prevent_effect", ())
+    assert (a.min_targets, a.max_targets, a.targets_every) == (0, count, False)
+    assert (a.prevents_plays_in_battle, a.prevents_opponents_plays) == (in_battle, opponents)
+    assert (a.target_types, a.target_alignment) == (types, alignment)
+
+
+@pytest.mark.parametrize("text", [
+    "Prevent the next Enhancement (except a Daniel Enhancement).",  # no card "played": an ability of any card
+    "Prevent the next random card played in battle.",  # a description word the model cannot check
+])
+def test_a_prevent_the_reader_does_not_read(text: str) -> None:
+    assert only(text).kind != "prevent_effect"

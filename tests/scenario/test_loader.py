@@ -2344,3 +2344,50 @@ def test_two_targets_for_some_users_are_refused_for_a_user_not_known_to_be_one(
         make_case(not_assyrian)
     one = not_assyrian.replace("targets: [jonah, hezekiah]", "targets: [jonah]")
     assert [x.targets for x in make_case(one).attempts if x.id == "capture_two"] == [("jonah",)]
+
+
+PREVENT_CASE = (Path(__file__).resolve().parents[2] / "cases" / "negate"
+                / "a-negated-prevent-prevents-no-enhancement-played-after-the-negate.yaml")
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("{id: bob_prevents, turn: 1, phase: Battle, player: bob, play: hush, on: goliath}",
+     "{id: bob_prevents, turn: 1, phase: Battle, player: bob, play: hush, on: goliath, targets: [veil]}",
+     r"a prevent names no cards when it is used: it takes as its targets the next cards played that fit it"),
+    ("{kind: prevent, target_type: GE, target_count: 1,", "{kind: prevent, target_type: GE, target_count: all,",
+     r"a prevent ability \(kind: prevent\) names how many of the next cards played it prevents"),
+    ("{kind: negate, target_type: EE, target_count: 1,", "{kind: negate, target_type: EE, target_count: 1, "
+                                                          "played_in_battle: true,",
+     r"'played_in_battle' describes a prevent of the next cards played: give it 'kind: prevent'"),
+])
+def test_a_prevent_written_by_hand_is_checked(make_case: Callable[..., Scenario], old: str, new: str, said: str) -> None:
+    text = PREVENT_CASE.read_text("utf-8")
+    assert text.count(old) == 1
+    with pytest.raises(CaseError, match=said):
+        make_case(text.replace(old, new))
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    # a negate played from hand is a negate attempt, not a card regcheck plays
+    ("  - {id: veil_play, turn: 1, phase: Battle, play: veil, on: caleb, targets: [goliath]}\n",
+     "  - {id: veil_play, turn: 1, phase: Battle, play: veil, on: caleb, targets: [goliath]}\n"
+     "  - {id: seal_negates, turn: 1, phase: Battle, negate: bob_prevents, by: seal}\n"
+     "cards_extra:\n",
+     r"seal_negates uses 'seal' after it in its phase: a negate, which regcheck does not model as a card played"),
+    # a card whose ability is prevented as it is played outside battle: where it goes is not in the rules text
+    ("  - {turn: 1, phase: Battle, enter_battle: [caleb]}\n  - {turn: 1, phase: Battle, player: bob, enter_battle: "
+     "[goliath]}\n", "", r"veil_play uses 'veil' after it in its phase: played outside the Battle Phase"),
+])
+def test_a_prevent_regcheck_cannot_follow_is_refused(make_case: Callable[..., Scenario], old: str, new: str,
+                                                     said: str) -> None:
+    text = PREVENT_CASE.read_text("utf-8")
+    assert text.count(old) == 1
+    text = text.replace(old, new)
+    if not new:  # a prevent of any next good Enhancement played, and one played in the Preparation Phase
+        text = text.replace("phase: Battle", "phase: Preparation").replace(" played_in_battle: true,", "")
+    if "cards_extra:\n" in text:
+        text = text.replace("cards_extra:\n", "").replace(
+            "  veil:\n", "  seal:\n    type: GE\n    brigade: Gold\n    zone: hand\n    abilities:\n"
+            "      - {kind: negate, target_type: EE, target_count: 1, text: \"Negate an evil Enhancement.\"}\n  veil:\n")
+    with pytest.raises(CaseRefused, match=said):
+        make_case(text)

@@ -226,6 +226,10 @@ class AbilityReading(NamedTuple):
     # "negate an Enhancement or the last Enhancement played": the negate also reaches the latest play before it of a
     # card of its description, wherever that card is now (TGT-27-R2)
     reaches_the_last_played: bool = False
+    # "Prevent the next evil Enhancement played in battle", "... played by opponent": the prevent names only cards
+    # played while a battle is under way, or played by an opponent of its user (PREV-11-R1)
+    prevents_plays_in_battle: bool = False
+    prevents_opponents_plays: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)
     discards_itself: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be

@@ -457,6 +457,8 @@ class _Block:
         self.reserves_negated = False
         self.last_played = False
         self.or_last_played = False
+        self.prevents_in_battle = False
+        self.prevents_opponents = False
         self.discards_itself = False
         self.interrupts_battle = False
         # sentences moving cards out of a pile or a hand (`_PILE_MOVES`, `_LOOKS`, `_opponent_hand_move`): the
@@ -1305,6 +1307,41 @@ def _last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
         f"only the latest play of {one} in the current battle before it, and its ability (TGT-27-R1)")),))
 
 
+# "Prevent the next evil Enhancement played in battle", "Prevent the next Enhancement played by opponent" (PREV-11-R1)
+_NEXT_PLAYED = re.compile(r"prevent the next (?:(?P<count>two|three|2|3) )?(?P<what>(?!.* played .* played).+?) "
+                          r"played(?P<battle> in (?:the )?battle)?(?P<opponent> by (?:an |your )?opponents?)?")
+_COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+
+
+def _next_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
+    """Read a prevent of "the next <description> played [in battle] [by opponent]": a prevent ability that takes as
+    its targets the abilities of the next cards (one unless it names more) played after it, in its phase, that fit the
+    description (read as the target of "negate a <description>" is), played in battle or by an opponent when it says
+    so (PREV-11-R1); it names no card when it is used. Left to the grammar when the description is not read whole."""
+    what, count = m.group("what"), _COUNTS.get(m.group("count") or "", 1)
+    # more than one card is read as the bare plural is ("negate good enhancements"), whose count is replaced below
+    named = what if count > 1 else f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
+    if not _negate_read_whole(block, sentence, f"negate {named}"):
+        return
+    block.every = False
+    block.kind = "prevent_effect"
+    block.parts = {"other_part"}
+    block.min_targets, block.max_targets = 0, count
+    block.prevents_in_battle = bool(m.group("battle"))
+    block.prevents_opponents = bool(m.group("opponent"))
+    target = next(p for p in block.pieces if p.kind == "target")
+    mapped = [("kind", "prevent_effect: it keeps abilities from activating (PREV-2)"),
+              ("max_targets", f"the abilities of the next {count if count > 1 else ''}{' ' if count > 1 else ''}"
+                           f"card{'s' if count > 1 else ''} played after it, in its phase, that fit what it names "
+                           "(PREV-11-R1)")]
+    if block.prevents_in_battle:
+        mapped.append(("prevents_plays_in_battle", "only cards played while a battle is under way (PREV-11-R1)"))
+    if block.prevents_opponents:
+        mapped.append(("prevents_opponents_plays", "only cards an opponent of its user plays (PREV-11-R1, TGT-27)"))
+    block.pieces = [Part("prevent", _unspaced(m.group(0)), tuple(mapped), ""),
+                    target._replace(mapped=tuple(f for f in target.mapped if f[0] != "targets"))]
+
+
 # "Place in territory: You may discard this card to ...": the card is placed in its player's territory when played,
 # and the ability after the colon is used from there (PLACE-1-R3)
 _PLACED = re.compile(r"(?i)place (?:this(?: card)? )?in (?:your )?territory\s*:\s*")
@@ -1399,6 +1436,10 @@ def _sentence(block: _Block, sentence: str) -> None:
     last = _LAST_PLAYED.fullmatch(low) if block.kind is None else None
     if last is not None:
         _last_played(block, sentence, last)
+        return
+    following = _NEXT_PLAYED.fullmatch(low) if block.kind is None else None
+    if following is not None:
+        _next_played(block, sentence, following)
         return
     either = _OR_LAST_PLAYED.fullmatch(low) if block.kind is None else None
     if either is not None:
@@ -2187,6 +2228,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
         banishes_what_it_negates=block.banishes_negated, reserves_what_it_negates=block.reserves_negated,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
+        prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),

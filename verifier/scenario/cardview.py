@@ -73,6 +73,8 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "reserves_what_it_negates": a.reserves_what_it_negates,
         "negates_the_last_played": a.negates_the_last_played,
         "reaches_the_last_played": a.reaches_the_last_played,
+        "prevents_plays_in_battle": a.prevents_plays_in_battle,
+        "prevents_opponents_plays": a.prevents_opponents_plays,
         "discards_itself": a.discards_itself,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
@@ -110,6 +112,7 @@ def _describe(a: AbilityReading) -> list[str]:
     cbn = a.cannot_be_negated if isinstance(a.cannot_be_negated, str) else display_value(a.cannot_be_negated)
     high = "any number" if a.max_targets is None else a.max_targets
     count = ("all (every card that fits, when it is used):" if a.targets_every
+             else f"none when used; then the next {high} played of" if a.kind == "prevent_effect"
              else f"exactly {high}" if high == a.min_targets else f"{a.min_targets} to {high}")
     fields = [
         f"kind: {display_value(a.kind)}",
@@ -163,6 +166,10 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("reaches only the latest play of a card it names in the current battle (TGT-27-R1)")
     if a.reaches_the_last_played:
         fields.append("also reaches the latest play of a card it names, wherever that card is now (TGT-27-R2)")
+    if a.prevents_plays_in_battle:
+        fields.append("prevents only cards played in battle (PREV-11-R1)")
+    if a.prevents_opponents_plays:
+        fields.append("prevents only cards an opponent of its user plays (PREV-11-R1)")
     if a.use_limit:
         times, per = a.use_limit.split("/")
         fields.append(f"may be used: at most {times} time(s) per {per}")

@@ -102,6 +102,10 @@ class Ability(NamedTuple):
     # "negate an Enhancement or the last Enhancement played": the negate also reaches the latest play before it of a
     # card of its description, wherever that card is now (TGT-27-R2)
     reaches_the_last_played: bool = False
+    # a prevent of "the next ... played in battle", "... played by opponent": it names only cards played while a
+    # battle is under way, or played by an opponent of its user (PREV-11-R1)
+    prevents_plays_in_battle: bool = False
+    prevents_opponents_plays: bool = False
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted

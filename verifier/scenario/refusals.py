@@ -54,6 +54,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
+    _refuse_prevents_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
     _refuse_prices_of_a_card_itself_the_model_cannot_follow(cards, abilities, attempts)
     _refuse_interrupts_that_could_matter(cards, abilities, steps, attempts)
@@ -245,6 +246,44 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
             if (x.step > y.step and x.kind in ("activate_ability", "negate_ability") and a is not None
                     and a.guard_condition and negate.fits(by_card[a.card])):
                 raise _guard_refused(y, x, a)
+
+
+def _refuse_prevents_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],
+                                             attempts: list[Attempt]) -> None:
+    """A prevent of the next cards played (PREV-11-R1) that may take as its target what regcheck cannot follow is
+    refused: a card played outside the Battle Phase (where a card whose ability is prevented as it is played outside
+    battle goes is not in the rules text, SA-15, GLOSS-15), a card played whose ability adds characters to battle, is
+    paid for with its own card, is a prevent itself or a guard not read whole, a Territory Class card, or a negate
+    played from hand (a negate attempt, whose card regcheck does not play)."""
+    by_ability = {a.id: a for a in abilities}
+    by_card = {c.name: c for c in cards}
+    at = {s.position: s for s in steps}
+    for y in attempts:
+        prevent = _used(y, by_ability)
+        if prevent is None or prevent.kind != "prevent_effect":
+            continue
+        for x in attempts:
+            c = by_card.get(x.card or "")
+            if (x.step <= y.step or c is None or (at[x.step].turn, at[x.step].phase) != (at[y.step].turn, at[y.step].phase)
+                    or x.kind not in ("play_card", "negate_ability") or not prevent.fits(c)
+                    or (prevent.prevents_opponents_plays and x.player == y.player)
+                    or (prevent.prevents_plays_in_battle and at[x.step].phase != "Battle")):
+                continue
+            a = by_ability.get(x.ability or "")
+            why = ("a negate, which regcheck does not model as a card played" if x.kind == "negate_ability"
+                   else "played outside the Battle Phase, where the rules text does not say where a card whose ability "
+                        "is prevented goes (SA-15, GLOSS-15)" if at[x.step].phase != "Battle"
+                   else "a Territory Class card" if c.territory_class
+                   else "" if a is None
+                   else "an ability adding characters to battle" if a.adds or a.effect_class != "plain_effect"
+                   else "paid for with its own card" if a.discards_itself
+                   else "a prevent itself" if a.kind == "prevent_effect"
+                   else f"guarded by '{a.guard_condition}', which regcheck does not read whole" if a.guard_condition
+                   else "")
+            if why:
+                raise CaseRefused(f"{y.id} is a prevent of the next cards played that fit it (PREV-11-R1), and {x.id} "
+                                  f"uses '{x.card}' after it in its phase: {why}; regcheck does not follow that "
+                                  "prevent", x.loc)
 
 
 def _guard_refused(y: Attempt, x: Attempt, a: Ability) -> CaseRefused:

@@ -76,6 +76,8 @@ _FLAG_FACTS = (
     ("reaches_the_last_played", "also reaches", "does not reach",
      "the latest play of a card it names wherever that card is now"),
     ("discards_itself", "discards", "does not discard", "its own card as its price"),
+    ("prevents_plays_in_battle", "names only", "does not name only", "cards played in battle"),
+    ("prevents_opponents_plays", "names only", "does not name only", "cards an opponent of its user plays"),
 )
 
 # The keys of an ability written by hand that say what its negate also does or reaches: the Ability field each sets,
@@ -365,6 +367,12 @@ class CardsSection(CaseReaderBase):
                                "ability its 'class'")
             ability_id = f"{card}_a{i}"
             count = self.target_count(item.get("target_count"))
+            if kind == "prevent_effect":
+                if count[0] != count[1] or count[2]:
+                    (item.get("target_count") or item).fail(
+                        "a prevent ability (kind: prevent) names how many of the next cards played it prevents: give "
+                        "'target_count' a whole number ('the next evil Enhancement played' is 1, PREV-11-R1)")
+                count = (0, count[1], False)  # it names no card when used: it takes them as they are played (PREV-7)
             per_game, per_turn = self.use_limit(item.get("limit"))
             ability = Ability(
                 ability_id, card, kind, dkind, turns,
@@ -401,6 +409,8 @@ class CardsSection(CaseReaderBase):
                 negates_the_last_played=_flag(item, "last_played", False),
                 reaches_the_last_played=_flag(item, "or_last_played", False),
                 discards_itself=_flag(item, "price_itself", False),
+                prevents_plays_in_battle=_flag(item, "played_in_battle", False),
+                prevents_opponents_plays=_flag(item, "played_by_opponent", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -410,6 +420,10 @@ class CardsSection(CaseReaderBase):
                 if getattr(ability, field) and (kind != "negate_effect" or (without and _flag(item, without, False))):
                     item.get(key).fail(f"'{key}' describes {what}: give it 'kind: negate'"  # type: ignore[union-attr]
                                        + (f", without '{without}'" if without else ""))
+            for key in ("played_in_battle", "played_by_opponent"):
+                if _flag(item, key, False) and kind != "prevent_effect":
+                    item.get(key).fail(f"'{key}' describes a prevent of the next cards played: "  # type: ignore[union-attr]
+                                       "give it 'kind: prevent'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
@@ -527,6 +541,8 @@ class CardsSection(CaseReaderBase):
                        reserves_what_it_negates=a.reserves_what_it_negates,
                        negates_the_last_played=a.negates_the_last_played, discards_itself=a.discards_itself,
                        reaches_the_last_played=a.reaches_the_last_played,
+                       prevents_plays_in_battle=a.prevents_plays_in_battle,
+                       prevents_opponents_plays=a.prevents_opponents_plays,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)

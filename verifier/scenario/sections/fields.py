@@ -46,7 +46,7 @@ DEFAULTS = {
     "ability duration": "none (no duration unless stated)",
     "ability paired / on_return / grants / cannot_be_negated / and_discard / and_place / and_banish / and_reserve / "
     "last_played / "
-    "or_last_played / price_itself": "false",
+    "or_last_played / price_itself / played_in_battle / played_by_opponent": "false",
     "ability target_zone": "none named: targets must be in play",
     "ability targets": "any card, any number of them (a real card's text names its own; "
                        "target_type, targets_own and target_count name them for an ability written by hand)",
@@ -67,13 +67,13 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
                 "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "cannot_be_negated_by",
                 "and_discard", "and_place", "and_banish", "and_reserve", "last_played", "or_last_played",
-                "price_itself")
+                "price_itself", "played_in_battle", "played_by_opponent")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
                 "withdraw_effect": "other_part", "return_to_hand_effect": "other_part", "shuffle_effect": "other_part",
                 "capture_effect": "other_part", "place_in_deck_effect": "other_part", "banish_effect": "other_part",
-                "reserve_effect": "other_part",
+                "reserve_effect": "other_part", "prevent_effect": "other_part",
                 "other_effect": "other_part"}
 ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "return_early",
            "negate": "negate_ability", "enter_battle": "enter_battle",
@@ -103,7 +103,8 @@ ABILITY_KINDS = {"set aside": "set_aside_effect", "return": "return_effect", "ne
                  "heal": "heal_effect", "restore abilities": "heal_effect", "discard": "discard_effect",
                  "afflict": "affliction_effect", "withdraw": "withdraw_effect", "return to hand": "return_to_hand_effect",
                  "shuffle": "shuffle_effect", "capture": "capture_effect", "place in deck": "place_in_deck_effect",
-                 "banish": "banish_effect", "reserve": "reserve_effect", "other": "other_effect"}
+                 "banish": "banish_effect", "reserve": "reserve_effect", "prevent": "prevent_effect",
+                 "other": "other_effect"}
 
 
 def _name(node: YNode, what: str) -> str:

@@ -199,6 +199,9 @@ class TimelineSection(CardsSection):
             elif kind == "play_card" and cards[card].type in ("GE", "EE"):
                 item.fail("playing an enhancement needs 'on': the character it is played on")
             targets_node = item.get("targets")
+            if targets_node is not None and any(a.id == ability and a.kind == "prevent_effect" for a in abilities):
+                targets_node.fail("a prevent names no cards when it is used: it takes as its targets the next cards "
+                                  "played that fit it (PREV-7, PREV-11-R1); leave out 'targets'")
             targets = [card_ref(n, "target") for _, n in _name_list(targets_node, "target")] if targets_node else []
             default_player = cards[card].permanent_controller
         elif kind == "return_early":
