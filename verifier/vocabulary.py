@@ -70,6 +70,7 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
         "play_card", "activate_ability", "return_early", "negate_ability", "enter_battle",
         "choose_return", "end_battle", "discard_card",
     ),
+    "negate_move": ("stays_put", "into_discard_pile", "into_draw_pile", "into_banish_pile", "into_reserve"),
     "part": ("negate_part", "discard_part", "set_aside_part", "heal_part", "other_part"),
     "modifier_scope": ("whole_ability", "ability_type", "excluded_type", "single_effect"),
     "modifier_effect": ("unnegatable", "other_modification"),
@@ -152,17 +153,10 @@ _SYMBOLS = [
     Symbol("targets_own_cards", I, ("ability",), "bool", "the ability targets only cards its user controls"),
     Symbol("targets_every", I, ("ability",), "bool",
            "the ability's text names 'all' its targets: it targets every card that fits when it is used"),
-    Symbol("discards_what_it_negates", I, ("ability",), "bool",
-           "the negate ability also discards the card whose ability it negates ('negate and discard')"),
-    Symbol("places_what_it_negates", I, ("ability",), "bool",
-           "the negate ability also puts the card whose ability it negates into its owner's draw pile ('negate and "
-           "underdeck', 'negate and shuffle')"),
-    Symbol("banishes_what_it_negates", I, ("ability",), "bool",
-           "the negate ability also puts the card whose ability it negates into its owner's banish pile ('negate and "
-           "banish')"),
-    Symbol("reserves_what_it_negates", I, ("ability",), "bool",
-           "the negate ability also puts the card whose ability it negates into its owner's Reserve ('negate and "
-           "reserve')"),
+    Symbol("moves_what_it_negates", I, ("ability",), "negate_move",
+           "what the negate ability also does to the card whose ability it negates: discards it ('negate and "
+           "discard'), puts it into its owner's draw pile ('negate and underdeck', 'negate and shuffle'), banish pile "
+           "('negate and banish') or Reserve ('negate and reserve'), or leaves it where it is"),
     Symbol("discards_itself", I, ("ability",), "bool",
            "the ability's price is its own card: a use of it from play discards that card ('You may discard this "
            "card to ...')"),

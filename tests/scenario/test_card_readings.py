@@ -30,7 +30,7 @@ def _ability(a: AbilityReading) -> dict[str, object]:
     traits |= {"on_return_changes": list(a.on_return_changes)} if a.on_return_changes else {}
     traits |= {"use_changes": list(a.use_changes)} if a.use_changes else {}
     traits |= {"requires": list(a.requires)} if a.requires else {}
-    traits |= {"discards_what_it_negates": True} if a.discards_what_it_negates else {}
+    traits |= {"moves_what_it_negates": a.moves_what_it_negates} if a.moves_what_it_negates != "stays_put" else {}
     traits |= {"effect_class": a.effect_class} if a.effect_class != "plain_effect" else {}
     traits |= {"guard_by": a.guard_by} if a.guard_by else {}
     return {

@@ -118,21 +118,18 @@ def test_one_card_of_alternative_types_and_the_place_after_them(text: str, types
 
 
 @pytest.mark.parametrize(("text", "moves"), [
-    ("Negate and discard an evil Enhancement.", "discards"),
-    ("Negate and underdeck a good card.", "places"),
-    ("Negate and topdeck a Hero.", "places"),
-    ("Negate and shuffle an evil card.", "places"),
-    ("Negate and banish a character.", "banishes"),
-    ("Negate and reserve a good card.", "reserves"),
-    ("Negate an evil card.", None),
+    ("Negate and discard an evil Enhancement.", "into_discard_pile"),
+    ("Negate and underdeck a good card.", "into_draw_pile"),
+    ("Negate and topdeck a Hero.", "into_draw_pile"),
+    ("Negate and shuffle an evil card.", "into_draw_pile"),
+    ("Negate and banish a character.", "into_banish_pile"),
+    ("Negate and reserve a good card.", "into_reserve"),
+    ("Negate an evil card.", "stays_put"),
 ])
-def test_a_negate_that_also_moves_the_card_it_negates(text: str, moves: str | None) -> None:
+def test_a_negate_that_also_moves_the_card_it_negates(text: str, moves: str) -> None:
     a = only(text)
-    assert (a.kind, a.unsupported) == ("negate_effect", ())
-    flags = {"discards": a.discards_what_it_negates, "places": a.places_what_it_negates,
-             "banishes": a.banishes_what_it_negates, "reserves": a.reserves_what_it_negates}
-    assert flags == {k: k == moves for k in flags}
-    assert ("other_part" in a.parts) == (moves not in (None, "discards"))
+    assert (a.kind, a.unsupported, a.moves_what_it_negates) == ("negate_effect", (), moves)
+    assert ("other_part" in a.parts) == (moves not in ("stays_put", "into_discard_pile"))
 
 
 @pytest.mark.parametrize(("text", "kind", "types"), [
@@ -158,16 +155,16 @@ def test_a_price_of_the_card_itself_for_an_effect_not_read_is_refused(text: str)
     assert a.unsupported and not a.discards_itself
 
 
-@pytest.mark.parametrize(("text", "types", "discards"), [
-    ("Negate and discard the last evil enhancement played in current battle.", ("EE",), True),
-    ("Negate the last good Enhancement played this battle.", ("GE",), False),
-    ("Negate the last evil enhancement played in battle.", ("EE",), False),
+@pytest.mark.parametrize(("text", "types", "moves"), [
+    ("Negate and discard the last evil enhancement played in current battle.", ("EE",), "into_discard_pile"),
+    ("Negate the last good Enhancement played this battle.", ("GE",), "stays_put"),
+    ("Negate the last evil enhancement played in battle.", ("EE",), "stays_put"),
 ])
-def test_a_negate_of_the_last_enhancement_played_in_battle(text: str, types: tuple[str, ...], discards: bool) -> None:
+def test_a_negate_of_the_last_enhancement_played_in_battle(text: str, types: tuple[str, ...], moves: str) -> None:
     a = only(text)
     assert (a.kind, a.unsupported, a.target_types) == ("negate_effect", (), types)
-    assert (a.negates_the_last_played, a.discards_what_it_negates, a.min_targets, a.max_targets) == (
-        True, discards, 1, 1)
+    assert (a.negates_the_last_played, a.moves_what_it_negates, a.min_targets, a.max_targets) == (
+        True, moves, 1, 1)
 
 
 @pytest.mark.parametrize("text", [

@@ -211,15 +211,10 @@ class AbilityReading(NamedTuple):
     target_exceptions: tuple[tuple[tuple[str, ...], str | None, str | None, tuple[str, ...]], ...] = ()
     # the text names "all" its targets: it targets every card that fits when it is used (CORE-15)
     targets_every: bool = False
-    # "negate and discard ...": the negate also discards the card whose ability it negates (DISC-1-R1)
-    discards_what_it_negates: bool = False
-    # "negate and underdeck ...", "negate and shuffle ...": it also puts that card into its owner's draw pile
-    # (PLACE-1-R2)
-    places_what_it_negates: bool = False
-    # "negate and banish ...": it also puts that card into its owner's banish pile (BAN-1-R2)
-    banishes_what_it_negates: bool = False
-    # "negate and reserve ...": it also puts that card into its owner's Reserve (RSV-3-R3)
-    reserves_what_it_negates: bool = False
+    # "negate and discard ...", "negate and underdeck ..." (or shuffle), "negate and banish ...", "negate and reserve
+    # ...": the negate also discards the card whose ability it negates (DISC-1-R1), or puts it into its owner's draw
+    # pile (PLACE-1-R2), banish pile (BAN-1-R2) or Reserve (RSV-3-R3); "stays_put" for none of them
+    moves_what_it_negates: str = "stays_put"
     # "negate the last evil Enhancement played in battle": the negate reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -451,10 +451,7 @@ class _Block:
         self.exceptions: tuple[Description, ...] = ()
         self.every = False
         self.effect_class = "plain_effect"
-        self.discards_negated = False
-        self.places_negated = False
-        self.banishes_negated = False
-        self.reserves_negated = False
+        self.negated_moves = "stays_put"  # what a negate also does to the card it negates (`moves_what_it_negates`)
         self.last_played = False
         self.or_last_played = False
         self.prevents_in_battle = False
@@ -1078,10 +1075,10 @@ _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": 
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
           "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck",
           "banish_target": "banish", "reserve_target": "reserve"}
-# The words after "negate" that also move the card whose ability it negates: the block's flag and where the card goes.
-_NEGATE_MOVES = {"AND_PLACE": ("places_negated", "draw pile (PLACE-1-R2)"),
-                 "AND_BANISH": ("banishes_negated", "banish pile (BAN-1-R2)"),
-                 "AND_RESERVE": ("reserves_negated", "Reserve (RSV-3-R3)")}
+# The words after "negate" that also move the card whose ability it negates: the move and where the card goes.
+_NEGATE_MOVES = {"AND_PLACE": ("into_draw_pile", "draw pile (PLACE-1-R2)"),
+                 "AND_BANISH": ("into_banish_pile", "banish pile (BAN-1-R2)"),
+                 "AND_RESERVE": ("into_reserve", "Reserve (RSV-3-R3)")}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1590,7 +1587,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             if name == "negate_target" and any(isinstance(t, Token) and t.type == "AND_DISCARD" for t in body.children):
                 # "Negate and discard a Hero": one target for both verbs; the discard reaches the card whose
                 # ability is negated, when the negate does (DISC-1-R1)
-                block.discards_negated = True
+                block.negated_moves = "into_discard_pile"
                 block.parts.add("discard_part")
                 block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
                                                                   "by a special ability (DISC-1-R1, CORE-13)"),))
@@ -1598,8 +1595,7 @@ def _sentence(block: _Block, sentence: str) -> None:
             if name == "negate_target" and moving is not None:
                 # "Negate and underdeck a Curse", "Negate and banish a character": the card whose ability it negates
                 # goes to its owner's draw pile or banish pile
-                flag, pile = _NEGATE_MOVES[moving.type]
-                setattr(block, flag, True)
+                block.negated_moves, pile = _NEGATE_MOVES[moving.type]
                 block.parts.add("other_part")
                 block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its "
                                                        f"owner's {pile}"),))
@@ -2225,8 +2221,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         target_alignment=block.alignment, targets_every=block.every,
         target_alternatives=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.other_descriptions),
         target_exceptions=tuple((d.types, d.alignment, d.brigade, d.traits) for d in block.exceptions),
-        discards_what_it_negates=block.discards_negated, places_what_it_negates=block.places_negated,
-        banishes_what_it_negates=block.banishes_negated, reserves_what_it_negates=block.reserves_negated,
+        moves_what_it_negates=block.negated_moves,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
         discards_itself=block.discards_itself,

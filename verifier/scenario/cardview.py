@@ -67,10 +67,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "heals_only": list(a.heals_only),
         "inflicts": list(a.inflicts),
         "negates_kinds": list(a.negates_kinds),
-        "discards_what_it_negates": a.discards_what_it_negates,
-        "places_what_it_negates": a.places_what_it_negates,
-        "banishes_what_it_negates": a.banishes_what_it_negates,
-        "reserves_what_it_negates": a.reserves_what_it_negates,
+        "moves_what_it_negates": a.moves_what_it_negates,
         "negates_the_last_played": a.negates_the_last_played,
         "reaches_the_last_played": a.reaches_the_last_played,
         "prevents_plays_in_battle": a.prevents_plays_in_battle,
@@ -100,6 +97,13 @@ def card_json(r: CardReading) -> dict[str, object]:
         "abilities": [_ability_json(a) for a in r.abilities],
         "unsupported": list(r.unsupported),
     }
+
+
+# What a negate also does to the card whose ability it negates (`moves_what_it_negates`), as `regcheck cards` says it.
+_NEGATE_MOVES = {"into_discard_pile": "also discards the card whose ability it negates (DISC-1-R1)",
+                 "into_draw_pile": "also puts the card whose ability it negates into its owner's draw pile (PLACE-1-R2)",
+                 "into_banish_pile": "also puts the card whose ability it negates into its owner's banish pile (BAN-1-R2)",
+                 "into_reserve": "also puts the card whose ability it negates into its owner's Reserve (RSV-3-R3)"}
 
 
 def _describe(a: AbilityReading) -> list[str]:
@@ -152,14 +156,8 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append(f"inflicts: {', '.join(display_value(c) for c in a.inflicts)}")
     if a.negates_kinds:
         fields.append(f"negates, while its card is in play: {', '.join(display_value(k) for k in a.negates_kinds)}")
-    if a.discards_what_it_negates:
-        fields.append("also discards the card whose ability it negates (DISC-1-R1)")
-    if a.places_what_it_negates:
-        fields.append("also puts the card whose ability it negates into its owner's draw pile (PLACE-1-R2)")
-    if a.banishes_what_it_negates:
-        fields.append("also puts the card whose ability it negates into its owner's banish pile (BAN-1-R2)")
-    if a.reserves_what_it_negates:
-        fields.append("also puts the card whose ability it negates into its owner's Reserve (RSV-3-R3)")
+    if a.moves_what_it_negates != "stays_put":
+        fields.append(_NEGATE_MOVES[a.moves_what_it_negates])
     if a.discards_itself:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:

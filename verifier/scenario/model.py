@@ -90,12 +90,9 @@ class Ability(NamedTuple):
     uses_per_turn: int = 0  # how many times in a turn (0: no limit)
     target_alignment: str | None = None  # "good" or "evil": the alignment its text names for its targets
     targets_every: bool = False  # its text names "all" its targets: every card that fits (TGT-18-R1)
-    discards_what_it_negates: bool = False  # "negate and discard": it also discards the card it negates (DISC-1-R1)
-    # "negate and underdeck", "negate and shuffle": it also puts the card it negates into its owner's draw pile
-    # (PLACE-1-R2)
-    places_what_it_negates: bool = False
-    banishes_what_it_negates: bool = False  # "negate and banish": it also banishes the card it negates (BAN-1-R2)
-    reserves_what_it_negates: bool = False  # "negate and reserve": it also reserves the card it negates (RSV-3-R3)
+    # "negate and discard", "negate and underdeck" (or shuffle), "negate and banish", "negate and reserve": what it
+    # also does to the card it negates (DISC-1-R1, PLACE-1-R2, BAN-1-R2, RSV-3-R3); "stays_put" for none of them
+    moves_what_it_negates: str = "stays_put"
     # "negate the last evil Enhancement played in battle": it reaches only the latest play of a card of its
     # description in the current battle before it (TGT-27-R1)
     negates_the_last_played: bool = False

@@ -401,15 +401,15 @@ def _move_of(x: Attempt, by_ability: dict[str, Ability],
     if x.kind == "negate_ability" and negating is not None and x.negated_attempt:
         negated_card = by_attempt[x.negated_attempt].card
         moved = (negated_card,) if negated_card is not None else ()
-        kind = next((k for flag, k in _NEGATE_MOVES if getattr(negating, flag)), None)
+        kind = _NEGATE_MOVES.get(negating.moves_what_it_negates)
         if kind is not None:
             return kind, moved
     return None
 
 
-# The inputs of a negate that also moves the card whose ability it negates, and the move it makes (`_MOVES`).
-_NEGATE_MOVES = (("places_what_it_negates", "place_in_deck_effect"), ("banishes_what_it_negates", "banish_effect"),
-                 ("reserves_what_it_negates", "reserve_effect"))
+# What a negate that also moves the card whose ability it negates does to it, as the move it makes (`_MOVES`).
+_NEGATE_MOVES = {"into_draw_pile": "place_in_deck_effect", "into_banish_pile": "banish_effect",
+                 "into_reserve": "reserve_effect"}
 
 
 def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list[Step],
@@ -428,7 +428,8 @@ def _refuse_moves_of_cards_being_discarded(abilities: list[Ability], steps: list
         kind, targets = move
         for y in attempts:
             b = by_ability.get(y.ability or "")
-            if y.kind == "negate_ability" and b is not None and b.discards_what_it_negates and y.negated_attempt:
+            if (y.kind == "negate_ability" and b is not None and b.moves_what_it_negates == "into_discard_pile"
+                    and y.negated_attempt):
                 negated_card = by_attempt[y.negated_attempt].card
                 caught = {negated_card} if negated_card is not None else set()
             elif y.kind == "discard_card" or getattr(_used(y, by_ability), "kind", None) == "discard_effect":
@@ -631,7 +632,8 @@ def _could_be_discarded(abilities: list[Ability], steps: list[Step],
             return s is None or steps[s].turn != steps[y.step].turn or steps[s].phase != steps[y.step].phase
         a = by_ability.get(y.ability or "") if y.kind in ("play_card", "activate_ability", "negate_ability") else None
         return y.kind == "discard_card" or (a is not None and (
-            a.kind == "discard_effect" or a.discards_itself or (y.kind == "negate_ability" and a.discards_what_it_negates)))
+            a.kind == "discard_effect" or a.discards_itself
+            or (y.kind == "negate_ability" and a.moves_what_it_negates == "into_discard_pile")))
 
     def battle_ended_before(s: int | None) -> bool:
         # a card the case starts in the field of battle is in a battle of turn 1, over once that Battle phase is

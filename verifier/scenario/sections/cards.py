@@ -64,13 +64,6 @@ def _settled_fit(g: Ability, d: Description, c: Card, where: Location) -> bool:
 # The yes-or-no inputs of an ability, each a fact named as its field: what the fact says when it holds, when it does
 # not, and of what.
 _FLAG_FACTS = (
-    ("discards_what_it_negates", "also discards", "does not discard", "the card whose ability it negates"),
-    ("places_what_it_negates", "also puts", "does not put",
-     "the card whose ability it negates into its owner's draw pile"),
-    ("banishes_what_it_negates", "also puts", "does not put",
-     "the card whose ability it negates into its owner's banish pile"),
-    ("reserves_what_it_negates", "also puts", "does not put",
-     "the card whose ability it negates into its owner's Reserve"),
     ("negates_the_last_played", "reaches only", "is not limited to",
      "the latest play of a card it names in the current battle"),
     ("reaches_the_last_played", "also reaches", "does not reach",
@@ -80,17 +73,15 @@ _FLAG_FACTS = (
     ("prevents_opponents_plays", "names only", "does not name only", "cards an opponent of its user plays"),
 )
 
-# The keys of an ability written by hand that say what its negate also does or reaches: the Ability field each sets,
-# what it describes, and the key it may not be given with.
+# The keys of an ability written by hand that say what its negate also does to the card it negates: the move each
+# names (`moves_what_it_negates`), and the words it stands for; an ability gives at most one of them.
+_NEGATE_MOVE_KEYS = {"and_discard": ("into_discard_pile", "'negate and discard'"),
+                     "and_place": ("into_draw_pile", "'negate and underdeck'"),
+                     "and_banish": ("into_banish_pile", "'negate and banish'"),
+                     "and_reserve": ("into_reserve", "'negate and reserve'")}
+# The keys of an ability written by hand that say what its negate also reaches: the Ability field each sets, what it
+# describes, and the key it may not be given with.
 _NEGATE_KEYS = (
-    ("and_discard", "discards_what_it_negates",
-     "a negate ability that also discards what it negates ('negate and discard')", None),
-    ("and_place", "places_what_it_negates", "a negate ability that also puts what it negates into its owner's draw "
-                                            "pile ('negate and underdeck')", "and_discard"),
-    ("and_banish", "banishes_what_it_negates", "a negate ability that also banishes what it negates ('negate and "
-                                               "banish')", "and_discard"),
-    ("and_reserve", "reserves_what_it_negates", "a negate ability that also reserves what it negates ('negate and "
-                                                "reserve')", "and_discard"),
     ("last_played", "negates_the_last_played", "a negate ability of 'the last Enhancement played in battle'", None),
     ("or_last_played", "reaches_the_last_played",
      "a negate ability of 'an Enhancement or the last Enhancement played'", "last_played"),
@@ -402,10 +393,7 @@ class CardsSection(CaseReaderBase):
                 cannot_be_interrupted=_flag(item, "cannot_be_interrupted", False),
                 cannot_be_prevented=_flag(item, "cannot_be_prevented", False),
                 guard_by=self.guard_by(item.get("cannot_be_negated_by")),
-                discards_what_it_negates=_flag(item, "and_discard", False),
-                places_what_it_negates=_flag(item, "and_place", False),
-                banishes_what_it_negates=_flag(item, "and_banish", False),
-                reserves_what_it_negates=_flag(item, "and_reserve", False),
+                moves_what_it_negates=self.negate_move(item, kind),
                 negates_the_last_played=_flag(item, "last_played", False),
                 reaches_the_last_played=_flag(item, "or_last_played", False),
                 discards_itself=_flag(item, "price_itself", False),
@@ -535,10 +523,7 @@ class CardsSection(CaseReaderBase):
                        cannot_be_interrupted=a.cannot_be_interrupted, cannot_be_prevented=a.cannot_be_prevented,
                        guard_condition=a.guard_condition, guard_by=a.guard_by, guard_user=a.guard_user,
                        grants_unnegatable=a.grants_unnegatable, grant_users=a.grant_users,
-                       grant_aside=a.grant_aside, discards_what_it_negates=a.discards_what_it_negates,
-                       places_what_it_negates=a.places_what_it_negates,
-                       banishes_what_it_negates=a.banishes_what_it_negates,
-                       reserves_what_it_negates=a.reserves_what_it_negates,
+                       grant_aside=a.grant_aside, moves_what_it_negates=a.moves_what_it_negates,
                        negates_the_last_played=a.negates_the_last_played, discards_itself=a.discards_itself,
                        reaches_the_last_played=a.reaches_the_last_played,
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
@@ -546,6 +531,18 @@ class CardsSection(CaseReaderBase):
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
+
+    def negate_move(self, item: YMap, kind: str) -> str:
+        """What a negate written by hand also does to the card it negates (`moves_what_it_negates`): the move of the
+        one key of `_NEGATE_MOVE_KEYS` it gives, or "stays_put"."""
+        given = [key for key in _NEGATE_MOVE_KEYS if _flag(item, key, False)]
+        for key in given:
+            if kind != "negate_effect" or len(given) > 1:
+                item.get(key).fail(  # type: ignore[union-attr]
+                    f"'{key}' describes a negate ability that also moves what it negates ({_NEGATE_MOVE_KEYS[key][1]}): "
+                    "give it 'kind: negate'" + (f", without '{next(k for k in given if k != key)}'" if len(given) > 1
+                                                else ""))
+        return _NEGATE_MOVE_KEYS[given[0]][0] if given else "stays_put"
 
     def guard_by(self, node: YNode | None) -> str:
         """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
@@ -810,6 +807,10 @@ class CardsSection(CaseReaderBase):
         for field, yes, no, rest in _FLAG_FACTS:
             value = getattr(a, field)
             facts.append((field, value, f"{a.id} {yes if value else no} {rest}"))
+        pile = a.moves_what_it_negates.removeprefix("into_").replace("_", " ").replace("reserve", "Reserve")
+        facts.append(("moves_what_it_negates", a.moves_what_it_negates,
+                      f"{a.id} leaves the card whose ability it negates where it is" if a.moves_what_it_negates == "stays_put"
+                      else f"{a.id} also puts the card whose ability it negates into its owner's {pile}"))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
