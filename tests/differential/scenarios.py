@@ -22,7 +22,8 @@ CHARACTERS = ("Hero", "Evil_Character")
 BRIGADES = ("Green", "Blue", "Gold", "Black", "Crimson")
 ZONES = ("territory", "hand", "discard_pile", "set_aside_area", "field_of_battle", "land_of_bondage")
 PHASES = ("Draw", "Upkeep", "Preparation", "Battle", "Discard")
-KINDS = ("set aside", "set aside", "return", "negate", "negate", "heal", "discard", "afflict", "other")
+KINDS = ("set aside", "set aside", "return", "negate", "negate", "negate", "heal", "discard", "afflict", "prevent",
+         "other")
 CLASSES = ("plain_effect", "adds_same_side", "adds_opposite_side", "side_battle_effect", "triggered_effect")
 ROLES = ("rescuing", "blocking", "attacking", "defending", "taunting", "no_role")
 CAUSES = ("by special ability", "by triggered rule", "by battle resolution")
@@ -98,7 +99,13 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
         out["target_alignment"] = draw(st.sampled_from(ALIGNMENTS[:2]))
     if draw(st.integers(1, 5)) == 1:
         out["target_traits"] = draw(st.sampled_from(TRAITS))
-    if draw(st.integers(1, 3)) == 1:
+    if kind == "prevent":
+        # "Prevent the next (two) ... played [in battle] [by opponent]" (PREV-11-R1)
+        out["target_count"] = draw(st.sampled_from((1, 1, 2)))
+        for flag in ("played_in_battle", "played_by_opponent"):
+            if draw(st.booleans()):
+                out[flag] = True
+    elif draw(st.integers(1, 3)) == 1:
         out["target_count"] = draw(st.sampled_from(TARGET_COUNTS))
     if "targets_own" not in out and draw(st.integers(1, 6)) == 1:
         out["targets_own"] = True
@@ -176,7 +183,7 @@ def _attempt(draw: Any, i: int, turns: int, cards: dict[str, dict[str, Any]],
             entry["on"] = draw(st.sampled_from(characters or names))
         elif characters and draw(st.integers(1, 3)) == 1:
             entry["on"] = draw(st.sampled_from(characters))
-        if targets:
+        if targets and not all(a["kind"] == "prevent" for a in cards[card]["abilities"]):  # a prevent names none
             entry["targets"] = targets
     elif action == "return":
         entry["return"] = targets or [draw(st.sampled_from(names))]
@@ -228,7 +235,7 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
     x = draw(st.sampled_from(attempts))["id"]
     if form == "attempt":
         symbol = draw(st.sampled_from(("legal", "legal", "negated", "on_return_fires", "scheduled_return",
-                                       "paired_ends", "blocked", "counts_own_upkeep")))
+                                       "paired_ends", "blocked", "counts_own_upkeep", "prevented")))
         return f"{symbol}({x})"
     if form == "attempt_card":
         symbol = draw(st.sampled_from(("set_aside", "return_step", "legal_target", "premature",
@@ -240,7 +247,7 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
 # the fields of the later sections' vocabulary a generated case may hold (counted by the differential run)
 SECTION_FIELDS = ("alignment", "traits", "owner", "brigade", "target_type", "target_alignment", "target_traits",
                   "target_count", "targets_own", "limit", "negates", "inflicts", "cannot_be_negated",
-                  "cannot_be_interrupted", "cannot_be_prevented", "negate")
+                  "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle")
 
 
 def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:
