@@ -489,10 +489,21 @@ def test_a_negate_offering_another_effect_is_read_with_the_other_left_unmodelled
         "negate_effect", ("GE",), ("bounce a hero",), ())
 
 
-def test_the_special_ability_of_a_card_is_what_a_negate_of_the_card_targets() -> None:
-    (block,) = read_text("Negate the special ability of one female Hero in battle.").abilities
+@pytest.mark.parametrize(("text", "types", "traits"), [
+    ("Negate the special ability of one female Hero in battle.", ("Hero",), ("female",)),
+    ("Negate the special ability on an Evil Character in battle.", ("Evil_Character",), ()),
+])
+def test_the_special_ability_of_a_card_is_what_a_negate_of_the_card_targets(text: str, types: tuple[str, ...],
+                                                                            traits: tuple[str, ...]) -> None:
+    (block,) = read_text(text).abilities
     assert (block.kind, block.target_types, block.target_traits, block.target_zone, block.max_targets,
-            block.unsupported) == ("negate_effect", ("Hero",), ("female",), "field_of_battle", 1, ())
+            block.unsupported) == ("negate_effect", types, traits, "field_of_battle", 1, ())
+
+
+def test_the_special_abilities_on_cards_are_left_to_the_negate_and_prevent_together() -> None:
+    # PREV-12: "negate all special abilities on ..." is a negate and a prevent together; the plural is not read
+    (block,) = read_text("Negate the special abilities on opponents' N.T. Fortresses.").abilities
+    assert block.unsupported
 
 
 @pytest.mark.parametrize(("text", "against"), [

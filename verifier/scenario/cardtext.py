@@ -177,7 +177,9 @@ negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
 negate_target.1: "negate" _and_move? special_ability_of? target location? alternative?
 _and_move: AND_DISCARD | AND_PLACE | AND_BANISH | AND_RESERVE
-special_ability_of: "the" "special" "ability" "of"
+// "the special ability of an evil card", "the special ability on an Evil Character": the ability printed on the card
+// it names, as a negate of a card always is ("the special abilities on ..." is left to PREV-12's reading, refused)
+special_ability_of: "the" "special" "ability" ("of" | "on")
 AND_DISCARD: "and discard"
 AND_PLACE: "and underdeck" | "and topdeck" | "and shuffle"
 AND_BANISH: "and banish"
@@ -1600,8 +1602,9 @@ def _sentence(block: _Block, sentence: str) -> None:
                 block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its "
                                                        f"owner's {pile}"),))
             if _find(body, "special_ability_of") is not None:
-                block.add("target", "the special ability of", (("negates", "the special ability of the card it names, "
-                                                                "as every negate of a card does"),))
+                words = re.search(r"the special ability (?:of|on)", text)
+                block.add("target", words.group(0) if words else "the special ability of", (
+                    ("negates", "the special ability of the card it names, as every negate of a card does"),))
             target = _find(body, "target")
             if name == "healed":
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")
