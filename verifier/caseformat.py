@@ -19,6 +19,7 @@ from .language.encoding import RULE_ID, STATEMENT_ID
 from .language.types import BUILTINS, QUESTION_FORMS
 from .ruling import RULE_KEYS, RULING_ID, RULING_KEYS, RULING_ONLY_KEYS
 from .scenario.cardreading import BOOK_WORDS, TRAIT_WORDS, TRAITS
+from .scenario.descriptions import BRIGADE_COUNTS
 from .scenario.sections.fields import (
     ABILITY_KEYS,
     ABILITY_KINDS,
@@ -116,6 +117,9 @@ def _any_case(word: str) -> str:
 TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*(?:\.*(?:" + "|".join(
     "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(TRAIT_WORDS)) + r")|[Ff][Rr][Oo][Mm]\s+(?:"
     + "|".join(_any_case(b) for b in sorted(BOOK_WORDS)) + r"))\s*$"}
+# a trait a target description may name besides: "multi-brigade", "single-brigade" (`descriptions.BRIGADE_COUNTS`)
+TARGET_TRAIT_SCHEMA: Schema = {"anyOf": [TRAIT_SCHEMA, {"type": "string", "pattern": r"^\s*(?:" + "|".join(
+    _any_case(w) for w in sorted(BRIGADE_COUNTS)) + r")\s*$"}]}
 BOOL: Schema = {"type": "boolean"}
 
 
@@ -346,9 +350,11 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "target_alignment": FieldSpec("`good` or `evil`", _one_of_words(["good", "evil"]),
                                       "The alignment the ability names for its targets (\"an evil card\", \"a good "
                                       "card\"), CORE-15.", "none"),
-        "target_traits": FieldSpec("trait or list of them", _one_or_list(TRAIT_SCHEMA),
+        "target_traits": FieldSpec("trait or list of them", _one_or_list(TARGET_TRAIT_SCHEMA),
                                    "The traits the ability names for its targets (\"a human Hero\", \"N.T. "
-                                   "Heroes\"), CORE-15: a target must have every one (see the card's `traits`).",
+                                   "Heroes\"), CORE-15: a target must have every one (see the card's `traits`); "
+                                   "besides, `multi-brigade` or `single-brigade`, which a card has by the number of "
+                                   "its brigades (CORE-15-R5).",
                                    "none"),
         "limit": FieldSpec("text", {"type": "string",
                                     "pattern": r"^\s*(?:[Oo][Nn][Cc][Ee]|[Tt][Ww][Ii][Cc][Ee]|[0-9]+ [Tt][Ii][Mm][Ee][Ss])"

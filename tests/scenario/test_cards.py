@@ -129,7 +129,7 @@ def test_darkness_needs_x() -> None:
 def test_an_unsupported_card_says_what_and_why() -> None:
     r = read_card(card("Training in Righteousness"))
     assert r.status == "unsupported"
-    assert any("a single-color human hero" in u and "'single-color human hero' is not one the model can check" in u
+    assert any("hero gains two additional brigade colors" in u and "what the card gains on return is not modelled" in u
                for u in r.unsupported)
 
 

@@ -486,7 +486,7 @@ def test_targets_count_and_description() -> None:
     a = only("Heal any Hero from the Blue Brigade that is being discarded.")
     assert (a.min_targets, a.max_targets, a.target_brigade, a.heals_only) == (1, 1, "Blue", ("discarded_condition",))
     assert only("Set aside one or more of your Heroes.").targets_own_cards
-    assert any("description" in r for r in reasons(only("Set aside a single-color Hero.")))
+    assert any("description" in r for r in reasons(only("Set aside a random Hero.")))
     assert any("description" in r for r in reasons(only("Set aside a male Hero (face down).")))
 
 

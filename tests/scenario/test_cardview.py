@@ -27,8 +27,8 @@ def test_text_lists_each_part_and_what_it_maps_to() -> None:
     assert "'for up to seven turns' -> duration = up to 7 turns, as the player picks" in text
     text = render_card(reading("Training in Righteousness"))
     assert "[unsupported]" in text
-    assert ("'a single-color human hero' -> not modelled: the word 'single-color' in the description "
-            "'single-color human hero' is not one") in text
+    assert ("'on return, hero gains two additional brigade colors of holder's choice' -> not modelled: what the card "
+            "gains on return is not modelled") in text
 
 
 def test_an_override_shows_its_note_and_why_each_part_was_accepted() -> None:

@@ -866,8 +866,8 @@ questions:
         make_case(text)
     message = str(info.value)
     assert message.startswith("case.yaml:4:11: 'Training in Righteousness' is used at line 10")
-    assert ("'a single-color human hero' (the word 'single-color' in the description 'single-color human hero' is not "
-            "one the model can check") in message
+    assert ("'on return, hero gains two additional brigade colors of holder's choice' (what the card gains on return "
+            "is not modelled") in message
     assert "write the ability by hand under 'abilities:'" in message
     # the same card with its ability written by hand is read
     sc = make_case(text.replace("    card: Training in Righteousness\n",
@@ -2391,3 +2391,13 @@ def test_a_prevent_regcheck_cannot_follow_is_refused(make_case: Callable[..., Sc
             "      - {kind: negate, target_type: EE, target_count: 1, text: \"Negate an evil Enhancement.\"}\n  veil:\n")
     with pytest.raises(CaseRefused, match=said):
         make_case(text)
+
+
+def test_the_brigade_count_of_a_card_is_its_brigades_not_a_stated_trait(make_case: Callable[..., Scenario]) -> None:
+    # CORE-15-R5: a card is multi-brigade or single-brigade by the brigades the case gives it, never by a stated trait
+    text = (Path(__file__).resolve().parents[2] / "cases" / "targeting"
+            / "a-multi-brigade-description-counts-the-brigades-a-case-states.yaml").read_text("utf-8")
+    assert [x.id for x in make_case(text).attempts][-1] == "at_wanderer"
+    with pytest.raises(CaseError, match=r"unknown trait 'multi-brigade'"):
+        make_case(text.replace("caleb: {type: Hero, brigade: Gold}",
+                               "caleb: {type: Hero, brigade: Gold, traits: [multi-brigade]}"))

@@ -11,15 +11,17 @@ words, and a noun that names card types. Each word maps to one check on a card o
 - a **trait** word ("human", "N.T.", "Demon") asks for the trait (see `cardreading.TRAIT_WORDS`);
 - a **book** of the Bible before the noun ("an Exodus Hero", "a I Samuel character"), or "with a <book> reference"
   after it, asks for a card from that book (`cardreading.BOOK_WORDS`, CORE-15-R3);
-- a **title** of the card list ("Barak", "Herod Antipas") names the cards with that title (`titles`, CORE-15-R1).
+- a **title** of the card list ("Barak", "Herod Antipas") names the cards with that title (`titles`, CORE-15-R1);
+- "multi-brigade" or "single-brigade" ("single-color") before the noun asks for a card of two or more brigades, or
+  of exactly one (`BRIGADE_COUNTS`, CORE-15-R5).
 
 A description with a word the table does not know is not read: the grammar reports it, naming the word.
 """
 
 from __future__ import annotations
 
-__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description", "read_alternatives",
-           "read_exceptions", "alignment_of", "describe", "without_article"]
+__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "BRIGADE_COUNTS", "Description", "read_description",
+           "read_alternatives", "read_exceptions", "alignment_of", "describe", "without_article"]
 
 import re
 from typing import NamedTuple
@@ -55,6 +57,12 @@ ALIGNMENTS = ("good", "evil", "neutral")
 
 # The alignment each card type gives its cards; a card of another type has the alignment its case states.
 TYPE_ALIGNMENT = {"Hero": "good", "GE": "good", "Evil_Character": "evil", "EE": "evil"}
+
+# "multi-brigade", "single-brigade": a trait a card has by the number of its brigades (CORE-15-R5,
+# `model._brigade_count_traits`), which no case states
+BRIGADE_COUNTS = {"multi-brigade": "multi-brigade", "single-brigade": "single-brigade",
+                  "single-color": "single-brigade"}
+
 
 _BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
              "crimson", "gray", "orange", "pale green")
@@ -132,6 +140,9 @@ def read_description(words: str) -> Description | str:
             rest = rest.removeprefix("brigade ").strip()
         elif head in TRAIT_WORDS and tail:
             traits.append(TRAIT_WORDS[head])
+            rest = tail
+        elif head in BRIGADE_COUNTS and tail:  # "a multi-brigade good or evil card", "a single-brigade Site"
+            traits.append(BRIGADE_COUNTS[head])
             rest = tail
         elif two in BOOK_WORDS and len(rest.split()) > 2:  # "a I Samuel character", "II Kings cards"
             traits.append(BOOK_WORDS[two])

@@ -150,11 +150,21 @@ class Ability(NamedTuple):
 def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,
                      traits: tuple[str, ...]) -> bool:
     """The card is of one of the types (any when none), of the brigade and alignment (one, or two joined by "/"),
-    and has every trait; a card of unknown alignment does not fit an alignment named."""
+    and has every trait (`multi-brigade` and `single-brigade` by its brigades); a card of unknown alignment does not
+    fit an alignment named."""
     return ((not types or card.type in types)
             and (brigade is None or brigade in card.brigades)
             and (alignment is None or card.alignment in alignment.split("/"))
-            and all(t in card.traits for t in traits))
+            and all(t in card.traits or t in _brigade_count_traits(card.brigades) for t in traits))
+
+
+# The traits a card has by the number of its brigades (CORE-15-R5), whatever its case lists.
+_BRIGADE_COUNT_TRAITS = ("multi-brigade", "single-brigade")
+
+
+def _brigade_count_traits(brigades: tuple[str, ...]) -> tuple[str, ...]:
+    """The trait a card of these brigades has by their number (CORE-15-R5): none for a card of no brigade."""
+    return ("multi-brigade",) if len(brigades) > 1 else ("single-brigade",) if brigades else ()
 
 
 class Modifier(NamedTuple):
@@ -195,7 +205,7 @@ class Card(NamedTuple):
         """Of the traits, those the card is not known to have and not known to lack: not among its traits, while
         the case does not list its traits and the card list does not settle them; a title it may have though its
         own is another (`titles.may_be_named`), whatever the case lists."""
-        return [t for t in traits if t not in self.traits and (
+        return [t for t in traits if t not in self.traits and t not in _BRIGADE_COUNT_TRAITS and (
             may_be_named(self.real_card, t) if t.startswith(NAMED)
             else not self.traits_stated and t not in self.settled_traits)]
 

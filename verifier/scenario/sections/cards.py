@@ -12,7 +12,7 @@ from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
 from ..cardreading import BOOK_TRAITS, TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
+from ..descriptions import BRIGADE_COUNTS, TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
 from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
 from .base import CaseReaderBase
 from .fields import (
@@ -245,11 +245,13 @@ class CardsSection(CaseReaderBase):
                     alignment_of(ctype, stated_alignment), settled), abilities
 
     def traits_of(self, node: YNode, what: str) -> tuple[str, ...]:
-        """Traits written in a case (`human`, `male`, `N.T.`, `Corinth`, ...), as the card grammar names them."""
+        """Traits written in a case (`human`, `male`, `N.T.`, `Corinth`, ...), as the card grammar names them; a target
+        trait may also be `multi-brigade` or `single-brigade` (CORE-15-R5), which a card has by its brigades."""
         out = []
         for item in node if isinstance(node, YSeq) else [node]:
             word = _scalar(item).text(what)
-            trait = trait_named(word)
+            counted = BRIGADE_COUNTS.get(word.strip().lower()) if what == "target trait" else None
+            trait = counted or trait_named(word)
             if trait is None:
                 item.fail(f"unknown {what} '{word.strip()}'{did_you_mean(word.strip(), TRAITS + BOOK_TRAITS)}; one "
                           f"of: {', '.join(TRAITS)}, or 'from <book of the Bible>' ('from Exodus', 'from I Samuel')")
