@@ -543,6 +543,10 @@ def test_the_identifiers_descriptions_name_are_traits_of_real_cards() -> None:
                                                     "named Devouring Philistines")
     # a compound identifier is not split into words ("Philistine Giant"): a case states such a card's traits
     assert card("Lahmi (I)").traits == ("warrior", "from I Chronicles", "named Lahmi")
+    # "May band to a Tabernacle priest": the identifier Tabernacle Priest, not a Tabernacle High Priest's, which a case
+    # states for such a card where it decides a target
+    assert card("Ahimelech, Priest at Nob").traits[0] == "Tabernacle Priest"
+    assert "Tabernacle Priest" not in card("Aaron (Di)").traits
 
 
 @pytest.mark.parametrize(("reference", "books"), [

@@ -41,7 +41,7 @@ TRAIT_WORDS = {
         ("Flood Survivor", ("flood survivor", "flood survivors")), ("Gospel", ("gospel",)),
         ("Jerusalem", ("jerusalem",)), ("Heretic", ("heretic", "heretics")), ("Edomite", ("edomite", "edomites")),
         ("Antediluvian", ("antediluvian", "antediluvians")), ("Nativity", ("nativity",)),
-        ("Postexilic", ("postexilic",)),
+        ("Postexilic", ("postexilic",)), ("Tabernacle Priest", ("tabernacle priest", "tabernacle priests")),
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
