@@ -576,9 +576,9 @@ def test_cards_shows_a_reading(cli: Cli, assert_no_crash: Check) -> None:
 
 
 def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -> None:
-    result = cli("cards", "Darkness (FoM)", "Feast of Booths", "Training in Righteousness", "--format", "json")
+    result = cli("cards", "Darkness (FoM)", "Feast of Booths", "Caleb's Sword", "--format", "json")
     assert_no_crash(result)
-    darkness, booths, training = json.loads(result.output)["cards"]
+    darkness, booths, sword = json.loads(result.output)["cards"]
     assert set(darkness) >= {"name", "text", "status", "abilities", "unsupported"}
     (a,) = darkness["abilities"]
     assert set(a) >= {"kind", "duration", "paired", "on_return", "target_zone", "targets_opponents_cards",
@@ -591,7 +591,7 @@ def test_cards_json_has_the_documented_shape(cli: Cli, assert_no_crash: Check) -
     assert b["duration"] == {"kind": "for_chosen_turns", "turns": 7, "min_turns": 1}
     assert b["targets"] == {"min": 0, "max": None, "every": True, "types": ["Hero"], "alignment": None,
                             "brigade": None, "traits": ["human"], "or": [], "except": []}
-    assert training["status"] == "unsupported" and any("single-color human hero" in u for u in training["unsupported"])
+    assert sword["status"] == "unsupported" and any("evil weapon class enhancement" in u for u in sword["unsupported"])
 
 
 def test_cards_unknown_name_exits_2(cli: Cli, assert_no_crash: Check) -> None:
