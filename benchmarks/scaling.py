@@ -1,21 +1,22 @@
-"""Print how checking a case grows with its size, against another revision in the same run.
+"""Print how checking a case grows with its size, against other revisions in the same run.
 
 The cases: the generated cases kept in benchmarks/bench/ (`g-CARDSxTURNS.yaml`: 5 x 5, 10 x 10, 20 x 10
 and 50 x 20), and the cases benchmarks/scenarios.py generates for the grid of --cards and --turns (Heroes
 and Evil Characters of both players, set-aside, negate and heal abilities, a set-aside attempted every
 turn, six questions; a cell of the grid that is a kept case is that case). Each is checked by
-`regcheck check` in a process of its own, alternately by this checkout and by the baseline (by default a
-git worktree of revision e816993 made for the run and removed after it, or the checkout --baseline
-names), so load on the machine hits both alike. Per cell it prints the rule instances grounding weighs in
-each revision, the median user CPU seconds of --runs runs, the peak memory (resident set) and how the
-case was answered: `answered` (every question got a verdict), or what stopped it (the solver's --timeout
-or --memory, or the grounding limit). Then the exponents of least-squares fits over the cells of the
-grid: user CPU beyond the import floor's (`python -c "import z3, click, yaml"`, measured in the same run)
-~ cards^a * turns^b over the answered cells, for each revision, and rule instances ~ cards^a * turns^b.
+`regcheck check` in a process of its own, by this checkout and by each baseline in turn (by default a git
+worktree of revision e816993 made for the run and removed after it; a worktree of each revision --revision
+names; or the checkouts --baseline names), so load on the machine hits them alike. Per cell it prints the
+rule instances grounding weighs in each revision, the median user CPU seconds of --runs runs, the peak
+memory (resident set) and how the case was answered: `answered` (every question got a verdict), or what
+stopped it (the solver's --timeout or --memory, or the grounding limit), and each baseline's speed-up.
+Then the exponents of least-squares fits over the cells of the grid: user CPU beyond the import floor's
+(`python -c "import z3, click, yaml"`, measured in the same run) ~ cards^a * turns^b over the answered
+cells, for each revision, and rule instances ~ cards^a * turns^b.
 
-Caches are off in both revisions (REGCHECK_CACHE_DIR=off): every run checks the case cold. Each run reads
+Caches are off in every revision (REGCHECK_CACHE_DIR=off): every run checks the case cold. Each run reads
 regcheck's own modules as the environment leaves them: where `PYTHONDONTWRITEBYTECODE` is set and regcheck is
-installed editable, every run compiles them afresh (about 0.15 s of user CPU). With `--compiled`, both trees are
+installed editable, every run compiles them afresh (about 0.15 s of user CPU). With `--compiled`, every tree is
 compiled once before timing, into a folder of the run's own (`PYTHONPYCACHEPREFIX`), and every run reads them
 compiled, as from a `pip install .`, which compiles the modules it installs. Run it with the interpreter
 regcheck is installed in:
@@ -23,6 +24,7 @@ regcheck is installed in:
     .venv/bin/python benchmarks/scaling.py                          # kept cases and the grid, against e816993
     .venv/bin/python benchmarks/scaling.py --cards 5 10 --turns 5 10 --runs 3
     .venv/bin/python benchmarks/scaling.py --baseline ../before     # another checkout
+    .venv/bin/python benchmarks/scaling.py --revision e816993 aebf1e2 --only-kept --compiled   # two baselines
     .venv/bin/python benchmarks/scaling.py --no-baseline
     .venv/bin/python benchmarks/scaling.py --only-kept --compiled
 """
@@ -167,21 +169,25 @@ def shown_fit(cells: list[tuple[int, int, float]]) -> str:
 
 
 @contextmanager
-def baseline_tree(given: Path | None, revision: str, wanted: bool) -> Iterator[Path | None]:
-    """The baseline's source tree: the one given, or a worktree of `revision` made for the run."""
+def baseline_trees(given: list[Path], revisions: list[str], wanted: bool) -> Iterator[list[Path]]:
+    """The baselines' source trees: those given, or a worktree of each of `revisions` made for the run."""
     if not wanted:
-        yield None
+        yield []
         return
-    if given is not None:
-        yield given.resolve()
+    if given:
+        yield [tree.resolve() for tree in given]
         return
     folder = Path(tempfile.mkdtemp(prefix="regcheck-baseline-"))
-    tree = folder / revision
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), revision], check=True)
+    trees = [folder / revision for revision in revisions]
     try:
-        yield tree
+        for revision, tree in zip(revisions, trees):
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), revision],
+                           check=True)
+        yield trees
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+        for tree in trees:
+            if tree.exists():
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -211,45 +217,48 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0, help="regcheck's --timeout (default 10 s)")
     parser.add_argument("--memory", type=int, default=None, help="regcheck's --memory in MB (default none)")
     parser.add_argument("--runs", type=int, default=3, help="runs per cell and revision; medians shown (default 3)")
-    parser.add_argument("--baseline", type=Path, default=None, help="a checkout of another revision to time beside")
-    parser.add_argument("--revision", default=BASELINE_REVISION,
-                        help=f"without --baseline: the revision whose worktree is made (default {BASELINE_REVISION})")
+    parser.add_argument("--baseline", type=Path, nargs="+", default=[],
+                        help="checkouts of other revisions to time beside this one")
+    parser.add_argument("--revision", nargs="+", default=[BASELINE_REVISION],
+                        help=f"without --baseline: the revisions whose worktrees are made (default {BASELINE_REVISION})")
     parser.add_argument("--no-baseline", action="store_true", help="time this checkout alone")
     parser.add_argument("--only-kept", action="store_true", help="only the kept cases of benchmarks/bench/")
     parser.add_argument("--compiled", action="store_true",
                         help="read regcheck's modules compiled in every run, as an installed regcheck does")
     args = parser.parse_args()
-    with baseline_tree(args.baseline, args.revision, not args.no_baseline) as before, \
+    with baseline_trees(args.baseline, args.revision, not args.no_baseline) as before, \
             tempfile.TemporaryDirectory() as folder:
         if args.compiled:
-            compile_trees([ROOT, *([before] if before else [])], Path(folder) / "compiled")
+            compile_trees([ROOT, *before], Path(folder) / "compiled")
         todo = [c for c in cells([] if args.only_kept else args.cards, [] if args.only_kept else args.turns,
                                  Path(folder)) if not args.only_kept or not c[3]]
         print(f"regcheck check --timeout {args.timeout:g}{f' --memory {args.memory}' if args.memory else ''}; "
               f"user CPU, median of {args.runs} run(s) per cell; grounding limit {limit(ROOT)} rule instances"
-              + (f" (baseline {before.name}: {limit(before)})" if before else "")
+              + "".join(f" (baseline {tree.name}: {limit(tree)})" for tree in before)
               + ("; modules read compiled" if args.compiled else ""))
         print()
         head = "| case | rule instances | user CPU | peak memory | outcome |"
         rule = "| --- | ---: | ---: | ---: | --- |"
-        if before:
-            head += " baseline rule instances | baseline user CPU | baseline peak | baseline outcome | speed-up |"
+        for tree in before:
+            name = tree.name if len(before) > 1 else "baseline"
+            head += (f" {name} rule instances | {name} user CPU | {name} peak | {name} outcome |"
+                     f" speed-up{f' on {tree.name}' if len(before) > 1 else ''} |")
             rule += " ---: | ---: | ---: | --- | ---: |"
         print(head)
         print(rule)
         floors: list[float] = []
         mine: list[tuple[int, int, float]] = []
-        theirs: list[tuple[int, int, float]] = []
+        theirs: list[list[tuple[int, int, float]]] = [[] for _ in before]
         weights: list[tuple[int, int, float]] = []
         for cards, turns, path, in_grid in todo:
             count = instances(path, ROOT)
             runs: list[Run] = []
-            old: list[Run] = []
+            old: list[list[Run]] = [[] for _ in before]
             for _ in range(args.runs):
                 floors.append(floor())
                 runs.append(check(path, args.timeout, args.memory, ROOT))
-                if before:
-                    old.append(check(path, args.timeout, args.memory, before))
+                for tree, theirs_runs in zip(before, old):
+                    theirs_runs.append(check(path, args.timeout, args.memory, tree))
             cpu = statistics.median(r.cpu for r in runs)
             name = path.name if path.parent == KEPT else f"{path.name} (generated)"
             row = (f"| {name} | {count} | {cpu:.2f} s | {max(r.peak for r in runs):.0f} MB | {runs[-1].outcome} |")
@@ -257,22 +266,23 @@ def main() -> None:
                 weights.append((cards, turns, float(count.replace(",", ""))))
             if in_grid and runs[-1].outcome.startswith("answered"):
                 mine.append((cards, turns, cpu))
-            if before:
-                was = statistics.median(r.cpu for r in old)
+            for tree, theirs_runs, answered in zip(before, old, theirs):
+                was = statistics.median(r.cpu for r in theirs_runs)
                 # a speed-up only where both revisions answered: a case one of them refuses takes no time
-                both = runs[-1].outcome.startswith("answered") and old[-1].outcome.startswith("answered")
-                row += (f" {instances(path, before)} | {was:.2f} s | {max(r.peak for r in old):.0f} MB |"
-                        f" {old[-1].outcome} | {f'{was / cpu:.1f} x' if both else ''} |")
-                if in_grid and old[-1].outcome.startswith("answered"):
-                    theirs.append((cards, turns, was))
+                both = runs[-1].outcome.startswith("answered") and theirs_runs[-1].outcome.startswith("answered")
+                row += (f" {instances(path, tree)} | {was:.2f} s | {max(r.peak for r in theirs_runs):.0f} MB |"
+                        f" {theirs_runs[-1].outcome} | {f'{was / cpu:.1f} x' if both else ''} |")
+                if in_grid and theirs_runs[-1].outcome.startswith("answered"):
+                    answered.append((cards, turns, was))
             print(row, flush=True)
         base = statistics.median(floors)
         print()
         print(f"import floor, user CPU (median of {len(floors)}): {base:.3f} s")
         beyond = [(c, t, s - base) for c, t, s in mine]
         print(f"fitted, user CPU beyond the floor, answered cells of the grid: {shown_fit(beyond)}")
-        if before:
-            print(f"  baseline: {shown_fit([(c, t, s - base) for c, t, s in theirs])}")
+        for tree, answered in zip(before, theirs):
+            name = tree.name if len(before) > 1 else "baseline"
+            print(f"  {name}: {shown_fit([(c, t, s - base) for c, t, s in answered])}")
         print(f"fitted, rule instances, cells of the grid: {shown_fit(weights)}")
 
 

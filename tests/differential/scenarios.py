@@ -6,7 +6,8 @@ negate (and discard, and underdeck, of the last played), heal, discard, return, 
 prices paid with the card itself ...; the descriptions of their targets: type,
 alignment, traits, how many, 'all', whose; what they cannot be: negated, interrupted, prevented; the
 kinds an ongoing negation negates; use limits), a short timeline of attempts in time order (negates
-among them), and a few questions over outcome symbols.
+among them), and a few questions over outcome symbols and definitions (activation_order, paired_active,
+discard_suspended).
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ def _steps(turns: int, attempts: list[dict[str, Any]]) -> list[str]:
 def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, Any]]) -> str:
     forms = ["card_step", "card_step", "step"]
     if attempts:
-        forms += ["attempt", "attempt", "attempt_card", "attempt_card", "sequence"]
+        forms += ["attempt", "attempt", "attempt_card", "attempt_card", "sequence", "attempt_step"]
     form = draw(st.sampled_from(forms))
     if form == "card_step":
         symbol = draw(st.sampled_from(("zone", "zone", "zone_of", "controller", "moved", "poisoned", "healed",
@@ -241,6 +242,9 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
         symbol = draw(st.sampled_from(("set_aside", "return_step", "legal_target", "premature",
                                        "discard_completes", "participates", "battle_role")))
         return f"{symbol}({x}, {draw(st.sampled_from(cards))})"
+    if form == "attempt_step":  # definitions worked out where a question reads them
+        symbol = draw(st.sampled_from(("paired_active", "discard_suspended")))
+        return f"{symbol}({x}, {draw(st.sampled_from(_steps(turns, attempts)))})"
     return f"activation_order({x})"
 
 

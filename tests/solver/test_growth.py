@@ -18,10 +18,11 @@ from verifier.scenario.loader import load_case
 from verifier.solver import grounding
 from verifier.solver.grounding import Grounding, universe_names
 
-# The state of a set-aside or discard attempt at each step (SA-2, HEAL-7: an outcome per attempt and step;
-# SA-8, SA-9: where each card an attempt set aside comes back, at each step of a Preparation Phase after it),
-# and the start of each Preparation Phase after a set-aside with a duration (SA-6).
-SUPERLINEAR = frozenset({"SA-2", "SA-6", "SA-8", "SA-9", "HEAL-7"})
+# Where each card an attempt set aside comes back, at each step of a Preparation Phase after it (SA-8, SA-9),
+# and the start of each Preparation Phase after a set-aside with a duration (SA-6). Whether a paired ability
+# is active and whether a discard is suspended at a step are definitions (paired_active, discard_suspended),
+# worked out only where a rule or a question reads them.
+SUPERLINEAR = frozenset({"SA-6", "SA-8", "SA-9"})
 
 
 def _weights(rule_base: RuleBase, path: Path, cards: int, turns: int) -> dict[str, int]:
