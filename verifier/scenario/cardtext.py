@@ -1309,7 +1309,7 @@ def _last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
 # "Prevent the next evil Enhancement played in battle", "Prevent the next Enhancement played by opponent" (PREV-11-R1)
 _NEXT_PLAYED = re.compile(r"prevent the next (?:(?P<count>two|three|2|3) )?(?P<what>(?!.* played .* played).+?) "
                           r"played(?P<battle> in (?:the )?battle)?(?P<opponent> by (?:an |your )?opponents?)?")
-_COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+_NEXT_COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
 
 
 def _next_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
@@ -1317,7 +1317,7 @@ def _next_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
     its targets the abilities of the next cards (one unless it names more) played after it, in its phase, that fit the
     description (read as the target of "negate a <description>" is), played in battle or by an opponent when it says
     so (PREV-11-R1); it names no card when it is used. Left to the grammar when the description is not read whole."""
-    what, count = m.group("what"), _COUNTS.get(m.group("count") or "", 1)
+    what, count = m.group("what"), _NEXT_COUNTS.get(m.group("count") or "", 1)
     # more than one card is read as the bare plural is ("negate good enhancements"), whose count is replaced below
     named = what if count > 1 else f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
     if not _negate_read_whole(block, sentence, f"negate {named}"):
@@ -1330,9 +1330,8 @@ def _next_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
     block.prevents_opponents = bool(m.group("opponent"))
     target = next(p for p in block.pieces if p.kind == "target")
     mapped = [("kind", "prevent_effect: it keeps abilities from activating (PREV-2)"),
-              ("max_targets", f"the abilities of the next {count if count > 1 else ''}{' ' if count > 1 else ''}"
-                           f"card{'s' if count > 1 else ''} played after it, in its phase, that fit what it names "
-                           "(PREV-11-R1)")]
+              ("max_targets", f"the abilities of the {f'next {count} cards' if count > 1 else 'next card'} played "
+                              "after it, in its phase, that fit what it names (PREV-11-R1)")]
     if block.prevents_in_battle:
         mapped.append(("prevents_plays_in_battle", "only cards played while a battle is under way (PREV-11-R1)"))
     if block.prevents_opponents:
