@@ -168,7 +168,7 @@ def _attempt(draw: Any, i: int, turns: int, cards: dict[str, dict[str, Any]],
     if by_kind["return"]:
         options.append("return")
     if by_kind["negate"] and uses:
-        options += ["negate", "negate"]
+        options += ["negate"] * 4
     if by_kind["discard"]:
         options.append("discard_by")
     if set_asides:
@@ -281,13 +281,15 @@ def _set_aside_story(draw: Any, max_turns: int) -> str:
     verb = "play" if cards["boaz"]["type"] == "GE" else "activate"
     attempts: list[dict[str, Any]] = [{"id": "x1", "turn": play_turn, "phase": PHASES[play_phase], verb: "boaz",
                                        **({"on": "abel"} if verb == "play" else {}), "targets": ["abel"]}]
+    if answer == "negate" and draw(st.booleans()):  # bob's negate in the phase of the set-aside, its likeliest time
+        attempts.append({"id": "x2", "turn": play_turn, "phase": PHASES[play_phase], "negate": "x1", "by": "caleb"})
     later = sorted(draw(st.lists(st.tuples(st.integers(1, turns), st.sampled_from((0, 2, 2, 3, 4))), max_size=2)))
     for turn, phase in later:
         if (turn, phase) < (play_turn, play_phase):
             continue
         options = ["choose_return", "enter_battle", "end_battle"]
         if answer == "negate":
-            options += ["negate", "negate"]
+            options += ["negate"] * 4
         elif answer == "return":
             options += ["return", "return"]
         elif answer == "discard":
