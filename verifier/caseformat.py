@@ -18,8 +18,7 @@ from .explore.scope import MAX_CANDIDATES, OUTCOME_SYMBOLS, SCOPE_KEYS
 from .language.encoding import RULE_ID, STATEMENT_ID
 from .language.types import BUILTINS, QUESTION_FORMS
 from .ruling import RULE_KEYS, RULING_ID, RULING_KEYS, RULING_ONLY_KEYS
-from .scenario.cardreading import BOOK_WORDS, TRAIT_WORDS, TRAITS
-from .scenario.descriptions import BRIGADE_COUNTS
+from .scenario.cardreading import BOOK_WORDS, BRIGADE_COUNT_WORDS, TRAIT_WORDS, TRAITS
 from .scenario.sections.fields import (
     ABILITY_KEYS,
     ABILITY_KINDS,
@@ -117,9 +116,9 @@ def _any_case(word: str) -> str:
 TRAIT_SCHEMA: Schema = {"type": "string", "pattern": r"^\s*(?:\.*(?:" + "|".join(
     "".join(f"[{ch.upper()}{ch.lower()}]\\.*" for ch in w) for w in sorted(TRAIT_WORDS)) + r")|[Ff][Rr][Oo][Mm]\s+(?:"
     + "|".join(_any_case(b) for b in sorted(BOOK_WORDS)) + r"))\s*$"}
-# a trait a target description may name besides: "multi-brigade", "single-brigade" (`descriptions.BRIGADE_COUNTS`)
+# a trait a target description may name besides: "multi-brigade", "single-brigade" (`cardreading.BRIGADE_COUNT_WORDS`)
 TARGET_TRAIT_SCHEMA: Schema = {"anyOf": [TRAIT_SCHEMA, {"type": "string", "pattern": r"^\s*(?:" + "|".join(
-    _any_case(w) for w in sorted(BRIGADE_COUNTS)) + r")\s*$"}]}
+    _any_case(w) for w in sorted(BRIGADE_COUNT_WORDS)) + r")\s*$"}]}
 BOOL: Schema = {"type": "boolean"}
 
 

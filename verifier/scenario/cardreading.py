@@ -7,7 +7,7 @@ without loading the parser.
 from __future__ import annotations
 
 __all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "BOOKS",
-           "BOOK_TRAITS", "BOOK_WORDS", "books_of", "USE_LIMIT",
+           "BOOK_TRAITS", "BOOK_WORDS", "books_of", "BRIGADE_COUNT_WORDS", "BRIGADE_COUNT_TRAITS", "USE_LIMIT",
            "use_count", "Reach", "reach_change", "reach_of"]
 
 import re
@@ -45,6 +45,11 @@ TRAIT_WORDS = {
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))
+# "multi-brigade", "single-brigade" ("single-color") in a description: a trait a card has by the number of its
+# brigades (CORE-15-R5, `model.fits_description`), which a target description names and no case states
+BRIGADE_COUNT_WORDS = {"multi-brigade": "multi-brigade", "single-brigade": "single-brigade",
+                       "single-color": "single-brigade"}
+BRIGADE_COUNT_TRAITS = tuple(dict.fromkeys(BRIGADE_COUNT_WORDS.values()))
 
 # The books of the Bible a card's printed reference may name (the card list's reference field, "Exodus 2:1",
 # "II Kings 5:1; Luke 4:27"), as the card list writes them. A card is from each book its reference names (CORE-15-R3):

@@ -13,20 +13,20 @@ words, and a noun that names card types. Each word maps to one check on a card o
   after it, asks for a card from that book (`cardreading.BOOK_WORDS`, CORE-15-R3);
 - a **title** of the card list ("Barak", "Herod Antipas") names the cards with that title (`titles`, CORE-15-R1);
 - "multi-brigade" or "single-brigade" ("single-color") before the noun asks for a card of two or more brigades, or
-  of exactly one (`BRIGADE_COUNTS`, CORE-15-R5).
+  of exactly one (`cardreading.BRIGADE_COUNT_WORDS`, CORE-15-R5).
 
 A description with a word the table does not know is not read: the grammar reports it, naming the word.
 """
 
 from __future__ import annotations
 
-__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "BRIGADE_COUNTS", "Description", "read_description",
+__all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description",
            "read_alternatives", "read_exceptions", "alignment_of", "describe", "without_article"]
 
 import re
 from typing import NamedTuple
 
-from .cardreading import BOOK_WORDS, TRAIT_WORDS
+from .cardreading import BOOK_WORDS, BRIGADE_COUNT_WORDS, TRAIT_WORDS
 from .titles import named, types_titled
 
 _ANY: tuple[str, ...] = ()
@@ -57,12 +57,6 @@ ALIGNMENTS = ("good", "evil", "neutral")
 
 # The alignment each card type gives its cards; a card of another type has the alignment its case states.
 TYPE_ALIGNMENT = {"Hero": "good", "GE": "good", "Evil_Character": "evil", "EE": "evil"}
-
-# "multi-brigade", "single-brigade": a trait a card has by the number of its brigades (CORE-15-R5,
-# `model._brigade_count_traits`), which no case states
-BRIGADE_COUNTS = {"multi-brigade": "multi-brigade", "single-brigade": "single-brigade",
-                  "single-color": "single-brigade"}
-
 
 _BRIGADES = ("blue", "clay", "gold", "green", "purple", "red", "silver", "teal", "white", "black", "brown",
              "crimson", "gray", "orange", "pale green")
@@ -141,8 +135,8 @@ def read_description(words: str) -> Description | str:
         elif head in TRAIT_WORDS and tail:
             traits.append(TRAIT_WORDS[head])
             rest = tail
-        elif head in BRIGADE_COUNTS and tail:  # "a multi-brigade good or evil card", "a single-brigade Site"
-            traits.append(BRIGADE_COUNTS[head])
+        elif head in BRIGADE_COUNT_WORDS and tail:  # "a multi-brigade good or evil card", "a single-brigade Site"
+            traits.append(BRIGADE_COUNT_WORDS[head])
             rest = tail
         elif two in BOOK_WORDS and len(rest.split()) > 2:  # "a I Samuel character", "II Kings cards"
             traits.append(BOOK_WORDS[two])

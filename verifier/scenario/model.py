@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from ..errors import Location
 from ..language.syntax import Expr
+from .cardreading import BRIGADE_COUNT_TRAITS
 from .titles import NAMED, may_be_named
 
 NEVER_LABEL = "never"
@@ -158,10 +159,6 @@ def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, al
             and all(t in card.traits or t in _brigade_count_traits(card.brigades) for t in traits))
 
 
-# The traits a card has by the number of its brigades (CORE-15-R5), whatever its case lists.
-_BRIGADE_COUNT_TRAITS = ("multi-brigade", "single-brigade")
-
-
 def _brigade_count_traits(brigades: tuple[str, ...]) -> tuple[str, ...]:
     """The trait a card of these brigades has by their number (CORE-15-R5): none for a card of no brigade."""
     return ("multi-brigade",) if len(brigades) > 1 else ("single-brigade",) if brigades else ()
@@ -205,7 +202,7 @@ class Card(NamedTuple):
         """Of the traits, those the card is not known to have and not known to lack: not among its traits, while
         the case does not list its traits and the card list does not settle them; a title it may have though its
         own is another (`titles.may_be_named`), whatever the case lists."""
-        return [t for t in traits if t not in self.traits and t not in _BRIGADE_COUNT_TRAITS and (
+        return [t for t in traits if t not in self.traits and t not in BRIGADE_COUNT_TRAITS and (
             may_be_named(self.real_card, t) if t.startswith(NAMED)
             else not self.traits_stated and t not in self.settled_traits)]
 

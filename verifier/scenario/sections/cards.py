@@ -10,9 +10,9 @@ from ...errors import CaseRefused, Location
 from ...escaping import how_they_differ, quoted
 from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
-from ..cardreading import BOOK_TRAITS, TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
+from ..cardreading import BOOK_TRAITS, BRIGADE_COUNT_WORDS, TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import BRIGADE_COUNTS, TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
+from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
 from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
 from .base import CaseReaderBase
 from .fields import (
@@ -250,7 +250,7 @@ class CardsSection(CaseReaderBase):
         out = []
         for item in node if isinstance(node, YSeq) else [node]:
             word = _scalar(item).text(what)
-            counted = BRIGADE_COUNTS.get(word.strip().lower()) if what == "target trait" else None
+            counted = BRIGADE_COUNT_WORDS.get(word.strip().lower()) if what == "target trait" else None
             trait = counted or trait_named(word)
             if trait is None:
                 item.fail(f"unknown {what} '{word.strip()}'{did_you_mean(word.strip(), TRAITS + BOOK_TRAITS)}; one "
