@@ -11,6 +11,7 @@ __all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS
            "use_count", "Reach", "reach_change", "reach_of"]
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 # Words a target description may use for what a card is (an identifier, humanity, gender, testament),
@@ -70,10 +71,11 @@ BOOK_WORDS = {**{b.lower(): f"from {b}" for b in BOOKS if b not in ("Judges", "S
               "psalm": "from Psalms"}
 
 
+@cache
 def books_of(reference: str) -> tuple[str, ...] | None:
     """The traits `from <book>` of the books a printed reference names ("II Kings 5:1; Luke 4:27"), in its order;
     None when a part of it names no book of `BOOKS` ("Old Testament", an empty reference): which books the card is
-    from is then not known."""
+    from is then not known. Worked out once per reference: a card's traits and settled traits both ask for it."""
     found = []
     # parts split where a book's name follows (a comma may also join verses: "Hebrews 6:4,6"); brackets dropped
     for part in re.split(r"\s*(?:[;/]|,(?=\s*(?:I{1,3} )?[A-Z]))\s*", re.sub(r"\s*\([^()]*\)", "", reference).strip()):

@@ -112,20 +112,22 @@ def _card(row: list[str]) -> RealCard:
     card states its brigade."""
     name, ctype, brigade, klass, identifier, text, reference = row
     card_type = TYPES.get(ctype)
+    unread = ""
     if "Multi" in brigade and not (identities_of(name) and brigade != "Multi"):
         if brigade == "Multi" and card_type in _ALIGNED:
-            return RealCard(name, card_type, tuple(sorted(_ALIGNED[card_type])), "Territory" in klass, identifier, text,
-                            classes=klass, reference=reference)
-        return RealCard(name, card_type, (), "Territory" in klass, identifier, text, brigade_unread=brigade,
-                        classes=klass, reference=reference)
-    found: list[str] = []
-    rest = brigade
-    for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
-        if word in rest:
-            found.append(word.replace(" ", "_"))
-            rest = rest.replace(word, "")
-    return RealCard(name, card_type, tuple(sorted(found)), "Territory" in klass, identifier, text, classes=klass,
-                    reference=reference)
+            brigades = tuple(sorted(_ALIGNED[card_type]))
+        else:
+            brigades, unread = (), brigade
+    else:
+        found: list[str] = []
+        rest = brigade
+        for word in sorted((b.replace("_", " ") for b in VALUE_SETS["brigade"]), key=len, reverse=True):
+            if word in rest:
+                found.append(word.replace(" ", "_"))
+                rest = rest.replace(word, "")
+        brigades = tuple(sorted(found))
+    return RealCard(name, card_type, brigades, "Territory" in klass, identifier, text, brigade_unread=unread,
+                    classes=klass, reference=reference)
 
 
 _SET_SUFFIX = re.compile(r"^(?P<base>.*?)(?P<suffix> \([^()]*\))?$")
