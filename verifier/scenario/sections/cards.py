@@ -79,12 +79,16 @@ _NEGATE_MOVE_KEYS = {"and_discard": ("into_discard_pile", "'negate and discard'"
                      "and_place": ("into_draw_pile", "'negate and underdeck'"),
                      "and_banish": ("into_banish_pile", "'negate and banish'"),
                      "and_reserve": ("into_reserve", "'negate and reserve'")}
-# The keys of an ability written by hand that say what its negate also reaches: the Ability field each sets, what it
-# describes, and the key it may not be given with.
-_NEGATE_KEYS = (
-    ("last_played", "negates_the_last_played", "a negate ability of 'the last Enhancement played in battle'", None),
+# The keys of an ability written by hand that only an ability of one kind takes (what a negate also reaches, which
+# plays a prevent names): the Ability field each sets, what it describes, the kind it needs, and the key it may not be
+# given with.
+_KIND_KEYS = (
+    ("last_played", "negates_the_last_played", "a negate ability of 'the last Enhancement played in battle'",
+     "negate", None),
     ("or_last_played", "reaches_the_last_played",
-     "a negate ability of 'an Enhancement or the last Enhancement played'", "last_played"),
+     "a negate ability of 'an Enhancement or the last Enhancement played'", "negate", "last_played"),
+    ("played_in_battle", "prevents_plays_in_battle", "a prevent of the next cards played", "prevent", None),
+    ("played_by_opponent", "prevents_opponents_plays", "a prevent of the next cards played", "prevent", None),
 )
 
 class CardsSection(CaseReaderBase):
@@ -406,14 +410,11 @@ class CardsSection(CaseReaderBase):
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
                     "'cannot_be_negated_by' limits the guards of an ability that cannot be negated: give "
                     "'cannot_be_negated: true' as well")
-            for key, field, what, without in _NEGATE_KEYS:
-                if getattr(ability, field) and (kind != "negate_effect" or (without and _flag(item, without, False))):
-                    item.get(key).fail(f"'{key}' describes {what}: give it 'kind: negate'"  # type: ignore[union-attr]
+            for key, field, what, needed, without in _KIND_KEYS:
+                if getattr(ability, field) and (kind != ABILITY_KINDS[needed]
+                                                or (without and _flag(item, without, False))):
+                    item.get(key).fail(f"'{key}' describes {what}: give it 'kind: {needed}'"  # type: ignore[union-attr]
                                        + (f", without '{without}'" if without else ""))
-            for key in ("played_in_battle", "played_by_opponent"):
-                if _flag(item, key, False) and kind != "prevent_effect":
-                    item.get(key).fail(f"'{key}' describes a prevent of the next cards played: "  # type: ignore[union-attr]
-                                       "give it 'kind: prevent'")
             if ability.inflicts and kind != "affliction_effect":
                 item.get("inflicts").fail("'inflicts' describes an affliction ability (kind: afflict)")  # type: ignore[union-attr]
             if kind == "affliction_effect" and not ability.inflicts:
