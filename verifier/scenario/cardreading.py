@@ -7,7 +7,8 @@ without loading the parser.
 from __future__ import annotations
 
 __all__ = ["Part", "AbilityReading", "TextReadingResult", "TRAIT_WORDS", "TRAITS", "trait_named", "BOOKS",
-           "BOOK_TRAITS", "BOOK_WORDS", "books_of", "BRIGADE_COUNT_WORDS", "BRIGADE_COUNT_TRAITS", "USE_LIMIT",
+           "BOOK_TRAITS", "BOOK_WORDS", "books_of", "BRIGADE_COUNT_WORDS", "BRIGADE_COUNT_TRAITS", "NEGATE_MOVE_PLACES",
+           "USE_LIMIT",
            "use_count", "Reach", "reach_change", "reach_of"]
 
 import re
@@ -69,6 +70,12 @@ BOOK_TRAITS = tuple(f"from {b}" for b in BOOKS)
 # a book's name as a description writes it, lower-cased ("psalm" too), and the trait it asks for
 BOOK_WORDS = {**{b.lower(): f"from {b}" for b in BOOKS if b not in ("Judges", "Song of Solomon")},
               "psalm": "from Psalms"}
+
+
+# What a negate that also moves the card whose ability it negates (`AbilityReading.moves_what_it_negates`) puts it
+# into, its owner's, and the statement saying so.
+NEGATE_MOVE_PLACES = {"into_discard_pile": ("discard pile", "DISC-1-R1"), "into_draw_pile": ("draw pile", "PLACE-1-R2"),
+                      "into_banish_pile": ("banish pile", "BAN-1-R2"), "into_reserve": ("Reserve", "RSV-3-R3")}
 
 
 @cache

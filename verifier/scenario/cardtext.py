@@ -28,7 +28,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from .cardmechanics import mechanic_reason, unread_reason
-from .cardreading import USE_LIMIT, AbilityReading, Part, Reach, TextReadingResult, reach_change, use_count
+from .cardreading import NEGATE_MOVE_PLACES, USE_LIMIT, AbilityReading, Part, Reach, TextReadingResult, reach_change, use_count
 from .descriptions import (
     ALIGNMENTS,
     TYPE_ALIGNMENT,
@@ -1077,10 +1077,8 @@ _SHOWN = {"negate_target": "negate", "negate_list": "negate", "discard_target": 
           "withdraw_target": "withdraw", "withdraw_return": "withdraw", "return_to_hand": "return to hand",
           "shuffle_target": "shuffle", "capture_target": "capture", "place_in_deck": "place in deck",
           "banish_target": "banish", "reserve_target": "reserve"}
-# The words after "negate" that also move the card whose ability it negates: the move and where the card goes.
-_NEGATE_MOVES = {"AND_PLACE": ("into_draw_pile", "draw pile (PLACE-1-R2)"),
-                 "AND_BANISH": ("into_banish_pile", "banish pile (BAN-1-R2)"),
-                 "AND_RESERVE": ("into_reserve", "Reserve (RSV-3-R3)")}
+# The words after "negate" that also move the card whose ability it negates, and the move (`NEGATE_MOVE_PLACES`).
+_NEGATE_MOVES = {"AND_PLACE": "into_draw_pile", "AND_BANISH": "into_banish_pile", "AND_RESERVE": "into_reserve"}
 _AFFLICTIONS = {"poison": "poisoned_condition", "disease": "diseased_condition", "paralyze": "paralyzed_condition"}
 
 
@@ -1596,10 +1594,11 @@ def _sentence(block: _Block, sentence: str) -> None:
             if name == "negate_target" and moving is not None:
                 # "Negate and underdeck a Curse", "Negate and banish a character": the card whose ability it negates
                 # goes to its owner's draw pile or banish pile
-                block.negated_moves, pile = _NEGATE_MOVES[moving.type]
+                block.negated_moves = _NEGATE_MOVES[moving.type]
+                pile, said = NEGATE_MOVE_PLACES[block.negated_moves]
                 block.parts.add("other_part")
                 block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its "
-                                                       f"owner's {pile}"),))
+                                                       f"owner's {pile} ({said})"),))
             if _find(body, "special_ability_of") is not None:
                 words = re.search(r"the special ability (?:of|on)", text)
                 block.add("target", words.group(0) if words else "the special ability of", (

@@ -6,7 +6,7 @@ __all__ = ["card_json", "render_card", "coverage_json", "render_coverage", "look
 
 from ..escaping import escape_text
 from ..vocabulary import display_value
-from .cardreading import AbilityReading
+from .cardreading import NEGATE_MOVE_PLACES, AbilityReading
 from .cards import (
     COVERAGE_LINES,
     DEFINITIONS,
@@ -99,13 +99,6 @@ def card_json(r: CardReading) -> dict[str, object]:
     }
 
 
-# What a negate also does to the card whose ability it negates (`moves_what_it_negates`), as `regcheck cards` says it.
-_NEGATE_MOVES = {"into_discard_pile": "also discards the card whose ability it negates (DISC-1-R1)",
-                 "into_draw_pile": "also puts the card whose ability it negates into its owner's draw pile (PLACE-1-R2)",
-                 "into_banish_pile": "also puts the card whose ability it negates into its owner's banish pile (BAN-1-R2)",
-                 "into_reserve": "also puts the card whose ability it negates into its owner's Reserve (RSV-3-R3)"}
-
-
 def _describe(a: AbilityReading) -> list[str]:
     if a.kind is None:
         return ["no effect the model uses: not an ability of the case"]
@@ -157,7 +150,9 @@ def _describe(a: AbilityReading) -> list[str]:
     if a.negates_kinds:
         fields.append(f"negates, while its card is in play: {', '.join(display_value(k) for k in a.negates_kinds)}")
     if a.moves_what_it_negates != "stays_put":
-        fields.append(_NEGATE_MOVES[a.moves_what_it_negates])
+        pile, said = NEGATE_MOVE_PLACES[a.moves_what_it_negates]
+        fields.append(f"also discards the card whose ability it negates ({said})" if pile == "discard pile"
+                      else f"also puts the card whose ability it negates into its owner's {pile} ({said})")
     if a.discards_itself:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:

@@ -10,7 +10,16 @@ from ...errors import CaseRefused, Location
 from ...escaping import how_they_differ, quoted
 from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YScalar, YSeq, did_you_mean
-from ..cardreading import BOOK_TRAITS, BRIGADE_COUNT_WORDS, TRAITS, USE_LIMIT, AbilityReading, trait_named, use_count
+from ..cardreading import (
+    BOOK_TRAITS,
+    BRIGADE_COUNT_WORDS,
+    NEGATE_MOVE_PLACES,
+    TRAITS,
+    USE_LIMIT,
+    AbilityReading,
+    trait_named,
+    use_count,
+)
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
 from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
 from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
@@ -810,7 +819,7 @@ class CardsSection(CaseReaderBase):
         for field, yes, no, rest in _FLAG_FACTS:
             value = getattr(a, field)
             facts.append((field, value, f"{a.id} {yes if value else no} {rest}"))
-        pile = a.moves_what_it_negates.removeprefix("into_").replace("_", " ").replace("reserve", "Reserve")
+        pile = NEGATE_MOVE_PLACES.get(a.moves_what_it_negates, ("", ""))[0]
         facts.append(("moves_what_it_negates", a.moves_what_it_negates,
                       f"{a.id} leaves the card whose ability it negates where it is" if a.moves_what_it_negates == "stays_put"
                       else f"{a.id} also puts the card whose ability it negates into its owner's {pile}"))
