@@ -276,7 +276,7 @@ def test_provisions_lists_set_aside_rules_before_inertia_and_brief_fits(cli: Cli
     ("cases/set-aside/darkness-negated-in-battle.yaml", 10),  # a contradiction, said once for the case
     ("cases/set-aside/upkeep-set-aside-counts-its-own-upkeep.yaml", 25),  # two ambiguities
     # choices; and a question about `paired_active`, a definition, decided by the rules deciding what it reads
-    ("cases/set-aside/standing-in-the-gap-player-picks-the-number-of-turns.yaml", 43),
+    ("cases/set-aside/standing-in-the-gap-player-picks-the-number-of-turns.yaml", 45),
 ])
 def test_brief_fits_every_verdict(case: str, most: int, cli: Cli, assert_no_crash: Check, repo_root: Path) -> None:
     brief = cli("explain", "--root", repo_root, repo_root / case, "--brief")

@@ -292,6 +292,18 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "played_by_opponent": FieldSpec("true or false", BOOL,
                                         "A prevent (`kind: prevent`) of the next cards \"played by opponent\": it "
                                         "names only cards an opponent of its user plays (PREV-11-R1).", "false"),
+        "if_state": FieldSpec("state", _member("state_condition"),
+                              "The state the ability's effect waits on, checked as it is used (TRIG-3, TRIG-3-R1): "
+                              "`card_in_play` (\"If a priest is in play\"), `card_you_control` (\"If you control a "
+                              "priest\"), `card_in_battle` (\"If an evil Enhancement is in battle\") or "
+                              "`battle_under_way` (\"If played in battle\"); when it does not hold, the effect does "
+                              "not happen.", "no_state"),
+        "if_description": FieldSpec("description", {"type": "string", "minLength": 1},
+                                    "The cards the state of `if_state` names, in the card's words (\"a priest\", "
+                                    "\"an evil Enhancement\"): types, alignment, brigade and traits.", "none"),
+        "if_another": FieldSpec("true or false", BOOL,
+                                "The state names a card other than the ability's own (\"If another Moabite is in "
+                                "play\").", "false"),
         "price_itself": FieldSpec("true or false", BOOL,
                                   "The ability's price is its own card (\"You may discard this card to ...\"): a "
                                   "use of it from play (`activate`) discards that card (CORE-19-R1); a play of the "

@@ -36,6 +36,9 @@ TARGET_COUNTS = (1, 1, 2, "up to 2", "at least 1", "all", "all", "any number")
 LIMITS = ("once per game", "once per turn", "twice per game")
 NEGATED_KINDS = ("heal", "afflict", "restore abilities")
 INFLICTED = ("poisoned", "diseased", "paralyzed", "decreased")
+# the states an effect may wait on (TRIG-3-R1) and the cards they name
+STATES = ("card_in_play", "card_you_control", "card_in_battle", "battle_under_way")
+STATE_CARDS = ("a Hero", "an Evil Character", "a Lost Soul")
 
 
 def _maybe(draw: Any, strategy: st.SearchStrategy[Any], chance: int = 3) -> Any:
@@ -117,6 +120,12 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
     if draw(st.integers(1, 6)) == 1:
         out["modifiers"] = [{"scope": "whole_ability", "effect": "cannot be negated",
                              "condition": draw(st.booleans())}]
+    if draw(st.integers(1, 5)) == 1:
+        out["if_state"] = draw(st.sampled_from(STATES))
+        if out["if_state"] != "battle_under_way":
+            out["if_description"] = draw(st.sampled_from(STATE_CARDS))
+            if draw(st.booleans()):
+                out["if_another"] = True
     return out
 
 
@@ -251,7 +260,7 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
 # the fields of the later sections' vocabulary a generated case may hold (counted by the differential run)
 SECTION_FIELDS = ("alignment", "traits", "owner", "brigade", "target_type", "target_alignment", "target_traits",
                   "target_count", "targets_own", "limit", "negates", "inflicts", "cannot_be_negated",
-                  "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle")
+                  "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle", "if_state")
 
 
 def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:

@@ -18,6 +18,7 @@ from verifier.scenario.cards import (
     DEFINITIONS,
     OFFERED_INSTEAD,
     SHOWN_CARDS,
+    STATE_OFF_A_CHARACTER,
     STATUSES,
     CardReading,
     RealCard,
@@ -574,3 +575,13 @@ def test_the_books_of_a_real_cards_reference_are_its_traits_and_settled() -> Non
     joshua = card("Joshua")
     assert joshua.reference == "Old Testament" and not any(t.startswith("from ") for t in joshua.traits)
     assert not set(BOOK_TRAITS) & set(joshua.settled_traits)
+
+
+def test_a_state_is_read_for_a_character_or_an_enhancement_only() -> None:
+    # TRIG-3, TRIG-3-R1 say when a character's or an Enhancement's ability checks the state leading its effect
+    shout = card("Crumbled from a Shout")
+    (a,) = read_card(shout).abilities
+    assert (shout.type, a.condition, a.unsupported) == ("GE", "card_in_play", ())
+    as_fortress = read_card(shout._replace(type="Fortress"))
+    assert as_fortress.status == "unsupported"
+    assert STATE_OFF_A_CHARACTER in as_fortress.unsupported[0]

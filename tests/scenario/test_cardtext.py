@@ -1316,3 +1316,41 @@ def test_a_prevent_of_the_next_cards_played(text: str, count: int, in_battle: bo
 ])
 def test_a_prevent_the_reader_does_not_read(text: str) -> None:
     assert only(text).kind != "prevent_effect"
+
+
+@pytest.mark.parametrize(("text", "kind", "state", "described", "another"), [
+    ("If a priest is in play, you may discard an evil Fortress.", "discard_effect", "card_in_play", "priest", False),
+    ("If another Moabite is in play, withdraw a Hero.", "withdraw_effect", "card_in_play", "moabite", True),
+    ("If you control another Persian, negate a Hero.", "negate_effect", "card_you_control", "persian", True),
+    ("If Nadab is in battle, you may remove all cards in battle from the game.", "banish_effect", "card_in_battle",
+     "nadab", False),
+    ("If played in battle, negate a Hero.", "negate_effect", "battle_under_way", "", False),
+])
+def test_a_state_leading_the_effect_is_read_as_its_condition(text: str, kind: str, state: str, described: str,
+                                                             another: bool) -> None:
+    # TRIG-3, TRIG-3-R1: the state is checked as the ability is used; the effect does nothing when it does not hold
+    a = only(text)
+    assert (a.kind, a.unsupported) == (kind, ())
+    assert (a.condition, a.condition_of, a.condition_another) == (state, described, another)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    # the condition leads a protection, not the block's one effect (a move the model does not carry out)
+    ("You may draw 2. If you control another Persian, protect Daniel Lost Souls from opposing characters.",
+     "a condition on an effect that is not the block's one effect regcheck carries out is not modelled"),
+    # an affliction takes effect by its legal use alone
+    ("If a priest is in play, paralyze a Hero.",
+     "a condition on the effect is not modelled for a prevent or an affliction, whose effect does not wait on the use "
+     "activating"),
+    # the condition leads a second effect of the block
+    ("Discard a Hero. If a king is in play, negate a Hero.", "a condition on one effect of several in a block is not "
+                                                             "modelled"),
+])
+def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(text: str, reason: str) -> None:
+    a = only(text)
+    assert reason in [p.reason for p in a.pieces if p.kind == "condition"]
+
+
+def test_a_state_whose_cards_the_model_cannot_check_leaves_the_sentence_unread() -> None:
+    a = only("If a meek Hero is in play, discard a Hero.")
+    assert a.condition == "no_state" and a.unsupported

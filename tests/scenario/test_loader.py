@@ -2401,3 +2401,46 @@ def test_the_brigade_count_of_a_card_is_its_brigades_not_a_stated_trait(make_cas
     with pytest.raises(CaseError, match=r"unknown trait 'multi-brigade'"):
         make_case(text.replace("caleb: {type: Hero, brigade: Gold}",
                                "caleb: {type: Hero, brigade: Gold, traits: [multi-brigade]}"))
+
+
+WAITING = MINIMAL.replace("questions:", """\
+    traits: []
+  gideon:
+    type: Hero
+    abilities:
+      - kind: discard
+        target_type: Evil_Character
+        if_state: card_in_play
+        if_description: a priest
+        if_another: true
+  eli:
+    type: Hero
+    traits: [Priest]
+  midian:
+    type: Evil_Character
+    owner: bob
+    traits: []
+timeline:
+  - turn: 1
+    phase: Preparation
+    activate: gideon
+    targets: [midian]
+questions:""")
+
+
+def test_a_state_an_ability_waits_on_is_a_fact_of_every_card(make_case: Callable[..., Scenario]) -> None:
+    # TRIG-3-R1: the cards the state names, never the ability's own card for "another"
+    sc = make_case(WAITING)
+    facts = {(f.symbol, f.args): f.value for f in sc.facts}
+    assert facts[("if_state", ("gideon_a1",))] == "card_in_play"
+    assert [facts[("if_fits", ("gideon_a1", c))] for c in ("eli", "gideon", "midian", "elijah")] == [
+        True, False, False, False]
+    with pytest.raises(CaseRefused, match="the effect of gideon_a1 waits on another priest .*'elijah' is Priest"):
+        make_case(WAITING.replace("    type: Hero\n    traits: []\n", "    type: Hero\n", 1))
+    with pytest.raises(CaseError, match=r"if_description: the word 'meek'"):
+        make_case(WAITING.replace("a priest", "a meek Hero"))
+    with pytest.raises(CaseError, match="'if_state: card_in_play' names cards: give them as 'if_description'"):
+        make_case(WAITING.replace("        if_description: a priest\n", ""))
+    with pytest.raises(CaseError, match="'if_another' names the cards of a state"):
+        make_case(WAITING.replace("if_state: card_in_play", "if_state: battle_under_way").replace(
+            "        if_description: a priest\n", ""))

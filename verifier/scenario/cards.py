@@ -427,6 +427,7 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
         abilities = tuple(_band_off_a_character(a, card.type) for a in abilities)
     # an Enhancement's blocks, and a dual card's GE and EE blocks
     abilities = tuple(_reaching_its_user(a, a.label if a.label in _USER else card.type) for a in abilities)
+    abilities = tuple(_state_off_a_character(a, a.label if a.label in _USER else card.type) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -493,6 +494,18 @@ def _reaching_its_user(a: AbilityReading, card_type: str | None) -> AbilityReadi
                 "a move not carried out that could reach the character using the Enhancement is not modelled "
                 "(every use of the ability would be refused)")),))
     return a
+
+
+STATE_OFF_A_CHARACTER = ("a state leading the effect of a card that is not a character or an Enhancement is not "
+                         "modelled: TRIG-3 and TRIG-3-R1 say when a character's or an Enhancement's ability checks it")
+
+
+def _state_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:
+    """A state read as leading the effect (`AbilityReading.condition`) of a card that is not a character or an
+    Enhancement, with a part saying it is not modelled."""
+    if a.condition == "no_state" or card_type in ("Hero", "Evil_Character", *_USER):
+        return a
+    return a._replace(pieces=a.pieces + (Part("condition", a.text, (), STATE_OFF_A_CHARACTER),))
 
 
 def _band_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:

@@ -457,6 +457,10 @@ class _Block:
         self.last_played = False
         self.or_last_played = False
         self.prevents_in_battle = False
+        # the state the block's effect waits on (`_state_condition`): its kind, description and "another"
+        self.condition: tuple[str, str, bool] = ("no_state", "", False)
+        # the part of a state read in the sentence being read, until the sentence is known to give the effect
+        self.condition_part: Part | None = None
         self.prevents_opponents = False
         self.discards_itself = False
         self.interrupts_battle = False
@@ -1384,8 +1388,54 @@ def _condition_read(lead: Tree, sentence: str) -> bool:
     """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
     (`_used_by`), or "if played during your ... phase"."""
     words = _words(lead)
-    return bool(_PLAYED_DURING.fullmatch(words)) or (
+    return bool(_PLAYED_DURING.fullmatch(words)) or _state_condition(words) is not None or (
         words.startswith("if used by ") and _reads_user(words.removeprefix("if used by "), sentence))
+
+
+# A state an effect waits on (TRIG-3): "if another Moabite is in play", "if you control a meek Hero", "if an evil
+# Enhancement is in battle", "if played in battle"
+_STATE = re.compile(r"if (?:(?P<another>another )|an? |one )?(?P<in_play>.+?) is in play ,"
+                    r"|if you control (?:(?P<another_yours>another )|an? |one )?(?P<yours>.+?) ,"
+                    r"|if (?:(?P<another_fought>another )|an? |one )?(?P<in_battle>.+?) is in battle ,"
+                    r"|if played in battle ,")
+_STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_battle": "card_in_battle"}
+# Kinds of effect a state is not read for: a prevent and an affliction take effect by their legal use alone, where
+# every other effect happens only as its use activates (`activates` in encodings/core.yaml).
+_CONDITIONED_KINDS = frozenset({"prevent_effect", "affliction_effect"})
+
+
+def _condition(block: _Block, words: str, state: tuple[str, str, bool]) -> None:
+    """Read a state the block's one effect waits on (TRIG-3, TRIG-3-R1); a condition on a later effect of the block,
+    or a second condition, is not read."""
+    if block.kind is not None or block.condition[0] != "no_state":
+        block.add("condition", words, reason="a condition on one effect of several in a block is not modelled")
+        return
+    block.condition = state
+    kind, described, another = state
+    card = f"{'another' if another else 'a'} card"
+    what = {"card_in_play": f"{card} in play that fits '{described}'",
+            "card_you_control": f"{card} in play its player controls that fits '{described}'",
+            "card_in_battle": f"{card} in battle that fits '{described}'",
+            "battle_under_way": "a battle under way"}[kind]
+    block.add("condition", words, (("condition", f"{kind}: its effect happens only if, as it is used, there is "
+                                                 f"{what} (TRIG-3, TRIG-3-R1)"),))
+    block.condition_part = block.pieces[-1]
+
+
+def _state_condition(words: str) -> tuple[str, str, bool] | None:
+    """The state a condition names, as (kind, description, another) of `AbilityReading.condition`, or None when its
+    words are not one of `_STATE`'s or name cards the model cannot check."""
+    m = _STATE.fullmatch(words)
+    if m is None:
+        return None
+    if m.lastgroup is None:
+        return "battle_under_way", "", False
+    group = next(g for g in _STATE_KINDS if m.group(g) is not None)
+    another = m.group({"in_play": "another", "yours": "another_yours", "in_battle": "another_fought"}[group])
+    described = read_description(m.group(group))
+    if isinstance(described, str):
+        return None
+    return _STATE_KINDS[group], m.group(group), another is not None
 
 
 def _lowered(sentence: str) -> str:
@@ -1409,6 +1459,21 @@ def _regardless(block: _Block, text: str) -> None:
 
 
 def _sentence(block: _Block, sentence: str) -> None:
+    """Read one sentence into the block (`_sentence_read`); a state read as leading it (`_condition`) is kept only
+    when the sentence gives the block its effect, of which the state is then the condition."""
+    kind_before = block.kind
+    _sentence_read(block, sentence)
+    if block.condition_part is None:
+        return
+    part, block.condition_part = block.condition_part, None
+    if kind_before is None and block.kind is not None:
+        return
+    block.condition = ("no_state", "", False)
+    block.pieces[block.pieces.index(part)] = Part("condition", part.text, (), (
+        "a condition on an effect that is not the block's one effect regcheck carries out is not modelled"))
+
+
+def _sentence_read(block: _Block, sentence: str) -> None:
     """Read one sentence into the block; a sentence the grammar cannot read is an unsupported part."""
     block.sentence = sentence
     low = _lowered(sentence)
@@ -1519,6 +1584,8 @@ def _sentence(block: _Block, sentence: str) -> None:
             continue  # "If a heretic is in play, ... cannot be negated": the grant is kept aside with it (`_grant`)
         elif lead.data in ("lead_used_by", "lead_condition") and _words(lead).startswith("if used by "):
             _used_by(block, _words(lead))
+        elif lead.data == "lead_condition" and (state := _state_condition(_words(lead))) is not None:
+            _condition(block, _words(lead), state)
         elif lead.data == "lead_limit":
             _use_limit(block, _words(lead), "1", str(next(t for t in lead.children if isinstance(t, Token)
                                                            and t.type == "ONCE_UNIT")))
@@ -2200,6 +2267,9 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             "(not carried out: a case holding one is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
+    if block.condition[0] != "no_state" and block.kind in _CONDITIONED_KINDS:
+        block.add("condition", "", reason="a condition on the effect is not modelled for a prevent or an affliction, "
+                                          "whose effect does not wait on the use activating")
     if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":
         block.add("duration", "", reason="a duration on an effect that is not a set-aside is not modelled")
     return AbilityReading(
@@ -2225,6 +2295,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         moves_what_it_negates=block.negated_moves,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
+        condition=block.condition[0], condition_of=block.condition[1], condition_another=block.condition[2],
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),

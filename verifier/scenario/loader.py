@@ -165,6 +165,11 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
             reader.fact("guard_covers", (a.id, c.name), covered,
                         f"{c.name} {'fits' if covered else 'does not fit'} what {a.id}'s guards are limited to"
                         + (f" ({a.guard_by})" if a.guard_by else " (no limit)"), reader.locate(a.card))
+            state_fits = a.state_fits(c)
+            reader.fact("if_fits", (a.id, c.name), state_fits,
+                        f"{c.name} {'fits' if state_fits else 'does not fit'} the cards {a.id}'s state names"
+                        + (f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else
+                           " (none)"), reader.locate(a.card))
             fits = a.fits(c)
             reader.fact("fits_description", (a.id, c.name), fits,
                         f"{c.name} {'fits' if fits else 'does not fit'} what {a.id} names for its targets",

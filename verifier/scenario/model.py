@@ -12,6 +12,7 @@ from typing import NamedTuple
 from ..errors import Location
 from ..language.syntax import Expr
 from .cardreading import BRIGADE_COUNT_TRAITS
+from .descriptions import read_description
 from .titles import NAMED, may_be_named
 
 NEVER_LABEL = "never"
@@ -104,6 +105,12 @@ class Ability(NamedTuple):
     # battle is under way, or played by an opponent of its user (PREV-11-R1)
     prevents_plays_in_battle: bool = False
     prevents_opponents_plays: bool = False
+    # "If another Moabite is in play, ...": the state its effect waits on, checked as it is used (TRIG-3, TRIG-3-R1):
+    # card_in_play, card_you_control, card_in_battle, battle_under_way or no_state; the description of the cards it
+    # names, and whether it names a card other than the ability's own ("another")
+    if_state: str = "no_state"
+    if_description: str = ""
+    if_another: bool = False
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
@@ -138,6 +145,10 @@ class Ability(NamedTuple):
         """Every description a target is checked against: those it may fit (`descriptions`), then its exceptions."""
         return self.descriptions() + self.target_exceptions
 
+    def state_fits(self, card: Card) -> bool:
+        """The card fits what the ability's state names (`if_description`; never its own card for "another")."""
+        return _state_fits(self, card)
+
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
         for its targets and of none its exceptions name (any card when none is named; a card of unknown alignment
@@ -146,6 +157,15 @@ class Ability(NamedTuple):
                     for types, alignment, brigade, traits in self.descriptions())
                 and not any(fits_description(card, types, brigade, alignment, traits)
                             for types, alignment, brigade, traits in self.target_exceptions))
+
+
+def _state_fits(a: Ability, card: Card) -> bool:
+    """The card fits the description the ability's state names (`Ability.if_description`); never the ability's own
+    card for "another", and no card when the state names none."""
+    if not a.if_description or (a.if_another and card.name == a.card):
+        return False
+    d = read_description(a.if_description)
+    return not isinstance(d, str) and fits_description(card, d.types, d.brigade, d.alignment, d.traits)
 
 
 def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,

@@ -53,6 +53,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_traits(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
+    _refuse_unsettled_states(unmodelled, cards, abilities, attempts)
     _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_prevents_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
@@ -165,6 +166,32 @@ def _refuse_unsettled_alignment(unmodelled: Unmodelled, cards: list[Card], abili
                               f"whether '{name}' (a {c.type.replace('_', ' ')}) is good, evil or neutral: "
                               f"state it as 'alignment: good', 'alignment: evil' or 'alignment: neutral'",
                               where or unmodelled.locate(name))
+
+
+def _refuse_unsettled_states(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],
+                             attempts: list[Attempt]) -> None:
+    """An ability whose effect waits on a state naming cards of a description ("If a priest is in play", TRIG-3-R1),
+    used in a case with a card whose alignment or traits, which the description asks for, are not settled, is
+    refused: whether the state holds could turn on them, and none is assumed."""
+    for a in abilities:
+        if not a.if_description or not _every_use(attempts, a.id):
+            continue
+        d = read_description(a.if_description)
+        assert not isinstance(d, str)
+        for c in cards:
+            if (a.if_another and c.name == a.card) or not fits_description(c, d.types, d.brigade, None, ()):
+                continue
+            named = f"{'another' if a.if_another else 'a'} {a.if_description}"
+            if d.alignment is not None and c.alignment is None:
+                raise CaseRefused(f"the effect of {a.id} waits on {named} (TRIG-3-R1), and the case does not say "
+                                  f"whether '{c.name}' is good, evil or neutral: state it as 'alignment: ...'",
+                                  unmodelled.locate(c.name))
+            missing = c.unsettled(d.traits)
+            if missing:
+                raise CaseRefused(f"the effect of {a.id} waits on {named} (TRIG-3-R1), and the case does not say "
+                                  f"whether '{c.name}' is {' and '.join(t.removeprefix(NAMED) for t in missing)}: "
+                                  f"list its traits under 'traits:' (or 'traits: []' for none), or, for a title, "
+                                  "name it a real card with 'card:'", unmodelled.locate(c.name))
 
 
 def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card], abilities: list[Ability],

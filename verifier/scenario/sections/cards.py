@@ -380,6 +380,7 @@ class CardsSection(CaseReaderBase):
                         "'target_count' a whole number ('the next evil Enhancement played' is 1, PREV-11-R1)")
                 count = (0, count[1], False)  # it names no card when used: it takes them as they are played (PREV-7)
             per_game, per_turn = self.use_limit(item.get("limit"))
+            state = self.if_state(item)
             ability = Ability(
                 ability_id, card, kind, dkind, turns,
                 _flag(item, "paired", False) or on_return, on_return, _flag(item, "grants", False),
@@ -414,6 +415,7 @@ class CardsSection(CaseReaderBase):
                 discards_itself=_flag(item, "price_itself", False),
                 prevents_plays_in_battle=_flag(item, "played_in_battle", False),
                 prevents_opponents_plays=_flag(item, "played_by_opponent", False),
+                if_state=state[0], if_description=state[1], if_another=state[2],
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -540,6 +542,7 @@ class CardsSection(CaseReaderBase):
                        reaches_the_last_played=a.reaches_the_last_played,
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
                        prevents_opponents_plays=a.prevents_opponents_plays,
+                       if_state=a.condition, if_description=a.condition_of, if_another=a.condition_another,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -555,6 +558,25 @@ class CardsSection(CaseReaderBase):
                     "give it 'kind: negate'" + (f", without '{next(k for k in given if k != key)}'" if len(given) > 1
                                                 else ""))
         return _NEGATE_MOVE_KEYS[given[0]][0] if given else "stays_put"
+
+    def if_state(self, item: YMap) -> tuple[str, str, bool]:
+        """The state an ability written by hand waits on, as its `if_state`, `if_description` and `if_another`."""
+        state_node, words_node = item.get("if_state"), item.get("if_description")
+        state = _member(state_node, "state_condition", "state") if state_node is not None else "no_state"
+        another = _flag(item, "if_another", False)
+        if state in ("no_state", "battle_under_way"):
+            for key, node in (("if_description", words_node), ("if_another", item.get("if_another"))):
+                if node is not None:
+                    node.fail(f"'{key}' names the cards of a state: give 'if_state' one of card_in_play, "
+                              "card_you_control or card_in_battle")
+            return state, "", False
+        if words_node is None:
+            (state_node or item).fail(f"'if_state: {state}' names cards: give them as 'if_description' (\"a priest\")")
+        words = without_article(_scalar(words_node).text("if_description").strip().lower())
+        description = read_description(words)
+        if isinstance(description, str):
+            words_node.fail(f"if_description: {description}")
+        return state, words, another
 
     def guard_by(self, node: YNode | None) -> str:
         """The description an ability written by hand limits its guards to ("an evil card"), or "" for none."""
@@ -823,6 +845,9 @@ class CardsSection(CaseReaderBase):
         facts.append(("moves_what_it_negates", a.moves_what_it_negates,
                       f"{a.id} leaves the card whose ability it negates where it is" if a.moves_what_it_negates == "stays_put"
                       else f"{a.id} also puts the card whose ability it negates into its owner's {pile}"))
+        facts.append(("if_state", a.if_state, f"{a.id}'s effect waits on no state" if a.if_state == "no_state"
+                      else f"{a.id}'s effect waits on {display_value(a.if_state)}"
+                      + (f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else "")))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
