@@ -1354,3 +1354,15 @@ def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(tex
 def test_a_state_whose_cards_the_model_cannot_check_leaves_the_sentence_unread() -> None:
     a = only("If a meek Hero is in play, discard a Hero.")
     assert a.condition == "no_state" and a.unsupported
+
+
+@pytest.mark.parametrize("text", [
+    "Discard all cards in battle (including yours). Cannot be prevented by an evil card.",
+    "Discard all cards in the Field of Battle including yours.",
+])
+def test_all_cards_of_a_place_including_yours_is_every_card_there(text: str) -> None:
+    # TGT-18-R1: "all" names every card that fits, the player's own among them; "including yours" says so
+    a = read_text(text).abilities[0]
+    assert (a.kind, a.targets_every, a.target_zone, a.targets_opponents_cards, a.unsupported) == (
+        "discard_effect", True, "field_of_battle", False, ())
+    assert [p.mapped[0][0] for p in a.pieces if p.kind == "modifier"] == ["including_yours"]

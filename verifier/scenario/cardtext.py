@@ -1452,6 +1452,11 @@ _REGARDLESS_LEAD = re.compile(rf"(?i){_REGARDLESS}\s*,\s*")
 _REGARDLESS_TAIL = re.compile(rf"(?i),?\s+{_REGARDLESS}(?=\.?$)")
 
 
+# "Discard all cards in battle (including yours).", "... in the Field of Battle including yours."
+_INCLUDING_YOURS = re.compile(r"(?i),?\s*\(?including yours\)?\.?$")
+_ALL_OF_A_PLACE = re.compile(r"[a-z]+ all [a-z ]+ in (?:the )?(?:field of )?battle\b")
+
+
 def _regardless(block: _Block, text: str) -> None:
     block.add("modifier", text, (("regardless_of_protection", "protect abilities do not stop it (PROT-1-R1); the "
                                   "model carries out no protection, and a case where one could meet it is refused "
@@ -1486,6 +1491,14 @@ def _sentence_read(block: _Block, sentence: str) -> None:
     if around is not None:
         _sentence(block, sentence[around.end():] if around.start() == 0 else sentence.strip()[:around.start()])
         _regardless(block, around.group(0).strip(" ,"))
+        return
+    yours = _INCLUDING_YOURS.search(sentence.strip())
+    if yours is not None and _ALL_OF_A_PLACE.match(low):
+        # "Discard all cards in battle (including yours).": the cards of every player, as "all" names them anyway
+        _sentence(block, sentence.strip()[:yours.start()])
+        block.add("modifier", yours.group(0).strip(" ,()."), (("including_yours", "the cards its player controls "
+                                                                "are among those 'all' names, as every card that fits "
+                                                                "is (TGT-18-R1)"),))
         return
     gained = _GAINS_QUOTED.fullmatch(low)
     if gained is not None and block.kind == "set_aside_effect":
