@@ -1325,6 +1325,7 @@ def test_a_prevent_the_reader_does_not_read(text: str) -> None:
     ("If Nadab is in battle, you may remove all cards in battle from the game.", "banish_effect", "card_in_battle",
      "nadab", False),
     ("If played in battle, negate a Hero.", "negate_effect", "battle_under_way", "", False),
+    ("If used during battle, discard a Hero.", "discard_effect", "battle_under_way", "", False),
 ])
 def test_a_state_leading_the_effect_is_read_as_its_condition(text: str, kind: str, state: str, described: str,
                                                              another: bool) -> None:

@@ -1393,11 +1393,11 @@ def _condition_read(lead: Tree, sentence: str) -> bool:
 
 
 # A state an effect waits on (TRIG-3): "if another Moabite is in play", "if you control a meek Hero", "if an evil
-# Enhancement is in battle", "if played in battle"
+# Enhancement is in battle", "if played in battle" (or "used during battle": a battle under way)
 _STATE = re.compile(r"if (?:(?P<another>another )|an? |one )?(?P<in_play>.+?) is in play ,"
                     r"|if you control (?:(?P<another_yours>another )|an? |one )?(?P<yours>.+?) ,"
                     r"|if (?:(?P<another_fought>another )|an? |one )?(?P<in_battle>.+?) is in battle ,"
-                    r"|if played in battle ,")
+                    r"|if (?:played|used) (?:in|during) battle ,")
 _STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_battle": "card_in_battle"}
 # Kinds of effect a state is not read for: a prevent and an affliction take effect by their legal use alone, where
 # every other effect happens only as its use activates (`activates` in encodings/core.yaml).
