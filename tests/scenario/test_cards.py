@@ -581,7 +581,7 @@ def test_a_state_is_read_for_a_character_or_an_enhancement_only() -> None:
     # TRIG-3, TRIG-3-R1 say when a character's or an Enhancement's ability checks the state leading its effect
     shout = card("Crumbled from a Shout")
     (a,) = read_card(shout).abilities
-    assert (shout.type, a.condition, a.unsupported) == ("GE", "card_in_play", ())
+    assert (shout.type, a.if_state, a.unsupported) == ("GE", "card_in_play", ())
     as_fortress = read_card(shout._replace(type="Fortress"))
     assert as_fortress.status == "unsupported"
     assert STATE_OFF_A_CHARACTER in as_fortress.unsupported[0]

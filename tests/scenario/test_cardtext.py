@@ -1332,7 +1332,7 @@ def test_a_state_leading_the_effect_is_read_as_its_condition(text: str, kind: st
     # TRIG-3, TRIG-3-R1: the state is checked as the ability is used; the effect does nothing when it does not hold
     a = only(text)
     assert (a.kind, a.unsupported) == (kind, ())
-    assert (a.condition, a.condition_of, a.condition_another) == (state, described, another)
+    assert (a.if_state, a.if_description, a.if_another) == (state, described, another)
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -1344,8 +1344,11 @@ def test_a_state_leading_the_effect_is_read_as_its_condition(text: str, kind: st
      "a condition on the effect is not modelled for a prevent or an affliction, whose effect does not wait on the use "
      "activating"),
     # the condition leads a second effect of the block
-    ("Discard a Hero. If a king is in play, negate a Hero.", "a condition on one effect of several in a block is not "
-                                                             "modelled"),
+    ("Discard a Hero. If a king is in play, negate a Hero.",
+     "a condition on an effect that is not the block's one effect regcheck carries out is not modelled"),
+    # a second state in the block
+    ("If a priest is in play, discard a Hero. If a king is in play, negate a Hero.",
+     "a condition on one effect of several in a block is not modelled"),
 ])
 def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(text: str, reason: str) -> None:
     a = only(text)
@@ -1354,7 +1357,7 @@ def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(tex
 
 def test_a_state_whose_cards_the_model_cannot_check_leaves_the_sentence_unread() -> None:
     a = only("If a meek Hero is in play, discard a Hero.")
-    assert a.condition == "no_state" and a.unsupported
+    assert a.if_state == "no_state" and a.unsupported
 
 
 @pytest.mark.parametrize("text", [

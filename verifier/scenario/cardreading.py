@@ -242,11 +242,11 @@ class AbilityReading(NamedTuple):
     # "If another Moabite is in play, ...", "If you control a meek Hero, ...", "If an evil Enhancement is in battle,
     # ...", "If played in battle, ...": the state the effect waits on, checked as the ability is used (TRIG-3,
     # TRIG-3-R1): "card_in_play", "card_you_control", "card_in_battle", "battle_under_way", or "no_state"
-    condition: str = "no_state"
-    # the description of the cards the condition names ("" for none), and whether it names a card other than the
+    if_state: str = "no_state"
+    # the description of the cards the state names ("" for none), and whether it names a card other than the
     # ability's own ("another")
-    condition_of: str = ""
-    condition_another: bool = False
+    if_description: str = ""
+    if_another: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)
     discards_itself: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be

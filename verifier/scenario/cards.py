@@ -501,9 +501,9 @@ STATE_OFF_A_CHARACTER = ("a state leading the effect of a card that is not a cha
 
 
 def _state_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:
-    """A state read as leading the effect (`AbilityReading.condition`) of a card that is not a character or an
+    """A state read as leading the effect (`AbilityReading.if_state`) of a card that is not a character or an
     Enhancement, with a part saying it is not modelled."""
-    if a.condition == "no_state" or card_type in ("Hero", "Evil_Character", *_USER):
+    if a.if_state == "no_state" or card_type in ("Hero", "Evil_Character", *_USER):
         return a
     return a._replace(pieces=a.pieces + (Part("condition", a.text, (), STATE_OFF_A_CHARACTER),))
 

@@ -1401,13 +1401,13 @@ _STATE = re.compile(r"if (?:(?P<another>another )|an? |one )?(?P<in_play>.+?) is
 _STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_battle": "card_in_battle"}
 # Kinds of effect a state is not read for: a prevent and an affliction take effect by their legal use alone, where
 # every other effect happens only as its use activates (`activates` in encodings/core.yaml).
-_CONDITIONED_KINDS = frozenset({"prevent_effect", "affliction_effect"})
+_TAKING_EFFECT_BY_USE = frozenset({"prevent_effect", "affliction_effect"})
 
 
 def _condition(block: _Block, words: str, state: tuple[str, str, bool]) -> None:
-    """Read a state the block's one effect waits on (TRIG-3, TRIG-3-R1); a condition on a later effect of the block,
-    or a second condition, is not read."""
-    if block.kind is not None or block.condition[0] != "no_state":
+    """Read a state the block's one effect waits on (TRIG-3, TRIG-3-R1), which `_sentence` keeps only if the sentence
+    gives the block its effect; a second state in the block is not read."""
+    if block.condition[0] != "no_state":
         block.add("condition", words, reason="a condition on one effect of several in a block is not modelled")
         return
     block.condition = state
@@ -1423,12 +1423,12 @@ def _condition(block: _Block, words: str, state: tuple[str, str, bool]) -> None:
 
 
 def _state_condition(words: str) -> tuple[str, str, bool] | None:
-    """The state a condition names, as (kind, description, another) of `AbilityReading.condition`, or None when its
+    """The state a condition names, as (kind, description, another) of `AbilityReading.if_state`, or None when its
     words are not one of `_STATE`'s or name cards the model cannot check."""
     m = _STATE.fullmatch(words)
     if m is None:
         return None
-    if m.lastgroup is None:
+    if m.lastgroup is None:  # "if played in battle": the one form naming no cards
         return "battle_under_way", "", False
     group = next(g for g in _STATE_KINDS if m.group(g) is not None)
     another = m.group({"in_play": "another", "yours": "another_yours", "in_battle": "another_fought"}[group])
@@ -2280,7 +2280,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
             "(not carried out: a case holding one is refused)"),))
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
-    if block.condition[0] != "no_state" and block.kind in _CONDITIONED_KINDS:
+    if block.condition[0] != "no_state" and block.kind in _TAKING_EFFECT_BY_USE:
         block.add("condition", "", reason="a condition on the effect is not modelled for a prevent or an affliction, "
                                           "whose effect does not wait on the use activating")
     if block.duration[0] not in ("no_duration", "until_end_of_battle") and block.kind != "set_aside_effect":
@@ -2308,7 +2308,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         moves_what_it_negates=block.negated_moves,
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
-        condition=block.condition[0], condition_of=block.condition[1], condition_another=block.condition[2],
+        if_state=block.condition[0], if_description=block.condition[1], if_another=block.condition[2],
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),

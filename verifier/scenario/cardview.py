@@ -72,8 +72,8 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "reaches_the_last_played": a.reaches_the_last_played,
         "prevents_plays_in_battle": a.prevents_plays_in_battle,
         "prevents_opponents_plays": a.prevents_opponents_plays,
-        "waits_on": ({"state": a.condition, "cards": a.condition_of or None, "another": a.condition_another}
-                     if a.condition != "no_state" else None),
+        "waits_on": ({"state": a.if_state, "cards": a.if_description or None, "another": a.if_another}
+                     if a.if_state != "no_state" else None),
         "discards_itself": a.discards_itself,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
@@ -165,9 +165,9 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("prevents only cards played in battle (PREV-11-R1)")
     if a.prevents_opponents_plays:
         fields.append("prevents only cards an opponent of its user plays (PREV-11-R1)")
-    if a.condition != "no_state":
-        named = f" ({'another' if a.condition_another else 'a'} {a.condition_of})" if a.condition_of else ""
-        fields.append(f"its effect waits on a state, checked as it is used (TRIG-3-R1): {display_value(a.condition)}"
+    if a.if_state != "no_state":
+        named = f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else ""
+        fields.append(f"its effect waits on a state, checked as it is used (TRIG-3-R1): {display_value(a.if_state)}"
                       + named)
     if a.use_limit:
         times, per = a.use_limit.split("/")

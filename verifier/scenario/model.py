@@ -146,8 +146,12 @@ class Ability(NamedTuple):
         return self.descriptions() + self.target_exceptions
 
     def state_fits(self, card: Card) -> bool:
-        """The card fits what the ability's state names (`if_description`; never its own card for "another")."""
-        return _state_fits(self, card)
+        """The card fits the description the ability's state names (`if_description`); never the ability's own card
+        for "another", and no card when the state names none."""
+        if not self.if_description or (self.if_another and card.name == self.card):
+            return False
+        d = read_description(self.if_description)
+        return not isinstance(d, str) and fits_description(card, d.types, d.brigade, d.alignment, d.traits)
 
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
@@ -157,15 +161,6 @@ class Ability(NamedTuple):
                     for types, alignment, brigade, traits in self.descriptions())
                 and not any(fits_description(card, types, brigade, alignment, traits)
                             for types, alignment, brigade, traits in self.target_exceptions))
-
-
-def _state_fits(a: Ability, card: Card) -> bool:
-    """The card fits the description the ability's state names (`Ability.if_description`); never the ability's own
-    card for "another", and no card when the state names none."""
-    if not a.if_description or (a.if_another and card.name == a.card):
-        return False
-    d = read_description(a.if_description)
-    return not isinstance(d, str) and fits_description(card, d.types, d.brigade, d.alignment, d.traits)
 
 
 def fits_description(card: Card, types: tuple[str, ...], brigade: str | None, alignment: str | None,

@@ -542,7 +542,7 @@ class CardsSection(CaseReaderBase):
                        reaches_the_last_played=a.reaches_the_last_played,
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
                        prevents_opponents_plays=a.prevents_opponents_plays,
-                       if_state=a.condition, if_description=a.condition_of, if_another=a.condition_another,
+                       if_state=a.if_state, if_description=a.if_description, if_another=a.if_another,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
