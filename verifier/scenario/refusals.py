@@ -54,7 +54,7 @@ def refuse_unanswerable(unmodelled: Unmodelled, cards: list[Card], abilities: li
     _refuse_unsettled_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_guard_alignment(unmodelled, cards, abilities, attempts)
     _refuse_unsettled_states(unmodelled, cards, abilities, attempts)
-    _refuse_negates_the_model_cannot_follow(cards, abilities, steps, attempts)
+    _refuse_negates_the_model_cannot_follow(cards, abilities, attempts)
     _refuse_prevents_the_model_cannot_follow(cards, abilities, steps, attempts)
     _refuse_grants_aside(unmodelled, abilities, attempts)
     _refuse_prices_of_a_card_itself_the_model_cannot_follow(cards, abilities, attempts)
@@ -214,18 +214,16 @@ def _refuse_unsettled_guard_alignment(unmodelled: Unmodelled, cards: list[Card],
                                   unmodelled.locate(c.name))
 
 
-def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability], steps: list[Step],
+def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[Ability],
                                             attempts: list[Attempt]) -> None:
     """A negate (a negate attempt, or the ongoing negate of the ability's kind of a card of the case) that may reach
     an ability whose guard has a condition regcheck does not read ("cannot be negated if ..."), an ability that
     adds characters to battle (what took effect through it is negated with it, NEG-7-R1, which regcheck does not
     follow) or a move already carried out (a withdraw, a return to hand, a shuffle, a capture, a place in a deck, a
-    banish or a reserve: `_MOVES`), is refused; so is a card played after a negate of
-    "all" the cards it fits, in the negate's phase (the card is played, its ability prevented)."""
+    banish or a reserve: `_MOVES`), is refused."""
     by_ability = {a.id: a for a in abilities}
     by_attempt = {x.id: x for x in attempts}
     by_card = {c.name: c for c in cards}
-    steps_by_position = {s.position: s for s in steps}
     negated_kinds = {kind: a for a in abilities for kind in a.negates_kinds}
     for x in attempts:
         a = _used(x, by_ability)
@@ -238,17 +236,6 @@ def _refuse_negates_the_model_cannot_follow(cards: list[Card], abilities: list[A
         if y.kind != "negate_ability" or y.ability is None:
             continue
         negate = by_ability[y.ability]
-        if negate.targets_every:
-            # a card played later in the phase that fits is played while its ability is prevented (NEG-4,
-            # PREV-7): regcheck has no play of a card without its ability
-            for x in attempts:
-                c = by_card.get(x.card or "")
-                if (x.kind == "play_card" and x.step > y.step and c is not None and x.card != negate.card
-                        and steps_by_position[x.step].turn == steps_by_position[y.step].turn
-                        and steps_by_position[x.step].phase == steps_by_position[y.step].phase and negate.fits(c)):
-                    raise CaseRefused(f"{x.id} plays '{x.card}' after {y.id}, a negate of all the cards it fits, in "
-                                      "the same phase: its ability is prevented while the card is still played (NEG-4, "
-                                      "PREV-7), which regcheck does not model", x.loc)
         reached = [by_attempt[y.negated_attempt]] if y.negated_attempt is not None else []
         if negate.targets_every:
             reached += [x for x in attempts if x.step < y.step and x.kind in ("play_card", "activate_ability")]
