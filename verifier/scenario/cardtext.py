@@ -37,6 +37,7 @@ from .descriptions import (
     read_alternatives,
     read_description,
     read_exceptions,
+    state_cards,
     without_article,
 )
 from .titles import NAMED
@@ -1412,11 +1413,9 @@ def _condition(block: _Block, words: str, state: tuple[str, str, bool]) -> None:
         return
     block.condition = state
     kind, described, another = state
-    card = f"{'another' if another else 'a'} card"
-    what = {"card_in_play": f"{card} in play that fits '{described}'",
-            "card_you_control": f"{card} in play its player controls that fits '{described}'",
-            "card_in_battle": f"{card} in battle that fits '{described}'",
-            "battle_under_way": "a battle under way"}[kind]
+    cards = state_cards(described, another)
+    what = {"card_in_play": f"{cards} in play", "card_you_control": f"{cards} in play that its player controls",
+            "card_in_battle": f"{cards} in battle", "battle_under_way": "a battle under way"}[kind]
     block.add("condition", words, (("condition", f"{kind}: its effect happens only if, as it is used, there is "
                                                  f"{what} (TRIG-3, TRIG-3-R1)"),))
     block.condition_part = block.pieces[-1]

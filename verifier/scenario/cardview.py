@@ -20,7 +20,7 @@ from .cards import (
     survey,
     text_hash,
 )
-from .descriptions import Description, describe
+from .descriptions import Description, describe, state_cards
 
 
 def lookup(name: str) -> CardReading | list[str]:
@@ -166,7 +166,7 @@ def _describe(a: AbilityReading) -> list[str]:
     if a.prevents_opponents_plays:
         fields.append("prevents only cards an opponent of its user plays (PREV-11-R1)")
     if a.if_state != "no_state":
-        named = f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else ""
+        named = f" ({state_cards(a.if_description, a.if_another)})" if a.if_description else ""
         fields.append(f"its effect waits on a state, checked as it is used (TRIG-3-R1): {display_value(a.if_state)}"
                       + named)
     if a.use_limit:

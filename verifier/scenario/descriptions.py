@@ -21,7 +21,7 @@ A description with a word the table does not know is not read: the grammar repor
 from __future__ import annotations
 
 __all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_description",
-           "read_alternatives", "read_exceptions", "alignment_of", "describe", "without_article"]
+           "read_alternatives", "read_exceptions", "alignment_of", "describe", "without_article", "state_cards"]
 
 import re
 from typing import NamedTuple
@@ -248,6 +248,11 @@ def _before_noun(words: str) -> list[str]:
         if " ".join(tokens[-n:]) in NOUNS:
             return tokens[:-n]
     return tokens[:-1]
+
+
+def state_cards(description: str, another: bool) -> str:
+    """The cards a state names, in words: "another priest", "an evil enhancement", "a priest"."""
+    return f"{'another' if another else 'an' if description[:1] in 'aeiou' else 'a'} {description}"
 
 
 def without_article(words: str) -> str:

@@ -16,7 +16,7 @@ from ..errors import CaseError, Location
 from ..language.encoding import RuleBase
 from ..vocabulary import display_value
 from ..yamlsource import YMap, YNode, YSeq, did_you_mean, load_yaml
-from .descriptions import Description, read_description
+from .descriptions import Description, read_description, state_cards
 from .model import Ability, Attempt, Card, Modifier, Question, Scenario, fits_description
 from .refusals import refuse_unanswerable, settle_user_guards
 from .sections.fields import (
@@ -168,8 +168,8 @@ def scenario_from_tree(root: YNode, text: str, display: str, rules: RuleBase, ot
             state_fits = a.state_fits(c)
             reader.fact("if_fits", (a.id, c.name), state_fits,
                         f"{c.name} {'fits' if state_fits else 'does not fit'} the cards {a.id}'s state names"
-                        + (f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else
-                           " (none)"), reader.locate(a.card))
+                        + (f" ({state_cards(a.if_description, a.if_another)})" if a.if_description else " (none)"),
+                        reader.locate(a.card))
             fits = a.fits(c)
             reader.fact("fits_description", (a.id, c.name), fits,
                         f"{c.name} {'fits' if fits else 'does not fit'} what {a.id} names for its targets",

@@ -21,7 +21,7 @@ from ..escaping import quoted
 from ..vocabulary import display_value
 from ..yamlsource import YNode
 from .cardreading import reach_of
-from .descriptions import read_description
+from .descriptions import read_description, state_cards
 from .model import Ability, Attempt, Card, Step, fits_description
 from .titles import NAMED
 
@@ -181,7 +181,7 @@ def _refuse_unsettled_states(unmodelled: Unmodelled, cards: list[Card], abilitie
         for c in cards:
             if (a.if_another and c.name == a.card) or not fits_description(c, d.types, d.brigade, None, ()):
                 continue
-            named = f"{'another' if a.if_another else 'a'} {a.if_description}"
+            named = state_cards(a.if_description, a.if_another)
             if d.alignment is not None and c.alignment is None:
                 raise CaseRefused(f"the effect of {a.id} waits on {named} (TRIG-3-R1), and the case does not say "
                                   f"whether '{c.name}' is good, evil or neutral: state it as 'alignment: ...'",

@@ -21,7 +21,7 @@ from ..cardreading import (
     use_count,
 )
 from ..cards import RealCard, find_card, overrides, printings_named, read_card
-from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, without_article
+from ..descriptions import TYPE_ALIGNMENT, Description, alignment_of, read_description, state_cards, without_article
 from ..model import ADDING_CLASSES, Ability, Attempt, Card, Modifier, fits_description
 from .base import CaseReaderBase
 from .fields import (
@@ -847,7 +847,7 @@ class CardsSection(CaseReaderBase):
                       else f"{a.id} also puts the card whose ability it negates into its owner's {pile}"))
         facts.append(("if_state", a.if_state, f"{a.id}'s effect waits on no state" if a.if_state == "no_state"
                       else f"{a.id}'s effect waits on {display_value(a.if_state)}"
-                      + (f" ({'another' if a.if_another else 'a'} {a.if_description})" if a.if_description else "")))
+                      + (f" ({state_cards(a.if_description, a.if_another)})" if a.if_description else "")))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))
