@@ -662,6 +662,14 @@ def test_unknown_sentences_are_unsupported_never_dropped() -> None:
         ("You may add a NT angel to battle.", ["adding to battle"]),
         ("If holder's angel is being discarded, place it here instead.", ["cards placed on its card", "instead"]),
         ("Then return the Hero to owner's territory.", ["a return to a named place"]),
+        ("Restrict evil Dominants.", ["restricting"]),
+        ("Toss all Enhancements played in battle.", ["tossing"]),
+        ("Resurrect an angel.", ["resurrecting"]),
+        ("Redirect the last Enhancement played by opponent.", ["redirecting"]),
+        ("Begin a side battle between 2 Heroes.", ["a side battle"]),
+        ("If used by a Daniel Hero, repeat up to 3 times.", ["repeating"]),
+        ("May use gray Enhancements.", ["using other Enhancements"]),
+        ("Meek", ["meek"]),
     ],
 )
 def test_a_sentence_naming_a_mechanic_says_which_is_not_modelled(sentence: str, mechanics: list[str]) -> None:

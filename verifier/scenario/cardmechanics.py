@@ -123,6 +123,21 @@ MECHANICS: tuple[Mechanic, ...] = (
     _m("play advantage", r"\bplay advantage\b", f"play advantage is not modelled {_NO_RULE}"),
     _m("naming a card", r"\bname a card\b|\bnamed card\b", f"naming a card is not modelled {_NO_RULE}"),
     _m("ignoring", r"\bignor(?:e|es|ed|ing)\b", f"ignoring a card is not modelled {_NO_RULE}"),
+    _m("restricting", r"\brestrict(?:s|ed|ing)?\b",
+       "restricting a player is not modelled (rules/targeting.md says only whom a restrict targets, TGT-4)"),
+    _m("tossing", r"\btoss(?:es|ed|ing)?\b",
+       "tossing is not modelled (rules/targeting.md says only where a toss looks, TGT-14)"),
+    _m("resurrecting", r"\bresurrect(?:s|ed|ing)?\b",
+       "resurrecting is not modelled (rules/targeting.md says only where a resurrect looks, TGT-12)"),
+    _m("redirecting", r"\bredirect(?:s|ed|ing)?\b",
+       "redirecting is not modelled (rules/targeting.md says only where a redirect looks, TGT-10)"),
+    _m("a side battle", r"\bside battle\b", "a side battle is not read from card text (AAO-14 orders side battle "
+       "effects; a case may write one by hand: class side_battle_effect)"),
+    _m("repeating", r"\brepeat(?:s|ed)?\b", f"repeating an ability is not modelled {_NO_RULE}"),
+    _m("using other Enhancements", r"\bmay use\b[^.]*\benhancements?\b|\bregardless of (?:brigade|colou?r)\b",
+       "a character allowed to use Enhancements of other brigades is not modelled (an Enhancement is played on a "
+       "character that shares one of its brigades, GLOSS-14)"),
+    _m("meek", r"\bmeek\b", f"meek cards are not modelled {_NO_RULE}"),
 )
 _BY_NAME = {m.name: m for m in MECHANICS}
 _REASONS = frozenset(m.reason for m in MECHANICS)
