@@ -227,7 +227,8 @@ class Session:
             ctx = self.ctx.ref()
             boolean = type_name == "bool"
             sort = self.sorts[boolean]
-            made = z3.Z3_mk_const(ctx, z3.Z3_mk_string_symbol(ctx, bare), sort.ast)
+            # without the wrappers' error checks (see `_raw`): neither call fails on a name and a sort of the context
+            made = _MAKE_CONSTANT(ctx, _MAKE_SYMBOL(ctx, bare.encode()), sort.ast)
             self.handles[bare] = z3.BoolRef(made, self.ctx) if boolean else z3.ArithRef(made, self.ctx)
         return self.handles[bare]
 
@@ -244,9 +245,17 @@ class Session:
         return "".join([table.get(part, part) for part in _SPLIT.split(text)])
 
     def parse(self, text: str) -> list[z3.BoolRef]:
+        """The assertions of `text` as terms of the session's context, its constants those the session declared."""
         text = self.reading_fixed(text)
-        decls = {n.strip("|"): self.handle(n) for n in sorted(mentioned(text))}
-        return list(z3.parse_smt2_string(text, decls=decls, ctx=self.ctx))
+        names = sorted(mentioned(text))
+        ref = self.ctx.ref()
+        # the parser's table of declarations, made as `z3.parse_smt2_string` makes it, without its checks
+        symbols, decls = (z3.Symbol * len(names))(), (z3.FuncDecl * len(names))()
+        for i, name in enumerate(names):
+            symbols[i] = _MAKE_SYMBOL(ref, name.strip("|").encode())
+            decls[i] = _DECL_OF(ref, self.handle(name).as_ast())
+        parsed = z3.Z3_parse_smtlib2_string(ref, text, 0, None, None, len(names), symbols, decls)
+        return list(z3.AstVector(parsed, self.ctx))
 
     def check(self, assume: Iterable[str] = (), extra: Sequence[str] = ()) -> Check:
         """Check the assertions (those named in `assume`, when tracked) with `extra` terms assumed."""
@@ -412,11 +421,18 @@ class Session:
         """The values of the named constants in `model`, read one at a time."""
         readable = self.readable
         out: dict[str, object] = {}
+        # Z3's C functions called without their wrappers' error checks (see `_raw`): a failed evaluation
+        # returns false, which is checked; the value stays alive until the next call that returns a term.
+        ref, held = self.ctx.ref(), model.model
+        value = (z3.Ast * 1)()
+        evaluate, truth, numeral, true = _EVALUATE, _TRUTH, _NUMERAL, z3.Z3_L_TRUE
         for name in names:
             found = readable.get(name)
             if found is None:
                 found = readable[name] = (self.handle(name).as_ast(), self.type_of(name) == "bool")
-            out[name] = _read_value(self.ctx, model, *found)
+            if not evaluate(ref, held, found[0], True, value):
+                raise SolverError("the solver could not evaluate a term in its model")
+            out[name] = truth(ref, value[0]) == true if found[1] else int(numeral(ref, value[0]))
         return out
 
     def _pack(self, names: Sequence[str]) -> _Pack:
@@ -532,6 +548,10 @@ def _units(ref: Any, units: Any) -> tuple[dict[str, bool | int], dict[str, int],
             v = v - 1 if negated else v
             high[name] = min(high.get(name, v), v)
     return found, low, high
+
+
+_EVALUATE, _TRUTH, _NUMERAL = _raw(z3.Z3_model_eval), _raw(z3.Z3_get_bool_value), _raw(z3.Z3_get_numeral_string)
+_MAKE_SYMBOL, _MAKE_CONSTANT, _DECL_OF = _raw(z3.Z3_mk_string_symbol), _raw(z3.Z3_mk_const), _raw(z3.Z3_get_app_decl)
 
 
 class _Pack(NamedTuple):

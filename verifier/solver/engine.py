@@ -155,11 +155,20 @@ class _Case:
         return self.session.read([str(term.smt)])[str(term.smt)]
 
     def refs(self, kinds: tuple[SymbolKind, ...], prefix: str = "|o:") -> list[SymbolRef]:
+        """The grounding's constants of `kinds`, in the order they were declared (of the outcomes, those whose
+        names start with `prefix`). Constants are only ever added, so the list is kept until the grounding has more."""
+        constants = self.g.constants
+        lists: dict[tuple[tuple[SymbolKind, ...], str], tuple[dict[str, SymbolRef], int, list[SymbolRef]]]
+        lists = self.__dict__.setdefault("_refs", {})  # made here: the subclasses set up their own attributes
+        kept = lists.get((kinds, prefix))
+        if kept is not None and kept[0] is constants and kept[1] == len(constants):
+            return list(kept[2])
         out = []
-        for name, ref in self.g.constants.items():
+        for name, ref in constants.items():
             if ref.kind in kinds and (ref.kind is not SymbolKind.OUTCOME or name.startswith(prefix)):
                 out.append(ref)
-        return out
+        lists[(kinds, prefix)] = (constants, len(constants), out)
+        return list(out)
 
     # -- explanation of cores ----------------------------------------------------------
     @cached_property
