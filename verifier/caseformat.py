@@ -304,6 +304,9 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "if_another": FieldSpec("true or false", BOOL,
                                 "The state names a card other than the ability's own (\"If another Moabite is in "
                                 "play\").", "false"),
+        "targets_itself": FieldSpec("true or false", BOOL,
+                                    "The ability's one target is its own card (\"You may withdraw this Hero.\"); "
+                                    "an attempt using it names that card under `targets`.", "false"),
         "price_itself": FieldSpec("true or false", BOOL,
                                   "The ability's price is its own card (\"You may discard this card to ...\"): a "
                                   "use of it from play (`activate`) discards that card (CORE-19-R1); a play of the "

@@ -150,7 +150,8 @@ _SYMBOLS = [
     Symbol("targets_opponents_cards", I, ("ability",), "bool", "the ability specifically targets an opponent's cards"),
     Symbol("targets_all_in_location", I, ("ability",), "bool", "the ability targets any or all cards in a location"),
     Symbol("fits_description", I, ("ability", "card"), "bool",
-           "the card is of the type and brigade the ability's text names for its targets"),
+           "the card is of the type and brigade the ability's text names for its targets (its own card alone, for "
+           "'this Hero')"),
     Symbol("targets_own_cards", I, ("ability",), "bool", "the ability targets only cards its user controls"),
     Symbol("targets_every", I, ("ability",), "bool",
            "the ability's text names 'all' its targets: it targets every card that fits when it is used"),

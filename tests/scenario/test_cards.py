@@ -16,6 +16,7 @@ from verifier.scenario.cards import (
     CATEGORIES,
     COVERAGE_LINES,
     DEFINITIONS,
+    ITSELF_OFF_A_CHARACTER,
     OFFERED_INSTEAD,
     SHOWN_CARDS,
     STATE_OFF_A_CHARACTER,
@@ -585,3 +586,11 @@ def test_a_state_is_read_for_a_character_or_an_enhancement_only() -> None:
     as_fortress = read_card(shout._replace(type="Fortress"))
     assert as_fortress.status == "unsupported"
     assert STATE_OFF_A_CHARACTER in as_fortress.unsupported[0]
+
+
+def test_a_move_of_its_own_card_is_read_for_a_character_only() -> None:
+    (a,) = [x for x in read_card(card("Hannah [K]")).abilities if x.kind is not None]
+    assert a.targets_itself and not a.unsupported
+    enhancement = read_card(card("Intervening of Prophecy"))
+    assert enhancement.status == "unsupported"
+    assert any(ITSELF_OFF_A_CHARACTER in r for r in enhancement.unsupported)

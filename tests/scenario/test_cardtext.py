@@ -1378,3 +1378,18 @@ def test_all_cards_of_a_place_including_yours_is_every_card_there(text: str) -> 
     assert (a.kind, a.targets_every, a.target_zone, a.targets_opponents_cards, a.unsupported) == (
         "discard_effect", True, "field_of_battle", False, ())
     assert [p.mapped[0][0] for p in a.pieces if p.kind == "modifier"] == ["including_yours"]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("You may withdraw this Hero.", "withdraw_effect"),
+    ("You may reserve this card.", "reserve_effect"),
+    ("Underdeck this card.", "place_in_deck_effect"),
+])
+def test_a_move_of_this_card_targets_the_abilitys_own_card(text: str, kind: str) -> None:
+    a = only(text)
+    assert (a.kind, a.targets_itself, a.min_targets, a.max_targets, a.unsupported) == (kind, True, 1, 1, ())
+
+
+def test_an_effect_on_this_card_that_moves_no_card_is_not_read() -> None:
+    a = only("Negate this card.")
+    assert not a.targets_itself and [p.reason for p in a.unsupported] == ["an effect on its own card is not modelled"]

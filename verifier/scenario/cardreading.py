@@ -247,6 +247,8 @@ class AbilityReading(NamedTuple):
     # ability's own ("another")
     if_description: str = ""
     if_another: bool = False
+    # "You may withdraw this Hero.": its one target is its own card
+    targets_itself: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)
     discards_itself: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be

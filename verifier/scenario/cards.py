@@ -427,7 +427,7 @@ def read_card(card: RealCard, cached: bool = False) -> CardReading:
         abilities = tuple(_band_off_a_character(a, card.type) for a in abilities)
     # an Enhancement's blocks, and a dual card's GE and EE blocks
     abilities = tuple(_reaching_its_user(a, a.label if a.label in _USER else card.type) for a in abilities)
-    abilities = tuple(_state_off_a_character(a, a.label if a.label in _USER else card.type) for a in abilities)
+    abilities = tuple(_off_a_character(a, a.label if a.label in _USER else card.type) for a in abilities)
     o = overrides().get(card.name)
     if o is not None and o.text_hash == text_hash(card.text) and 1 <= o.block <= len(abilities):
         abilities = tuple(_apply(a, o) if a.number == o.block else a for a in abilities)
@@ -498,14 +498,20 @@ def _reaching_its_user(a: AbilityReading, card_type: str | None) -> AbilityReadi
 
 STATE_OFF_A_CHARACTER = ("a state leading the effect of a card that is not a character or an Enhancement is not "
                          "modelled: TRIG-3 and TRIG-3-R1 say when a character's or an Enhancement's ability checks it")
+ITSELF_OFF_A_CHARACTER = ("a move of its own card by a card that is not a character is not modelled (an Enhancement's "
+                          "ability is used as the card is played, before it is where the move looks)")
 
 
-def _state_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:
+def _off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:
     """A state read as leading the effect (`AbilityReading.if_state`) of a card that is not a character or an
-    Enhancement, with a part saying it is not modelled."""
-    if a.if_state == "no_state" or card_type in ("Hero", "Evil_Character", *_USER):
-        return a
-    return a._replace(pieces=a.pieces + (Part("condition", a.text, (), STATE_OFF_A_CHARACTER),))
+    Enhancement, and a move of its own card (`AbilityReading.targets_itself`) by a card that is not a character, each
+    with a part saying it is not modelled."""
+    characters = ("Hero", "Evil_Character")
+    if a.if_state != "no_state" and card_type not in (*characters, *_USER):
+        a = a._replace(pieces=a.pieces + (Part("condition", a.text, (), STATE_OFF_A_CHARACTER),))
+    if a.targets_itself and card_type not in characters:
+        a = a._replace(pieces=a.pieces + (Part("target", a.text, (), ITSELF_OFF_A_CHARACTER),))
+    return a
 
 
 def _band_off_a_character(a: AbilityReading, card_type: str | None) -> AbilityReading:

@@ -462,6 +462,7 @@ class _Block:
         self.condition: tuple[str, str, bool] = ("no_state", "", False)
         # the part of a state read in the sentence being read, until the sentence is known to give the effect
         self.condition_part: Part | None = None
+        self.targets_itself = False
         self.prevents_opponents = False
         self.discards_itself = False
         self.interrupts_battle = False
@@ -582,6 +583,11 @@ def _two_for_user(block: _Block, desc: str) -> tuple[str, str, set[str]] | None:
     return None if requires is None else (m.group("first"), m.group("user"), requires)
 
 
+# The kinds of effect that may move the ability's own card ("You may withdraw this Hero.", "Underdeck this card.")
+_SELF_MOVES = frozenset({"withdraw_effect", "return_to_hand_effect", "shuffle_effect", "place_in_deck_effect",
+                         "banish_effect", "reserve_effect"})
+
+
 def _target(block: _Block, tree: Tree) -> None:
     """Map a target (quantity, owner, description); words the model cannot check are unsupported."""
     qnode = next((c for c in tree.children if isinstance(c, Tree) and c.data.startswith("q_")), None)
@@ -604,6 +610,11 @@ def _target(block: _Block, tree: Tree) -> None:
         q = "q_all"  # "Negate Heroes": a plural with no count names every card that fits (TGT-18-R3)
     mapped: list[tuple[str, str]] = []
     if owner is not None and owner.data == "this":
+        if block.kind in _SELF_MOVES and desc in ("card", "hero", "character", "evil character"):
+            # "You may withdraw this Hero.": a move of the ability's own card, its one target
+            block.targets_itself, block.min_targets, block.max_targets = True, 1, 1
+            block.add("target", _words(tree), (("targets_itself", "its own card, the card whose ability it is"),))
+            return
         block.add("target", _words(tree), reason=mechanic_reason("a card set aside by itself")
                   if block.kind == "set_aside_effect" else "an effect on its own card is not modelled")
         return
@@ -2308,6 +2319,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
         if_state=block.condition[0], if_description=block.condition[1], if_another=block.condition[2],
+        targets_itself=block.targets_itself,
         discards_itself=block.discards_itself,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),

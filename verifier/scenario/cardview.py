@@ -75,6 +75,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "waits_on": ({"state": a.if_state, "cards": a.if_description or None, "another": a.if_another}
                      if a.if_state != "no_state" else None),
         "discards_itself": a.discards_itself,
+        "targets_itself": a.targets_itself,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
                       if a.use_limit else None),
@@ -155,6 +156,8 @@ def _describe(a: AbilityReading) -> list[str]:
         pile, said = NEGATE_MOVE_PLACES[a.moves_what_it_negates]
         fields.append(f"also discards the card whose ability it negates ({said})" if pile == "discard pile"
                       else f"also puts the card whose ability it negates into its owner's {pile} ({said})")
+    if a.targets_itself:
+        fields.append("its one target is its own card")
     if a.discards_itself:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:

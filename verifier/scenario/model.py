@@ -111,6 +111,7 @@ class Ability(NamedTuple):
     if_state: str = "no_state"
     if_description: str = ""
     if_another: bool = False
+    targets_itself: bool = False  # "You may withdraw this Hero.": its one target is its own card
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
@@ -156,7 +157,10 @@ class Ability(NamedTuple):
     def fits(self, card: Card) -> bool:
         """The card is of the type, brigade and alignment, and has the traits, of a description the ability names
         for its targets and of none its exceptions name (any card when none is named; a card of unknown alignment
-        does not fit an alignment named, and the case loader refuses a case where that matters)."""
+        does not fit an alignment named, and the case loader refuses a case where that matters); for an ability
+        whose one target is its own card ("this Hero", `targets_itself`), that card alone fits."""
+        if self.targets_itself:
+            return card.name == self.card
         return (any(fits_description(card, types, brigade, alignment, traits)
                     for types, alignment, brigade, traits in self.descriptions())
                 and not any(fits_description(card, types, brigade, alignment, traits)

@@ -416,6 +416,7 @@ class CardsSection(CaseReaderBase):
                 prevents_plays_in_battle=_flag(item, "played_in_battle", False),
                 prevents_opponents_plays=_flag(item, "played_by_opponent", False),
                 if_state=state[0], if_description=state[1], if_another=state[2],
+                targets_itself=_flag(item, "targets_itself", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -543,6 +544,7 @@ class CardsSection(CaseReaderBase):
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
                        prevents_opponents_plays=a.prevents_opponents_plays,
                        if_state=a.if_state, if_description=a.if_description, if_another=a.if_another,
+                       targets_itself=a.targets_itself,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)

@@ -67,7 +67,8 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_type", "targets_own", "when_enters_battle", "target_traits", "target_count", "limit",
                 "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "cannot_be_negated_by",
                 "and_discard", "and_place", "and_banish", "and_reserve", "last_played", "or_last_played",
-                "price_itself", "played_in_battle", "played_by_opponent", "if_state", "if_description", "if_another")
+                "price_itself", "played_in_battle", "played_by_opponent", "if_state", "if_description", "if_another",
+                "targets_itself")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
