@@ -24,6 +24,7 @@ __all__ = ["NOUNS", "ALIGNMENTS", "TYPE_ALIGNMENT", "Description", "read_descrip
            "read_alternatives", "read_exceptions", "alignment_of", "describe", "without_article", "state_cards"]
 
 import re
+from functools import cache
 from typing import NamedTuple
 
 from .cardreading import BOOK_WORDS, BRIGADE_COUNT_WORDS, TRAIT_WORDS
@@ -89,8 +90,10 @@ def alignment_of(card_type: str, stated: str | None) -> str | None:
     return TYPE_ALIGNMENT.get(card_type, stated)
 
 
+@cache
 def read_description(words: str) -> Description | str:
-    """The checks a description's words ask for, or the reason it cannot be read (naming the word)."""
+    """The checks a description's words ask for, or the reason it cannot be read (naming the word); read once per
+    words (a case asks for one description for every card it holds)."""
     # "an Old Testament Hero": the words the card list abbreviates elsewhere ("an O.T. Hero")
     titled = types_titled(words)
     if titled is not None and words.strip() not in NOUNS and words.strip() not in TRAIT_WORDS:

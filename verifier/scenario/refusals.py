@@ -178,10 +178,10 @@ def _refuse_unsettled_states(unmodelled: Unmodelled, cards: list[Card], abilitie
             continue
         d = read_description(a.if_description)
         assert not isinstance(d, str)
+        named = state_cards(a.if_description, a.if_another)
         for c in cards:
             if (a.if_another and c.name == a.card) or not fits_description(c, d.types, d.brigade, None, ()):
                 continue
-            named = state_cards(a.if_description, a.if_another)
             if d.alignment is not None and c.alignment is None:
                 raise CaseRefused(f"the effect of {a.id} waits on {named} (TRIG-3-R1), and the case does not say "
                                   f"whether '{c.name}' is good, evil or neutral: state it as 'alignment: ...'",
