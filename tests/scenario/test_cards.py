@@ -502,10 +502,24 @@ def test_the_special_ability_of_a_card_is_what_a_negate_of_the_card_targets(text
             block.unsupported) == ("negate_effect", types, traits, "field_of_battle", 1, ())
 
 
-def test_the_special_abilities_on_cards_are_left_to_the_negate_and_prevent_together() -> None:
-    # PREV-12: "negate all special abilities on ..." is a negate and a prevent together; the plural is not read
+def test_the_special_abilities_on_cards_named_with_the_are_not_read() -> None:
+    # PREV-12-R1 reads "negate [all] special abilities on ..."; "the special abilities on" is not read
     (block,) = read_text("Negate the special abilities on opponents' N.T. Fortresses.").abilities
     assert block.unsupported
+
+
+@pytest.mark.parametrize(("text", "types", "traits"), [
+    ("Negate all special abilities on Curses.", ("Curse",), ()),
+    ("Negate special abilities on demons.", ("Hero", "Evil_Character"), ("demon",)),
+    ("Negate special abilities on Sites and Evil Characters.", ("Site", "Evil_Character"), ()),
+])
+def test_the_special_abilities_on_cards_are_the_negate_of_every_card_that_fits(
+        text: str, types: tuple[str, ...], traits: tuple[str, ...]) -> None:
+    # PREV-12-R1: the abilities on every card that fits, as the negate of those cards
+    (block,) = read_text(text).abilities
+    assert (block.kind, block.targets_every, block.target_types, block.target_traits, block.unsupported) == (
+        "negate_effect", True, types, traits, ())
+    assert any("PREV-12-R1" in value for p in block.pieces for _, value in p.mapped)
 
 
 @pytest.mark.parametrize(("text", "against"), [

@@ -993,8 +993,10 @@ def test_a_list_of_kinds_keeps_what_the_rest_of_its_sentence_says() -> None:
      "a place after a list of kinds ('in opponents' territories'): whether it applies to every kind or to the last"),
     ("Negate characters and Enhancements (except those with a Job reference).",
      "an exception to the kinds the negate names ('except those with a job reference')"),
-    ("Negate all special abilities on characters and enhancements (except this ability).", "(PREV-12)"),
-    ("Negate all special abilities on all character and enhancement cards except this one.", "(PREV-12)"),
+    ("Negate all special abilities on characters and enhancements (except this ability).",
+     "an exception to the kinds the negate names ('except this ability')"),
+    ("Negate all special abilities on all character and enhancement cards except this one.",
+     "what the negate applies to ('negate all special abilities on all character and enhancement cards except"),
     ("Negate band, draw and play abilities.", "what the negate applies to ('negate band , draw and play abilities')"),
     ("Negate an evil card and underdeck it.", "what the negate applies to ('negate an evil card and underdeck it')"),
 ])

@@ -44,6 +44,11 @@ TRAIT_WORDS = {
         ("Jerusalem", ("jerusalem",)), ("Heretic", ("heretic", "heretics")), ("Edomite", ("edomite", "edomites")),
         ("Antediluvian", ("antediluvian", "antediluvians")), ("Nativity", ("nativity",)),
         ("Postexilic", ("postexilic",)), ("Tabernacle Priest", ("tabernacle priest", "tabernacle priests")),
+        ("Idol", ("idol", "idols")), ("Lion", ("lion", "lions")), ("Minor Prophet", ("minor prophet", "minor prophets")),
+        ("Major Prophet", ("major prophet", "major prophets")), ("Son of Jacob", ("son of jacob", "sons of jacob")),
+        ("Empty Tomb", ("empty tomb",)), ("Colossae", ("colossae",)), ("Ephesus", ("ephesus",)),
+        ("Philippi", ("philippi",)), ("Caesarea", ("caesarea",)), ("Joppa", ("joppa",)),
+        ("Roman Emperor", ("roman emperor", "roman emperors")), ("Centurion", ("centurion", "centurions")),
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))

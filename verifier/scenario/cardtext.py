@@ -176,11 +176,14 @@ AFFLICT: "poison" | "disease" | "paralyze"
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
 NEGATED_KIND: "heal" | "resurrect"
-negate_target.1: "negate" _and_move? special_ability_of? target location? alternative?
+negate_target.1: "negate" _and_move? (special_ability_of | abilities_on)? target location? alternative?
 _and_move: AND_DISCARD | AND_PLACE | AND_BANISH | AND_RESERVE
 // "the special ability of an evil card", "the special ability on an Evil Character": the ability printed on the card
 // it names, as a negate of a card always is ("the special abilities on ..." is left to PREV-12's reading, refused)
 special_ability_of: "the" "special" "ability" ("of" | "on")
+// "Negate all special abilities on Curses", "Negate special abilities on demons": every ability on the cards it names
+// (GLOSS-10), a negate and a prevent together (PREV-12, PREV-12-R1)
+abilities_on: "all"? "special"? "abilities" ("on" | "of")
 AND_DISCARD: "and discard"
 AND_PLACE: "and underdeck" | "and topdeck" | "and shuffle"
 AND_BANISH: "and banish"
@@ -188,7 +191,7 @@ AND_RESERVE: "and reserve"
 negate: "negate" words
 // "Negate characters and good Enhancements", "Negate Enhancements and other characters", "Negate evil and neutral
 // cards": every card of any of the kinds listed (see `_every_of_kinds`)
-negate_list.2: "negate" listed_kinds location? list_exception?
+negate_list.2: "negate" _and_move? abilities_on? listed_kinds location? list_exception?
 listed_kinds: listed_kind ("," listed_kind)* ","? "and" listed_kind
 listed_kind: DWORD+
 list_exception: "(except" words
@@ -775,13 +778,6 @@ def _every_of_kinds(block: _Block, body: Tree, sentence: str) -> bool:
     kinds_tree = next(c for c in body.children if isinstance(c, Tree) and c.data == "listed_kinds")
     kinds = [_words(k) for k in kinds_tree.children if isinstance(k, Tree)]
     listed = _words(kinds_tree)
-    if kinds[0].startswith("all special abilities on "):
-        # PREV-12: such an ability is a negate and a prevent together, and the stored text breaks off where it
-        # says how long the prevent lasts
-        block.add("negate", text, (("kind", "negate_effect"),),
-                  reason="'negate all special abilities on ...' is a negate and a prevent together (PREV-12), and "
-                         "how long its prevent lasts is not in the rules text: not modelled")
-        return True
     owner = next(((words, whose) for words, whose in _LIST_OWNERS if kinds[0].startswith(words)), None)
     if owner is not None:
         kinds[0] = kinds[0].removeprefix(owner[0])
@@ -1131,6 +1127,36 @@ def _read_alone(sentence: str, *shown: str) -> _Block | None:
             *shown, "target", "location", "destination", "permission", "condition") for p in alone.pieces):
         return None
     return alone
+
+
+def _negate_and_move(block: _Block, body: Tree) -> None:
+    """Read the move that follows "negate and": "Negate and discard a Hero" (one target for both verbs; the discard
+    reaches the card whose ability is negated, when the negate does, DISC-1-R1), "Negate and underdeck a Curse",
+    "Negate and banish a character" (the card whose ability it negates goes to its owner's draw pile or banish
+    pile)."""
+    if any(isinstance(t, Token) and t.type == "AND_DISCARD" for t in body.children):
+        block.negated_moves = "into_discard_pile"
+        block.parts.add("discard_part")
+        block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard by a "
+                                                          "special ability (DISC-1-R1, CORE-13)"),))
+    moving = next((t for t in body.children if isinstance(t, Token) and t.type in _NEGATE_MOVES), None)
+    if moving is not None:
+        block.negated_moves = _NEGATE_MOVES[moving.type]
+        pile, said = NEGATE_MOVE_PLACES[block.negated_moves]
+        block.parts.add("other_part")
+        block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its owner's "
+                                                            f"{pile} ({said})"),))
+
+
+def _abilities_on(block: _Block, body: Tree, text: str) -> None:
+    """Note what "negate [all] special abilities on" names, when the negate says it: the abilities on the cards it
+    names, as the negate of those cards (PREV-12-R1)."""
+    if _find(body, "abilities_on") is None:
+        return
+    words = re.search(r"(?:all )?(?:special )?abilities (?:of|on)", text)
+    block.add("target", words.group(0) if words else "abilities on", (
+        ("negates", "every ability on the cards it names (GLOSS-10), as the negate of those cards (PREV-12, "
+                    "PREV-12-R1)"),))
 
 
 def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) -> bool:
@@ -1649,6 +1675,8 @@ def _sentence_read(block: _Block, sentence: str) -> None:
         if block.kind is None:
             block.kind = _EFFECT_KINDS[name]
             if name == "negate_list" and _every_of_kinds(block, body, sentence):
+                _negate_and_move(block, body)
+                _abilities_on(block, body, text)
                 return
             if name in ("negate", "discard", "negate_list"):
                 block.add(shown, text, (("kind", _EFFECT_KINDS[name]),),
@@ -1673,26 +1701,13 @@ def _sentence_read(block: _Block, sentence: str) -> None:
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
                 block.inflicts.add(_AFFLICTIONS[verb])
                 block.add("affliction", verb, (("inflicts", _AFFLICTIONS[verb].replace("_condition", "")),))
-            if name == "negate_target" and any(isinstance(t, Token) and t.type == "AND_DISCARD" for t in body.children):
-                # "Negate and discard a Hero": one target for both verbs; the discard reaches the card whose
-                # ability is negated, when the negate does (DISC-1-R1)
-                block.negated_moves = "into_discard_pile"
-                block.parts.add("discard_part")
-                block.add("discard", "and discard", (("discards", "the card whose ability it negates, as a discard "
-                                                                  "by a special ability (DISC-1-R1, CORE-13)"),))
-            moving = next((t for t in body.children if isinstance(t, Token) and t.type in _NEGATE_MOVES), None)
-            if name == "negate_target" and moving is not None:
-                # "Negate and underdeck a Curse", "Negate and banish a character": the card whose ability it negates
-                # goes to its owner's draw pile or banish pile
-                block.negated_moves = _NEGATE_MOVES[moving.type]
-                pile, said = NEGATE_MOVE_PLACES[block.negated_moves]
-                block.parts.add("other_part")
-                block.add("destination", str(moving), (("moves_to", f"the card whose ability it negates, into its "
-                                                       f"owner's {pile} ({said})"),))
+            if name == "negate_target":
+                _negate_and_move(block, body)
             if _find(body, "special_ability_of") is not None:
                 words = re.search(r"the special ability (?:of|on)", text)
                 block.add("target", words.group(0) if words else "the special ability of", (
                     ("negates", "the special ability of the card it names, as every negate of a card does"),))
+            _abilities_on(block, body, text)
             target = _find(body, "target")
             if name == "healed":
                 block.add("target", text, reason="a heal of a card named earlier is not modelled")

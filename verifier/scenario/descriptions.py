@@ -56,6 +56,10 @@ for _words, _types in (
 
 ALIGNMENTS = ("good", "evil", "neutral")
 
+# Traits whose noun alone names cards of any type, not only characters: the card list gives "Idol" to Artifacts and
+# Curses.
+_NOT_ONLY_CHARACTERS = frozenset({"Idol"})
+
 # The alignment each card type gives its cards; a card of another type has the alignment its case states.
 TYPE_ALIGNMENT = {"Hero": "good", "GE": "good", "Evil_Character": "evil", "EE": "evil"}
 
@@ -125,9 +129,10 @@ def read_description(words: str) -> Description | str:
             # "an evil or neutral card": either alignment
             alignment, rest = "/".join(sorted((three[0], three[2]))), " ".join(rest.split()[3:])
             continue
-        if rest in TRAIT_WORDS:  # a trait noun alone: "a human", "Demons"
+        if rest in TRAIT_WORDS:  # a trait noun alone: "a human", "Demons", "idols"
             traits.append(TRAIT_WORDS[rest])
-            return Description(("Hero", "Evil_Character"), alignment, brigade, tuple(dict.fromkeys(traits)))
+            types = _ANY if TRAIT_WORDS[rest] in _NOT_ONLY_CHARACTERS else ("Hero", "Evil_Character")
+            return Description(types, alignment, brigade, tuple(dict.fromkeys(traits)))
         if head in ALIGNMENTS and alignment is None and tail and " ".join((head, tail)) not in NOUNS:
             alignment, rest = head, tail
         elif two == "pale green" and brigade is None:
@@ -135,6 +140,11 @@ def read_description(words: str) -> Description | str:
         elif head in _BRIGADES and brigade is None and tail:
             brigade, rest = head.title(), tail
             rest = rest.removeprefix("brigade ").strip()
+        elif (multi := next((n for n in (3, 2) if len(rest.split()) > n
+                             and " ".join(rest.split()[:n]) in TRAIT_WORDS), 0)):
+            # a trait of several words before a noun: "an empty tomb Hero", "a son of Jacob Hero"
+            traits.append(TRAIT_WORDS[" ".join(rest.split()[:multi])])
+            rest = " ".join(rest.split()[multi:])
         elif head in TRAIT_WORDS and tail:
             traits.append(TRAIT_WORDS[head])
             rest = tail
