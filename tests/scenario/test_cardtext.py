@@ -1395,3 +1395,26 @@ def test_a_move_of_this_card_targets_the_abilitys_own_card(text: str, kind: str)
 def test_an_effect_on_this_card_that_moves_no_card_is_not_read() -> None:
     a = only("Negate this card.")
     assert not a.targets_itself and [p.reason for p in a.unsupported] == ["an effect on its own card is not modelled"]
+
+
+@pytest.mark.parametrize(("text", "every", "types"), [
+    ("Decrease a Hero in a territory 0/2.", False, ("Hero",)),
+    ("Decrease all Evil Characters by 4/4.", True, ("Evil_Character",)),
+    ("Decrease opponents' Evil Characters 6/6.", True, ("Evil_Character",)),
+])
+def test_a_decrease_by_stated_numbers_leaves_its_targets_decreased(text: str, every: bool,
+                                                                    types: tuple[str, ...]) -> None:
+    # INCDEC-6-R1: an affliction inflicting the decreased condition; a discard at zero is the case's to state
+    a = only(text)
+    assert (a.kind, a.inflicts, a.targets_every, a.target_types, a.unsupported) == (
+        "affliction_effect", ("decreased_condition",), every, types, ())
+    assert any("INCDEC-6-R1" in value for p in a.pieces for _, value in p.mapped)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("Decrease a Hero X/X.", "a change of abilities by numbers"),
+    ("Decrease all Evil Enhancements by 2/2.", "a decrease of cards that may not be characters"),
+])
+def test_a_decrease_by_x_or_of_other_cards_is_refused(text: str, reason: str) -> None:
+    (block,) = read_text(text).abilities
+    assert any(reason in p.reason for p in block.unsupported)

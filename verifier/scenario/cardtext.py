@@ -77,7 +77,7 @@ ONCE_UNIT: "game" | "turn" | "round"
 
 ?body: set_aside | heal | restore | healed | negate_kinds | negate_target | negate | discard_target | discard
      | negate_list | withdraw_target | withdraw_return | return_to_hand | shuffle_target | capture_target
-     | place_in_deck | banish_target | reserve_target
+     | place_in_deck | banish_target | reserve_target | decrease
      | cost_effect | afflict
      | cannot | limit | on_return | when_returns | returns_with | returns_able | on_turn_returns
      | while_aside | immune_while_aside | gains_ability | gains_every_turn | each_upkeep
@@ -172,6 +172,9 @@ healed: target ("is" | "are") "healed" words?
 // afflictions -----------------------------------------------------------------------------
 afflict: AFFLICT target location? duration?
 AFFLICT: "poison" | "disease" | "paralyze"
+// "Decrease a Hero in a territory 0/2", "Decrease all Evil Characters by 4/4": a decrease by numbers the card states,
+// instantaneous (INCDEC-2), read as the decrease it leaves on its targets (CORE-12, INCDEC-5, INCDEC-6-R1)
+decrease: "decrease" target location? "by"? NUMBER "/" NUMBER
 
 // other effects --------------------------------------------------------------------------
 negate_kinds.3: "negate" NEGATED_KIND ("and" NEGATED_KIND)* "abilities"
@@ -370,7 +373,7 @@ def _parser(left_out: frozenset[str]) -> Lark:
 # or holds, one of them); a sentence with none of them is not parsed at all.
 _KEYWORDS = re.compile(r"\b(?:set|set-aside|heal|healed|restore|negate|discard|withdraw|retreat|remove|banish|bounce|cannot|"
                        r"can|limit|return|returns|when|while|gains|upkeep|protect|turn|used|poison|disease|paralyze|"
-                       r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top|reserve)\b")
+                       r"band|immune|interrupt|shuffle|capture|underdeck|topdeck|beneath|bottom|top|reserve|decrease)\b")
 
 
 @lru_cache(maxsize=16384)
@@ -1071,7 +1074,8 @@ _ABOUT_THE_CARD = re.compile(r"(?:that |the |this )?"
 _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restore": "heal_effect",
                  "negate_list": "negate_effect",
                  "healed": "heal_effect", "negate": "negate_effect", "discard": "discard_effect",
-                 "afflict": "affliction_effect", "negate_kinds": "negate_effect", "negate_target": "negate_effect",
+                 "afflict": "affliction_effect", "decrease": "affliction_effect", "negate_kinds": "negate_effect",
+                 "negate_target": "negate_effect",
                  "discard_target": "discard_effect", "withdraw_target": "withdraw_effect",
                  "withdraw_return": "withdraw_effect", "return_to_hand": "return_to_hand_effect",
                  "shuffle_target": "shuffle_effect", "capture_target": "capture_effect",
@@ -1079,8 +1083,9 @@ _EFFECT_KINDS = {"set_aside": "set_aside_effect", "heal": "heal_effect", "restor
                  "reserve_target": "reserve_effect"}
 _PART_OF = {"set_aside": "set_aside_part", "heal": "heal_part", "restore": "heal_part", "healed": "heal_part",
             "negate_list": "negate_part",
-            "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "negate_kinds": "negate_part",
-            "negate_target": "negate_part", "discard_target": "discard_part", "withdraw_target": "other_part",
+            "negate": "negate_part", "discard": "discard_part", "afflict": "other_part", "decrease": "other_part",
+            "negate_kinds": "negate_part", "negate_target": "negate_part", "discard_target": "discard_part",
+            "withdraw_target": "other_part",
             "withdraw_return": "other_part", "return_to_hand": "other_part", "shuffle_target": "other_part",
             "capture_target": "other_part", "place_in_deck": "other_part", "banish_target": "other_part",
             "reserve_target": "other_part"}
@@ -1701,6 +1706,12 @@ def _sentence_read(block: _Block, sentence: str) -> None:
                 verb = next(str(t) for t in body.children if isinstance(t, Token) and t.type == "AFFLICT")
                 block.inflicts.add(_AFFLICTIONS[verb])
                 block.add("affliction", verb, (("inflicts", _AFFLICTIONS[verb].replace("_condition", "")),))
+            if name == "decrease":
+                block.inflicts.add("decreased_condition")
+                block.add("affliction", "".join(text.split()[-3:]), (
+                    ("inflicts", "decreased: its targets stay decreased until healed (CORE-12, INCDEC-5); whether it "
+                                 "brings a toughness to zero, which discards the card at once (INCDEC-6), is the "
+                                 "case's to state with a discard by a triggered rule (INCDEC-6-R1)"),))
             if name == "negate_target":
                 _negate_and_move(block, body)
             if _find(body, "special_ability_of") is not None:
@@ -1725,6 +1736,10 @@ def _sentence_read(block: _Block, sentence: str) -> None:
                              and t.type in ("DECK_VERB", "ON_DECK", "TO_DECK_END"))
                 _into_owners_deck(block, str(where), "PLACE-1, PLACE-1-R4" if where.type == "TO_DECK_END"
                                   else "PLACE-1, PLACE-1-R1")
+            if name == "decrease" and not (block.types and set(block.types) <= {"Hero", "Evil_Character"}):
+                block.add("target", _words(target), reason="a decrease of cards that may not be characters is not "
+                                                           "modelled: the conditions regcheck follows are "
+                                                           "characters' (CORE-12)")
             if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
                 block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
                                                            "a capture of other cards is not read")
