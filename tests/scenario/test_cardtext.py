@@ -7,6 +7,7 @@ import re
 import pytest
 
 from verifier.scenario.cardmechanics import NOT_UNDERSTOOD, mechanic_reason, reasons_in, unread_reason
+from verifier.scenario.cardreading import TRAIT_WORDS
 from verifier.scenario.cardtext import AbilityReading, normalise, read_text, split_blocks, split_sentences
 
 
@@ -1434,3 +1435,12 @@ def test_a_move_of_a_hand_offered_to_the_opponent_leaves_the_effect_read(text: s
 def test_if_they_do_not_is_read_only_after_a_move_offered_to_the_opponent() -> None:
     (block,) = read_text("Opponent must underdeck an evil card from hand. If they do not, negate Evil Characters.").abilities
     assert block.unsupported
+
+
+def test_every_trait_whose_words_hold_a_link_word_is_read_in_a_description() -> None:
+    # "a son of Jacob": the grammar's LINKED_TRAIT holds every such trait word of the card list's identifiers
+    linked = [w for w in TRAIT_WORDS if " of " in w]
+    assert linked
+    for words in linked:
+        (block,) = read_text(f"Discard all {words} in battle.").abilities
+        assert (block.unsupported, block.target_traits) == ((), (TRAIT_WORDS[words],)), words

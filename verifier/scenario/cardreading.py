@@ -49,6 +49,7 @@ TRAIT_WORDS = {
         ("Empty Tomb", ("empty tomb",)), ("Colossae", ("colossae",)), ("Ephesus", ("ephesus",)),
         ("Philippi", ("philippi",)), ("Caesarea", ("caesarea",)), ("Joppa", ("joppa",)),
         ("Roman Emperor", ("roman emperor", "roman emperors")), ("Centurion", ("centurion", "centurions")),
+        ("King of Israel", ("king of israel", "kings of israel")), ("King of Judah", ("king of judah", "kings of judah")),
     ) for w in words},
 }
 TRAITS = tuple(dict.fromkeys(TRAIT_WORDS.values()))

@@ -139,7 +139,9 @@ owner: "your" -> own
      | "of" "an"? "opponent's" -> opponents
      | "this" -> this
 // "any demon or beast", "an Artifact, a Fortress or a Site": descriptions a card may fit any of (`read_alternatives`)
-description: ALIGN_OR? DWORD+ (ALT_SEP ALT_FIRST DWORD*)*
+description: ALIGN_OR? (DWORD | LINKED_TRAIT)+ (ALT_SEP ALT_FIRST (DWORD | LINKED_TRAIT)*)*
+// a trait of the card list whose words hold a link word ("a son of Jacob"; `cardreading.TRAIT_WORDS`)
+LINKED_TRAIT.2: /(?:sons? of jacob|kings? of (?:israel|judah))(?![a-z0-9'()\/*#-])/
 ALT_SEP: /,(?: (?:or|and\/or))?(?![a-z0-9'()\/*#-])|(?:or|and\/or)(?![a-z0-9'()\/*#-])/
 ALIGN_OR: /(?:good|evil|neutral) or (?:good|evil|neutral)(?![a-z])/
 
