@@ -510,7 +510,7 @@ def _units(ref: Any, units: Any, names: _Names | None) -> tuple[dict[str, bool |
         _C.ast_kind, _C.numeral)
     uninterpreted, negation, equal, at_least, at_most = (z3.Z3_OP_UNINTERPRETED, z3.Z3_OP_NOT, z3.Z3_OP_EQ,
                                                          z3.Z3_OP_GE, z3.Z3_OP_LE)
-    app, number = z3.Z3_APP_AST, z3.Z3_NUMERAL_AST
+    number = z3.Z3_NUMERAL_AST
     ref = ref.value
     units = units.value
     if names is None:
@@ -529,15 +529,18 @@ def _units(ref: Any, units: Any, names: _Names | None) -> tuple[dict[str, bool |
         return text
 
     def constant(term: int) -> str | None:
-        if ast_kind(ref, term) != app:
-            return None
-        return name_of_decl(decl_of(ref, term), term)
+        """The name of `term` when it is a constant (every term of a unit is an application, a number too)."""
+        d = decl_of(ref, term)
+        known = named(d)
+        if known is not None or d in kinds:
+            return known
+        return name_of_decl(d, term)
 
     found: dict[str, bool | int] = {}
     low: dict[str, int] = {}
     high: dict[str, int] = {}
-    kinds = names.kinds  # the declarations of not, = and the bounds met, by address, with their kinds
-    lasting = (negation, equal, at_least, at_most)
+    kinds = names.kinds  # the declarations of not, =, the bounds, +, * and ite met, by address, with their kinds
+    lasting = (negation, equal, at_least, at_most, z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_ITE)
 
     def kind_of_decl(d: int) -> int:
         kind = kinds.get(d)
@@ -573,14 +576,14 @@ def _units(ref: Any, units: Any, names: _Names | None) -> tuple[dict[str, bool |
             continue
         left, right = arg_of(ref, term, 0), arg_of(ref, term, 1)
         if ast_kind(ref, right) == number:
-            name, value = constant(left), numeral(ref, right)
+            name, value = constant(left), right
         elif kind == equal and ast_kind(ref, left) == number:
-            name, value = constant(right), numeral(ref, left)
+            name, value = constant(right), left
         else:
             continue
         if name is None:
             continue
-        v = int(value)
+        v = int(numeral(ref, value))
         if kind == equal:
             if not negated:
                 low[name] = high[name] = v
