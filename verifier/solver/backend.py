@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = ["Session", "Check", "SAT", "UNSAT", "UNKNOWN"]
 
+import ctypes
 import os
 import re
 import threading
@@ -70,15 +71,21 @@ def _fresh_context() -> z3.Context:
     return z3.Context()
 
 
-_SHARED: dict[int, z3.Context] = {}
+_SHARED: dict[int, tuple[z3.Context, _Names]] = {}
 
 
 def _shared_context() -> z3.Context:
     """This process's context for sessions whose answers rest on which checks are satisfiable alone."""
+    return _shared()[0]
+
+
+def _shared() -> tuple[z3.Context, _Names]:
+    """`_shared_context`, and the names of its constants read so far (see `_Names`)."""
     pid = os.getpid()
     if pid not in _SHARED:
         _SHARED.clear()  # a forked process makes its own
-        _SHARED[pid] = z3.Context()
+        ctx = z3.Context()
+        _SHARED[pid] = (ctx, _Names(ctx.ref().value, lasting=True))
     return _SHARED[pid]
 
 
@@ -140,7 +147,7 @@ class Session:
         self.last_core: list[str] = []
         self.core_ready = True
         self.handles: dict[str, z3.ExprRef] = {}
-        self.readable: dict[str, tuple[z3.Ast, bool]] = {}  # each constant read so far: its term, whether Boolean
+        self.readable: dict[str, tuple[int, bool]] = {}  # each constant read so far: its term's address, whether Boolean
         self.declared: set[str] = set()
         self.background_done = 0
         self.scopes: list[int] = []  # at each open scope, how much of the background was asserted
@@ -366,7 +373,8 @@ class Session:
         units = z3.Z3_solver_get_units(ref, self.solver.solver)
         z3.Z3_ast_vector_inc_ref(ref, units)
         try:
-            found, low, high = _units(ref, units)
+            ctx, names = _SHARED.get(os.getpid(), (None, None))
+            found, low, high = _units(ref, units, names if ctx is self.ctx else None)
         finally:
             z3.Z3_ast_vector_dec_ref(ref, units)
         found.update((n, v) for n, v in low.items() if high.get(n) == v)
@@ -421,18 +429,19 @@ class Session:
         """The values of the named constants in `model`, read one at a time."""
         readable = self.readable
         out: dict[str, object] = {}
-        # Z3's C functions called without their wrappers' error checks (see `_raw`): a failed evaluation
-        # returns false, which is checked; the value stays alive until the next call that returns a term.
-        ref, held = self.ctx.ref(), model.model
-        value = (z3.Ast * 1)()
-        evaluate, truth, numeral, true = _EVALUATE, _TRUTH, _NUMERAL, z3.Z3_L_TRUE
+        # Z3's C functions called directly (see `_Direct`): a failed evaluation returns false, which is checked; the
+        # value stays alive until the next call that returns a term.
+        ref, held = self.ctx.ref().value, model.model.value
+        value = ctypes.c_void_p()
+        into = ctypes.byref(value)
+        evaluate, truth, numeral, true = _C.evaluate, _C.truth, _C.numeral, z3.Z3_L_TRUE
         for name in names:
             found = readable.get(name)
             if found is None:
-                found = readable[name] = (self.handle(name).as_ast(), self.type_of(name) == "bool")
-            if not evaluate(ref, held, found[0], True, value):
+                found = readable[name] = (self.handle(name).as_ast().value, self.type_of(name) == "bool")
+            if not evaluate(ref, held, found[0], True, into):
                 raise SolverError("the solver could not evaluate a term in its model")
-            out[name] = truth(ref, value[0]) == true if found[1] else int(numeral(ref, value[0]))
+            out[name] = truth(ref, value.value) == true if found[1] else int(numeral(ref, value.value))
         return out
 
     def _pack(self, names: Sequence[str]) -> _Pack:
@@ -492,52 +501,89 @@ def _raw(function: Callable[..., object]) -> Callable[..., Any]:
     return function.__defaults__[0].f  # type: ignore[index]
 
 
-def _units(ref: Any, units: Any) -> tuple[dict[str, bool | int], dict[str, int], dict[str, int]]:
+def _units(ref: Any, units: Any, names: _Names | None) -> tuple[dict[str, bool | int], dict[str, int], dict[str, int]]:
     """The truth values Z3's `units` (an AST vector) give Boolean constants, by name, and the lower and upper
-    bounds they give whole-number ones."""
-    get, size = _raw(z3.Z3_ast_vector_get), _raw(z3.Z3_ast_vector_size)
-    decl_of, kind_of, arg_of, args_of = (_raw(z3.Z3_get_app_decl), _raw(z3.Z3_get_decl_kind),
-                                          _raw(z3.Z3_get_app_arg), _raw(z3.Z3_get_app_num_args))
-    name_of, text_of, ast_kind = _raw(z3.Z3_get_decl_name), _raw(z3.Z3_get_symbol_string), _raw(z3.Z3_get_ast_kind)
-    numeral = _raw(z3.Z3_get_numeral_string)
+    bounds they give whole-number ones. `names`: the names of the context's constants met before (see `_Names`),
+    which the constants met first are added to."""
+    get, size, decl_of, kind_of, arg_of, args_of, name_of, text_of, ast_kind, numeral = (
+        _C.vector_get, _C.vector_size, _C.decl_of, _C.kind_of, _C.arg_of, _C.args_of, _C.name_of, _C.text_of,
+        _C.ast_kind, _C.numeral)
     uninterpreted, negation, equal, at_least, at_most = (z3.Z3_OP_UNINTERPRETED, z3.Z3_OP_NOT, z3.Z3_OP_EQ,
                                                          z3.Z3_OP_GE, z3.Z3_OP_LE)
-    app, number = z3.Z3_APP_AST, z3.Z3_NUMERAL_AST
+    number = z3.Z3_NUMERAL_AST
+    ref = ref.value
+    units = units.value
+    if names is None:
+        names = _Names(ref, lasting=False)
+    named, add = names.by_address.get, names.add
 
-    def constant(term: Any) -> str | None:
-        if ast_kind(ref, term) != app or args_of(ref, term) != 0:
+    def name_of_decl(d: int, term: int) -> str | None:
+        """The name of the constant `term` (whose declaration is `d`), None when it is no constant."""
+        known = named(d)
+        if known is not None:
+            return known
+        if kind_of(ref, d) != uninterpreted or args_of(ref, term) != 0:
             return None
+        text: str = text_of(ref, name_of(ref, d)).decode()
+        add(d, term, text)
+        return text
+
+    def constant(term: int) -> str | None:
+        """The name of `term` when it is a constant (every term of a unit is an application, a number too)."""
         d = decl_of(ref, term)
-        return None if kind_of(ref, d) != uninterpreted else text_of(ref, name_of(ref, d)).decode()
+        known = named(d)
+        if known is not None or d in kinds:
+            return known
+        return name_of_decl(d, term)
 
     found: dict[str, bool | int] = {}
     low: dict[str, int] = {}
     high: dict[str, int] = {}
+    kinds = names.kinds  # the declarations of not, =, the bounds, +, * and ite met, by address, with their kinds
+    lasting = (negation, equal, at_least, at_most, z3.Z3_OP_ADD, z3.Z3_OP_MUL, z3.Z3_OP_ITE)
+
+    def kind_of_decl(d: int) -> int:
+        kind = kinds.get(d)
+        if kind is None:
+            kind = kind_of(ref, d)
+            if kind in lasting:  # Z3 keeps these declarations (one for each sort) for the context's life
+                kinds[d] = kind
+        return kind
+
     for i in range(size(ref, units)):
         term = get(ref, units, i)
         d = decl_of(ref, term)
-        kind = kind_of(ref, d)
+        known = named(d)
+        if known is not None:
+            found[known] = True
+            continue
+        kind = kind_of_decl(d)
         negated = kind == negation
         if negated:
             term = arg_of(ref, term, 0)
             d = decl_of(ref, term)
-            kind = kind_of(ref, d)
+            known = named(d)
+            if known is not None:
+                found[known] = False
+                continue
+            kind = kind_of_decl(d)
         if kind == uninterpreted:
-            if args_of(ref, term) == 0:
-                found[text_of(ref, name_of(ref, d)).decode()] = not negated
+            name = name_of_decl(d, term)
+            if name is not None:
+                found[name] = not negated
             continue
-        if kind not in (equal, at_least, at_most) or args_of(ref, term) != 2:
+        if kind not in (equal, at_least, at_most):  # each of them has two arguments
             continue
         left, right = arg_of(ref, term, 0), arg_of(ref, term, 1)
         if ast_kind(ref, right) == number:
-            name, value = constant(left), numeral(ref, right)
+            name, value = constant(left), right
         elif kind == equal and ast_kind(ref, left) == number:
-            name, value = constant(right), numeral(ref, left)
+            name, value = constant(right), left
         else:
             continue
         if name is None:
             continue
-        v = int(value)
+        v = int(numeral(ref, value))
         if kind == equal:
             if not negated:
                 low[name] = high[name] = v
@@ -550,7 +596,67 @@ def _units(ref: Any, units: Any) -> tuple[dict[str, bool | int], dict[str, int],
     return found, low, high
 
 
-_EVALUATE, _TRUTH, _NUMERAL = _raw(z3.Z3_model_eval), _raw(z3.Z3_get_bool_value), _raw(z3.Z3_get_numeral_string)
+class _Direct:
+    """Z3's C functions called with addresses as plain numbers, with no conversion of their arguments in Python
+    (the wrappers of z3core convert each argument, which costs more than the call): for loops over many terms.
+    None of them fails on the terms they are given."""
+
+    def __init__(self) -> None:
+        ptr, uint, text = ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p
+
+        def made(name: str, result: Any, *arguments: Any) -> Any:
+            # the function z3core's wrapper calls, by its address
+            address = ctypes.cast(_raw(getattr(z3, name)), ctypes.c_void_p).value  # type: ignore[arg-type]
+            assert address is not None
+            return ctypes.PYFUNCTYPE(result, *arguments)(address)
+
+        self.vector_get = made("Z3_ast_vector_get", ptr, ptr, ptr, uint)
+        self.vector_size = made("Z3_ast_vector_size", uint, ptr, ptr)
+        self.decl_of = made("Z3_get_app_decl", ptr, ptr, ptr)
+        self.kind_of = made("Z3_get_decl_kind", uint, ptr, ptr)
+        self.arg_of = made("Z3_get_app_arg", ptr, ptr, ptr, uint)
+        self.args_of = made("Z3_get_app_num_args", uint, ptr, ptr)
+        self.name_of = made("Z3_get_decl_name", ptr, ptr, ptr)
+        self.text_of = made("Z3_get_symbol_string", text, ptr, ptr)
+        self.ast_kind = made("Z3_get_ast_kind", uint, ptr, ptr)
+        self.numeral = made("Z3_get_numeral_string", text, ptr, ptr)
+        self.inc_ref = made("Z3_inc_ref", None, ptr, ptr)
+        self.dec_ref = made("Z3_dec_ref", None, ptr, ptr)
+        self.evaluate = made("Z3_model_eval", ctypes.c_bool, ptr, ptr, ptr, ctypes.c_bool, ctypes.POINTER(ptr))
+        self.truth = made("Z3_get_bool_value", ctypes.c_int, ptr, ptr)
+
+
+_C = _Direct()
+
+
+class _Names:
+    """The names of a context's constants by the address of their declaration, for reading Z3's terms with fewer
+    calls into it. With `lasting`, each constant named is kept alive (so no other declaration can take its
+    address) until the table is cleared, past `_NAMES` constants."""
+
+    def __init__(self, ref: int, lasting: bool) -> None:
+        self.ref = ref
+        self.lasting = lasting
+        self.by_address: dict[int, str] = {}
+        self.kinds: dict[int, int] = {}
+        self.kept: list[int] = []
+
+    def add(self, address: int, term: int, name: str) -> None:
+        if self.lasting:
+            if len(self.kept) >= _NAMES:
+                self.clear()
+            _C.inc_ref(self.ref, term)
+            self.kept.append(term)
+        self.by_address[address] = name
+
+    def clear(self) -> None:
+        for term in self.kept:
+            _C.dec_ref(self.ref, term)
+        self.kept.clear()
+        self.by_address.clear()
+
+
+_NAMES = 100_000
 _MAKE_SYMBOL, _MAKE_CONSTANT, _DECL_OF = _raw(z3.Z3_mk_string_symbol), _raw(z3.Z3_mk_const), _raw(z3.Z3_get_app_decl)
 
 

@@ -135,6 +135,7 @@ class _Case:
         self.by_name = {t.name: t for t in self.g.tracked}
         self.has_copy = False  # the second copy of the outcomes is asserted
         self.copy_bodies: list[str] | None = None  # its rule bodies, once made (see `second_copy`)
+        self.copy_fixed: Mapping[str, bool | int] = {}  # what a narrowed copy reads as values (`_load_narrowed_copy`)
 
     # -- values ------------------------------------------------------------------------
     def show(self, type_name: str, raw: object) -> str:
@@ -379,8 +380,8 @@ class _Case:
             free = next((f"{s}({', '.join(a)})" for s, a in asked if (s, a) not in grounded), None)
             if free is not None:  # no rule constrains it: a question about it has any value
                 return Screening(Verdict.AMBIGUOUS, f"no rule constrains {free}", used)
-            self._load_copy(always=True)
-            differ = [f"(not (= {r.smt} {r.smt.replace('|o:', '|o2:', 1)}))" for r in outcomes]
+            fixed = self._load_narrowed_copy()
+            differ = [f"(not (= {r.smt} {r.smt.replace('|o:', '|o2:', 1)}))" for r in outcomes if r.smt not in fixed]
         else:
             differ = [f"(not (= {a.smt} {b.smt}))" for q in self.sc.questions
                       for a, b in zip(self.g.questions[q.name], self.g.questions.get("@2:" + q.name, ()))
@@ -440,10 +441,12 @@ class _Case:
             return GroupScreening(Verdict.UNKNOWN, f"no rule constrains {free}", (), used)
         if not asked:
             return GroupScreening(Verdict.DETERMINED, "", (), used)
-        self._load_copy(always=True)
+        fixed = self._load_narrowed_copy()
         by_symbol: dict[str, list[tuple[set[str], list[tuple[str, str]]]]] = {}
         for s, a in asked:
             name = outcomes[(s, a)]
+            if name in fixed:
+                continue
             by_symbol.setdefault(s, []).append(({name}, [(name, copied(name))]))
         return replace(self._split(by_symbol), rules=used)
 
@@ -503,6 +506,7 @@ class _Case:
         """Load the second copy of the outcomes (once); False when no question needs it (unless `always`)."""
         if not always and not any(not t.known for q in self.sc.questions for t in self.g.questions[q.name]):
             return False
+        assert not self.copy_fixed, "a narrowed copy (of a screen) holds no question's second terms"
         if not self.has_copy:
             if self.copy_bodies is None:
                 copy_of = self.session.g  # the grounding the session holds: this one, or it narrowed
@@ -512,6 +516,31 @@ class _Case:
             self.session.extend(self.copy_bodies)
             self.has_copy = True
         return True
+
+    def _load_narrowed_copy(self) -> Mapping[str, bool | int]:
+        """Load the second copy of the outcomes (once) for a screen, narrowed: without the constants Z3 found to
+        take one value in every outcome (see `Session.forced`), which the copy reads as those values (see
+        `narrowed`), and return them. No outcome of the pair can differ in such a constant, and the copy is a
+        fraction of the size (a check of both copies has the answer it has with the whole copy). After a
+        satisfiable check; the first copy stays as loaded."""
+        if self.has_copy:
+            return self.copy_fixed
+        fixed = self.copy_fixed = self.session.forced()
+        copy_of = narrowed(self.g, fixed)
+        start = len(copy_of.background)
+        bodies = second_copy(copy_of)
+        # the copy's constants, shared terms and background join this grounding, for the session to declare them
+        g = self.g
+        for name, ref in copy_of.constants.items():
+            g.constants.setdefault(name, ref)
+        for name, type_name in copy_of.derived.items():
+            g.derived.setdefault(name, type_name)
+        for name, term in copy_of.shared.items():
+            g.shared.setdefault(name, term)
+        g.background += copy_of.background[start:]
+        self.session.extend(bodies)
+        self.has_copy = True
+        return fixed
 
     @cached_property
     def model_refs(self) -> list[SymbolRef]:
