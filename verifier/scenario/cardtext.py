@@ -184,7 +184,7 @@ NEGATED_KIND: "heal" | "resurrect"
 negate_target.1: "negate" _and_move? (special_ability_of | abilities_on)? target location? alternative?
 _and_move: AND_DISCARD | AND_PLACE | AND_BANISH | AND_RESERVE
 // "the special ability of an evil card", "the special ability on an Evil Character": the ability printed on the card
-// it names, as a negate of a card always is ("the special abilities on ..." is left to PREV-12's reading, refused)
+// it names, as a negate of a card always is ("the special abilities on ..." is not read)
 special_ability_of: "the" "special" "ability" ("of" | "on")
 // "Negate all special abilities on Curses", "Negate special abilities on demons": every ability on the cards it names
 // (GLOSS-10), a negate and a prevent together (PREV-12, PREV-12-R1)
