@@ -304,6 +304,11 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "if_another": FieldSpec("true or false", BOOL,
                                 "The state names a card other than the ability's own (\"If another Moabite is in "
                                 "play\").", "false"),
+        "offers_a_price": FieldSpec("true or false", BOOL,
+                                    "The ability's effect happens only if the opponent does not make a move it "
+                                    "offers them (\"Opponent may underdeck an evil card from hand. If they do not, "
+                                    "...\", \"... Opponent may ... instead\"; CORE-19-R2): whether they make it is "
+                                    "their choice, which a timeline entry may state with `opponent_pays`.", "false"),
         "targets_itself": FieldSpec("true or false", BOOL,
                                     "The ability's one target is its own card (\"You may withdraw this Hero.\"); "
                                     "an attempt using it names that card under `targets`.", "false"),
@@ -464,6 +469,11 @@ def _entry_fields() -> dict[str, FieldSpec]:
                            "duration is `until an event`. A real card's \"until <card> is played\" ends at every "
                            "later play of a card of the card list with that name (any printing): leave `until` out.",
                            "none"),
+        "opponent_pays": FieldSpec("true or false", BOOL,
+                                   "For an ability that offers the opponent a move keeping its effect from happening "
+                                   "(`offers_a_price`, CORE-19-R2): whether the opponent makes it. Left out, it is "
+                                   "the opponent's choice, and an answer that depends on it is choice-dependent."
+                                   + applies("opponent_pays"), "not stated: the opponent's choice"),
         "duration": FieldSpec("whole number of turns", {"type": "integer"},
                               "The number of turns the player picks for an ability whose duration is `up to N "
                               "turns` or `at least N turns`.", "none stated"),

@@ -71,6 +71,7 @@ VALUE_SETS: dict[str, tuple[str, ...]] = {
         "choose_return", "end_battle", "discard_card",
     ),
     "state_condition": ("no_state", "card_in_play", "card_you_control", "card_in_battle", "battle_under_way"),
+    "payment": ("payment_not_stated", "price_paid", "price_not_paid"),
     "negate_move": ("stays_put", "into_discard_pile", "into_draw_pile", "into_banish_pile", "into_reserve"),
     "part": ("negate_part", "discard_part", "set_aside_part", "heal_part", "other_part"),
     "modifier_scope": ("whole_ability", "ability_type", "excluded_type", "single_effect"),
@@ -177,6 +178,9 @@ _SYMBOLS = [
            "card in play, a card in play its player controls, a card in battle, a battle under way, or none"),
     Symbol("if_fits", I, ("ability", "card"), "bool",
            "the card fits the description the ability's state names (never the ability's own card, for 'another')"),
+    Symbol("offers_a_price", I, ("ability",), "bool",
+           "the ability's effect happens only if the opponent does not make the move it offers them ('Opponent may "
+           "underdeck an evil card from hand. If they do not, ...')"),
     Symbol("min_targets", I, ("ability",), "int", "the fewest cards the ability targets"),
     Symbol("max_targets", I, ("ability",), "int", "the most cards the ability targets (-1: no limit)"),
     Symbol("targets_in_play_too", I, ("ability",), "bool", "the ability names a zone besides play, not instead of it"),
@@ -193,6 +197,8 @@ _SYMBOLS = [
            "the second attempt is the event that ends the first one's 'until' duration"),
     Symbol("stated_turns", I, ("attempt",), "int",
            "the number of turns the case states for a duration the player picks (0: not stated)"),
+    Symbol("payment_stated", I, ("attempt",), "payment",
+           "whether the case states that the opponent makes the move the ability used offers them"),
     Symbol("start_poisoned", I, ("card",), "bool", "the card starts poisoned"),
     Symbol("start_diseased", I, ("card",), "bool", "the card starts diseased"),
     Symbol("start_paralyzed", I, ("card",), "bool", "the card starts paralyzed"),
@@ -253,6 +259,8 @@ _SYMBOLS = [
     # choices: decisions the rules give a player
     Symbol("return_choice", C, ("attempt", "card"), "step", "when the controller chooses to return the card"),
     Symbol("chosen_turns", C, ("attempt",), "int", "the number of turns the player picks for a duration the card leaves open"),
+    Symbol("opponent_pays", C, ("attempt",), "bool",
+           "the opponent makes the move the ability used offers them, which keeps its effect from happening"),
 ]
 
 SYMBOLS: dict[str, Symbol] = {s.name: s for s in _SYMBOLS}

@@ -1421,15 +1421,28 @@ def test_a_decrease_by_x_or_of_other_cards_is_refused(text: str, reason: str) ->
     assert any(reason in p.reason for p in block.unsupported)
 
 
-@pytest.mark.parametrize("text", [
-    "Opponent may underdeck an evil card from hand. If they do not, negate Evil Characters.",
-    "Underdeck a Hero. Opponent may underdeck a good Enhancement from hand instead.",
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Opponent may underdeck an evil card from hand. If they do not, negate Evil Characters.", "negate_effect"),
+    ("Underdeck a Hero. Opponent may underdeck a good Enhancement from hand instead.", "place_in_deck_effect"),
 ])
-def test_an_effect_the_opponent_may_buy_off_is_refused(text: str) -> None:
-    # a case names the cards that matter, not every card of a hand: one it does not name could pay the price, so
-    # whether the effect happens is the opponent's to decide, which no input of a case says
+def test_an_effect_the_opponent_may_buy_off_offers_a_price(text: str, kind: str) -> None:
+    # CORE-19-R2: whether the opponent pays is their choice; the move itself is not carried out (a case that could
+    # hold a card in a hand is refused)
+    a = only(text)
+    assert (a.kind, a.offers_a_price, a.unsupported, a.use_changes) == (kind, True, (), ("fits:any|any|hand",))
+
+
+@pytest.mark.parametrize("text", [
+    # nothing waits on the opponent's move: it is theirs alone
+    "Opponent may discard a good Enhancement from hand.",
+    # "if they do not" after another effect: what the price buys off is not read
+    "Negate a Hero. Opponent may underdeck an evil card from hand. If they do not, discard an Evil Character.",
+    # the opponent must make the move: nothing is offered
+    "Opponent must underdeck an evil card from hand. If they do not, negate Evil Characters.",
+])
+def test_a_move_of_the_opponent_that_buys_off_no_read_effect_is_refused(text: str) -> None:
     (block,) = read_text(text).abilities
-    assert block.unsupported
+    assert block.unsupported and not block.offers_a_price
 
 
 def test_every_trait_whose_words_hold_a_link_word_is_read_in_a_description() -> None:

@@ -2444,3 +2444,45 @@ def test_a_state_an_ability_waits_on_is_a_fact_of_every_card(make_case: Callable
     with pytest.raises(CaseError, match="'if_another' names the cards of a state"):
         make_case(WAITING.replace("if_state: card_in_play", "if_state: battle_under_way").replace(
             "        if_description: a priest\n", ""))
+
+
+MANASSEH = """\
+title: t
+players: [alice, bob]
+turns: 1
+cards:
+  manasseh:
+    card: Manasseh, the Calming (Roots)
+  goliath:
+    type: Evil_Character
+    brigade: Gray
+    owner: bob
+    abilities:
+      - {kind: afflict, inflicts: paralyzed, target_type: Hero, target_count: 1, text: "Paralyze a Hero."}
+timeline:
+  - {turn: 1, phase: Battle, enter_battle: [manasseh]}
+  - {turn: 1, phase: Battle, player: bob, enter_battle: [goliath]}
+  - {id: goliath_paralyzes, turn: 1, phase: Battle, player: bob, activate: goliath, targets: [manasseh]}
+  - {id: manasseh_negates, turn: 1, phase: Battle, negate: goliath_paralyzes, by: manasseh}
+questions:
+  negated: negated(goliath_paralyzes)"""
+
+
+def test_a_price_offered_to_the_opponent_refuses_a_case_holding_a_card_that_could_pay_it(
+        make_case: Callable[..., Scenario]) -> None:
+    """CORE-19-R2: "Opponent may underdeck an evil card from hand. If they do not, negate Evil Characters." The move
+    is not carried out: a case where bob holds a card in hand, which the move could take, is refused; 'opponent_pays'
+    is for an entry whose ability offers such a move."""
+    assert make_case(MANASSEH).cards
+    with_a_card = MANASSEH.replace("timeline:", """\
+  whip:
+    type: EE
+    brigade: Gray
+    owner: bob
+    zone: hand
+timeline:""")
+    with pytest.raises(CaseRefused, match=r"Manasseh, the Calming \(Roots\).*could change card 'whip'"):
+        make_case(with_a_card)
+    with pytest.raises(CaseError, match=r"'opponent_pays' says whether the opponent makes the move an ability offers "
+                                        r"them .*goliath_a1 offers none"):
+        make_case(MANASSEH.replace("targets: [manasseh]}", "targets: [manasseh], opponent_pays: true}"))

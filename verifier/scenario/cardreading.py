@@ -257,6 +257,9 @@ class AbilityReading(NamedTuple):
     targets_itself: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)
     discards_itself: bool = False
+    # "Opponent may underdeck an evil card from hand. If they do not, ...": its effect happens only if the opponent
+    # does not make the move it offers them (CORE-19-R2)
+    offers_a_price: bool = False
     # the text says the ability cannot be interrupted, or cannot be prevented (CBN-1-R1, CBN-9); "cannot be
     # negated" is both (CBN-1) and is read as `cannot_be_negated`
     cannot_be_interrupted: bool = False

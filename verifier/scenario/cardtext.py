@@ -479,6 +479,11 @@ class _Block:
         self.pile_moves: list[tuple[str, tuple[str, ...], bool]] = []
         # those of them that are the price of the block's effect ("discard the top card of your deck to ...", CORE-19)
         self.prices_out_of_piles: set[str] = set()
+        # a move of cards of a hand offered to the opponent ("Opponent may underdeck an evil card from hand."), read
+        # only when "If they do not, ..." follows it (CORE-19-R2)
+        self.offered_to_opponent: str | None = None
+        # the block's effect happens only if the opponent does not make a move it offers them (CORE-19-R2)
+        self.offers_price = False
         # sentences letting the block's player play a card ("You may play an Enhancement.", TGT-9-R2)
         self.plays_allowed: list[str] = []
         self.min_targets: int | str = 1
@@ -1204,8 +1209,11 @@ def _second_move(block: _Block, sentence: str, body: Tree, price: bool = False) 
 
 
 # "Opponent must discard a card from hand.", "Opponent must underdeck an evil card from hand.": a move of cards of a
-# hand that the opponent carries out
-_OPPONENT_MUST = re.compile(r"(?i)(?:each |selected |an )?opponent must (?=(?:discard|underdeck|topdeck|shuffle)\b)")
+# hand that the opponent carries out; "Opponent may underdeck an evil card from hand.": one offered to the opponent
+_OPPONENT_MUST = re.compile(r"(?i)(?:each |selected |an )?opponent (?P<verb>must|may) "
+                            r"(?=(?:discard|underdeck|topdeck|shuffle)\b)")
+# "If they do not, negate Evil Characters.": the effect the opponent's offered move would have kept from happening
+_IF_THEY_DO_NOT = re.compile(r"(?i)\s*if they do not,\s*")
 
 
 def _opponent_hand_move(block: _Block, sentence: str) -> bool:
@@ -1218,7 +1226,44 @@ def _opponent_hand_move(block: _Block, sentence: str) -> bool:
     alone = _read_alone(sentence[lead.end():], "discard", "place in deck", "shuffle")
     if alone is None or alone.zone != "hand" or alone.also_in_play:
         return False
+    offered = lead.group("verb").lower() == "may"
+    instead = re.search(r"(?i)\binstead\W*$", sentence) is not None
+    if offered and not instead:
+        block.offered_to_opponent = sentence  # read when "If they do not, ..." follows (`read_block`)
+        return True
     block.pile_moves.append((sentence, ("hand",), False))
+    if offered:
+        # "Underdeck a Hero. Opponent may underdeck a good Enhancement from hand instead."
+        block.offers_price = True
+        block.add("condition", "instead", (("offers_a_price", _PRICE_OFFERED),))
+    return True
+
+
+_PRICE_OFFERED = ("the opponent may make this move instead, and the effect happens exactly when they do not: their "
+                  "choice, which a case may state with 'opponent_pays' (CORE-19-R2)")
+
+
+def _unless_the_opponent_paid(block: _Block, sentence: str) -> bool:
+    """Read "If they do not, Y." after a move of cards of a hand offered to the opponent (`_opponent_hand_move`): Y,
+    the block's effect, happens exactly when the opponent does not make that move, which is their choice (CORE-19-R2);
+    the move is not carried out (`read_block`). After another effect of the block, what the price buys off is not
+    read."""
+    lead = _IF_THEY_DO_NOT.match(sentence)
+    if lead is None or block.offered_to_opponent is None:
+        return False
+    block.pile_moves.append((block.offered_to_opponent, ("hand",), False))
+    block.offered_to_opponent = None
+    said = lead.group(0).strip(" ,")
+    if block.kind is not None:
+        block.add("condition", said, reason="a price offered to the opponent for an effect after the block's first "
+                                            "one is not modelled")
+        return True
+    block.offers_price = True
+    block.add("condition", said, (("offers_a_price", "the effect after it happens exactly when the opponent does "
+                                                     "not make the move offered before: their choice, which a case "
+                                                     "may state with 'opponent_pays' (CORE-19-R2)"),))
+    rest = sentence[lead.end():]
+    _sentence(block, rest[:1].upper() + rest[1:])
     return True
 
 
@@ -1566,7 +1611,7 @@ def _sentence_read(block: _Block, sentence: str) -> None:
     if placed is not None:
         _placed(block, sentence, placed)
         return
-    if _opponent_hand_move(block, sentence):
+    if _opponent_hand_move(block, sentence) or _unless_the_opponent_paid(block, sentence):
         return
     tree = _parse(low)
     offered = _band_or_move(low) if tree is None else None
@@ -2272,6 +2317,9 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
+    if block.offered_to_opponent is not None:
+        # "Opponent may discard a good Enhancement from hand." with nothing that waits on it: the opponent's choice
+        block.add("sentence", block.offered_to_opponent, reason=mechanic_reason("every player"))
     if block.limit and block.kind is not None and any(m[0] not in block.prices_out_of_piles for m in block.pile_moves):
         # "You may discard the top X cards of opponent's deck. Limit once per game. May band to ...": which of the
         # effects the limit is on is not read
@@ -2353,6 +2401,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         if_state=block.condition[0], if_description=block.condition[1], if_another=block.condition[2],
         targets_itself=block.targets_itself,
         discards_itself=block.discards_itself,
+        offers_a_price=block.offers_price,
         interrupts_battle=block.interrupts_battle,
         use_limit=block.limit, alternatives=tuple(block.alternatives),
         on_return_changes=tuple(sorted(block.changes)), use_changes=tuple(sorted(block.use_changes)),

@@ -76,6 +76,7 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
                      if a.if_state != "no_state" else None),
         "discards_itself": a.discards_itself,
         "targets_itself": a.targets_itself,
+        "offers_a_price": a.offers_a_price,
         "interrupts_battle": a.interrupts_battle,
         "use_limit": ({"uses": int(a.use_limit.split("/")[0]), "per": a.use_limit.split("/")[1]}
                       if a.use_limit else None),
@@ -158,6 +159,9 @@ def _describe(a: AbilityReading) -> list[str]:
                       else f"also puts the card whose ability it negates into its owner's {pile} ({said})")
     if a.targets_itself:
         fields.append("its one target is its own card")
+    if a.offers_a_price:
+        fields.append("its effect happens only if the opponent does not make the move it offers them, their choice "
+                      "(CORE-19-R2)")
     if a.discards_itself:
         fields.append("its price is its own card, discarded as it is used from play (CORE-19-R1)")
     if a.negates_the_last_played:

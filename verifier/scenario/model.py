@@ -114,6 +114,9 @@ class Ability(NamedTuple):
     targets_itself: bool = False  # "You may withdraw this Hero.": its one target is its own card
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False
+    # "Opponent may ... If they do not, ...": its effect happens only if the opponent does not make the move it offers
+    # them (CORE-19-R2)
+    offers_a_price: bool = False
     cannot_be_interrupted: bool = False  # its card says it cannot be interrupted
     cannot_be_prevented: bool = False  # its card says it cannot be prevented
     guard_condition: str = ""  # a guard sentence the card reader does not read whole (a negate reaching it is refused)

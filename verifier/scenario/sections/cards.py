@@ -80,6 +80,7 @@ _FLAG_FACTS = (
     ("discards_itself", "discards", "does not discard", "its own card as its price"),
     ("prevents_plays_in_battle", "names only", "does not name only", "cards played in battle"),
     ("prevents_opponents_plays", "names only", "does not name only", "cards an opponent of its user plays"),
+    ("offers_a_price", "offers the opponent", "offers the opponent no", "price for its effect"),
 )
 
 # The keys of an ability written by hand that say what its negate also does to the card it negates: the move each
@@ -417,6 +418,7 @@ class CardsSection(CaseReaderBase):
                 prevents_opponents_plays=_flag(item, "played_by_opponent", False),
                 if_state=state[0], if_description=state[1], if_another=state[2],
                 targets_itself=_flag(item, "targets_itself", False),
+                offers_a_price=_flag(item, "offers_a_price", False),
             )
             if ability.guard_by and not ability.cannot_be_negated:
                 item.get("cannot_be_negated_by").fail(  # type: ignore[union-attr]
@@ -544,7 +546,7 @@ class CardsSection(CaseReaderBase):
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
                        prevents_opponents_plays=a.prevents_opponents_plays,
                        if_state=a.if_state, if_description=a.if_description, if_another=a.if_another,
-                       targets_itself=a.targets_itself,
+                       targets_itself=a.targets_itself, offers_a_price=a.offers_a_price,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)

@@ -68,7 +68,7 @@ ABILITY_KEYS = ("kind", "duration", "paired", "on_return", "grants", "cannot_be_
                 "target_alignment", "cannot_be_interrupted", "cannot_be_prevented", "cannot_be_negated_by",
                 "and_discard", "and_place", "and_banish", "and_reserve", "last_played", "or_last_played",
                 "price_itself", "played_in_battle", "played_by_opponent", "if_state", "if_description", "if_another",
-                "targets_itself")
+                "targets_itself", "offers_a_price")
 MODIFIER_KEYS = ("scope", "part", "effect", "condition", "granted_to")
 DEFAULT_PART = {"set_aside_effect": "set_aside_part", "return_effect": "other_part", "negate_effect": "negate_part",
                 "heal_effect": "heal_part", "discard_effect": "discard_part", "affliction_effect": "other_part",
@@ -80,12 +80,13 @@ ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "retur
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
-                "until", "duration", "effect", *ACTIONS)
+                "until", "duration", "effect", "opponent_pays", *ACTIONS)
 # the fields of a timeline entry that only some kinds of attempt take
 APPLIES_TO = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
               "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",),
               "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",),
-              "effect": ("play_card", "activate_ability")}
+              "effect": ("play_card", "activate_ability"),
+              "opponent_pays": ("play_card", "activate_ability", "negate_ability")}
 # an ability's duration written in words (after an optional 'for '), or as a number of turns
 DURATION_WORDS = {"none": "no_duration", "no duration": "no_duration",
                   "until end of battle": "until_end_of_battle", "until the end of battle": "until_end_of_battle",

@@ -273,6 +273,7 @@ class TimelineSection(CardsSection):
                       f"{aid} {'targets' if c in targets else 'does not target'} {c}",
                       (item.get("targets") or item.get(action) or item).loc, False)
         stated = self.stated_turns(item, aid, ability, abilities)
+        self.payment(item, aid, ability, abilities)
         until_node = item.get("until")
         until = _name(until_node, "attempt") if until_node is not None else None
         if until_node is not None:
@@ -329,6 +330,24 @@ class TimelineSection(CardsSection):
         if picked != word:
             node.fail(f"the other effect of {quoted(name)} ({listed}) is not modelled; 'effect: {word}' is the one "
                       "regcheck models (write the ability by hand under 'abilities:' for the other)")
+
+    def payment(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> None:
+        """Pin whether a timeline entry states that the opponent makes the move its ability offers them
+        ('opponent_pays', CORE-19-R2); left out, it is the opponent's choice."""
+        node = item.get("opponent_pays")
+        used = next((a for a in abilities if a.id == ability), None)
+        if node is None:
+            value = "payment_not_stated"
+        elif used is None or not used.offers_a_price:
+            node.fail("'opponent_pays' says whether the opponent makes the move an ability offers them to keep its "
+                      "effect from happening ('Opponent may ... If they do not, ...'); "
+                      + (f"{used.id} offers none" if used else "this entry uses no ability"))
+        else:
+            value = "price_paid" if _scalar(node).boolean("opponent_pays") else "price_not_paid"
+        said = {"price_paid": "the opponent is stated to make the move it offers them",
+                "price_not_paid": "the opponent is stated not to make the move it offers them",
+                "payment_not_stated": "no move of the opponent is stated"}[value]
+        self.fact("payment_stated", (aid,), value, f"{aid}: {said}", (node or item).loc, False)
 
     def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
         """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
