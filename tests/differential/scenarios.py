@@ -126,6 +126,8 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
             out["if_description"] = draw(st.sampled_from(STATE_CARDS))
             if draw(st.booleans()):
                 out["if_another"] = True
+    if draw(st.integers(1, 6)) == 1:
+        out["offers_a_price"] = True  # its effect waits on the opponent's choice not to pay (CORE-19-R2)
     return out
 
 
@@ -260,7 +262,8 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
 # the fields of the later sections' vocabulary a generated case may hold (counted by the differential run)
 SECTION_FIELDS = ("alignment", "traits", "owner", "brigade", "target_type", "target_alignment", "target_traits",
                   "target_count", "targets_own", "limit", "negates", "inflicts", "cannot_be_negated",
-                  "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle", "if_state")
+                  "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle", "if_state",
+                  "offers_a_price")
 
 
 def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:
