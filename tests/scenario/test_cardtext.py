@@ -1452,3 +1452,12 @@ def test_every_trait_whose_words_hold_a_link_word_is_read_in_a_description() -> 
     for words in linked:
         (block,) = read_text(f"Discard all {words} in battle.").abilities
         assert (block.unsupported, block.target_traits) == ((), (TRAIT_WORDS[words],)), words
+
+
+def test_a_guard_kept_aside_covers_the_abilities_before_it() -> None:
+    # CBN-6: "Cannot be negated if Coliseum is in play." after a band covers the discard before it too; its condition
+    # is not read, so a case where a negate reaches either ability is refused
+    first, band = read_text("You may discard up to X of opponent's Enhancements. May band to a generic lion. "
+                            "Cannot be negated if Coliseum is in play.").abilities
+    assert first.guard_condition == band.guard_condition == "cannot be negated if coliseum is in play"
+    assert not first.cannot_be_negated

@@ -2486,9 +2486,18 @@ def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
 def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityReading]:
     """CBN-6 and CBN-16: a "cannot be negated" (or prevented) sentence that does not say what it covers covers
     every ability on the card before it, so an ability block takes the unconditional guards of the blocks after
-    it, with a part saying where each came from."""
+    it, with a part saying where each came from; a guard kept aside (`guard_condition`: "cannot be negated if
+    Coliseum is in play") is kept aside for them too, so that a case where a negate reaches one is refused."""
     out = list(readings)
     for i, later in enumerate(readings):
+        if later.guard_condition and not later.grants_unnegatable and not later.guard_user:
+            for j in range(i):
+                if later.guard_condition not in out[j].guard_condition:
+                    out[j] = out[j]._replace(
+                        guard_condition="; ".join(filter(None, (out[j].guard_condition, later.guard_condition))),
+                        pieces=out[j].pieces + (Part("cannot", f"covered by a later sentence ('{later.text}')", (
+                            ("guard_condition", f"'{later.guard_condition}' (not modelled: a case where a negate "
+                                                "reaches this ability is refused)"),), ""),))
         # a "cannot be negated" given to other cards says what it covers; one that holds for some users only is
         # not carried to the blocks before it
         guards = [g for g in _GUARDS if getattr(later, g) is True and not later.grants_unnegatable
