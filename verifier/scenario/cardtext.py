@@ -596,6 +596,15 @@ def _two_for_user(block: _Block, desc: str) -> tuple[str, str, set[str]] | None:
     return None if requires is None else (m.group("first"), m.group("user"), requires)
 
 
+# The card types of characters, which bands, captures, decreases and "if used by" name
+_CHARACTERS = frozenset({"Hero", "Evil_Character"})
+
+
+def _characters_only(types: tuple[str, ...]) -> bool:
+    """The types name characters, and nothing else (no types name any card)."""
+    return bool(types) and set(types) <= _CHARACTERS
+
+
 # The kinds of effect that may move the ability's own card ("You may withdraw this Hero.", "Underdeck this card.")
 _SELF_MOVES = frozenset({"withdraw_effect", "return_to_hand_effect", "shuffle_effect", "place_in_deck_effect",
                          "banish_effect", "reserve_effect"})
@@ -945,18 +954,25 @@ def _band(block: _Block, body: Tree, permitted: bool) -> None:
     elif block.max_targets is not None and (not isinstance(block.max_targets, int) or block.min_targets not in (0, 1)):
         block.add("target", _words(target), reason="a band of a number of characters other than one, 'up to N' or "
                                                    "'any number of' is not modelled")
-    elif any(not types or any(t not in ("Hero", "Evil_Character") for t in types)
+    elif any(not _characters_only(types)
              for types in (block.types, *(d.types for d in block.other_descriptions))):
         block.add("target", _words(target), reason="a band names characters; this description names other cards")
+
+
+_NEGATE_REFUSED = "not modelled: a case where a negate reaches this ability is refused"
+
+
+def _with_guard_aside(kept: str, guard: str) -> str:
+    """The guards kept aside (`guard_condition`), with one more."""
+    return "; ".join(filter(None, (kept, guard)))
 
 
 def _guard_aside(block: _Block, text: str, why: str = "its condition is not read") -> None:
     """Keep a guard sentence the reader does not read whole ("cannot be negated if a king of Israel is in play",
     "cannot be prevented by a Hero") aside, saying why: a guard matters only where a negate reaches its ability
     (CBN-2, CBN-1-R1), and the case loader refuses every case where one may."""
-    block.guard_condition = "; ".join(filter(None, (block.guard_condition, _unspaced(text))))
-    block.add("cannot", text, (("guard_condition", f"'{_unspaced(text)}' ({why}; not modelled: a case where a "
-                                                   "negate reaches this ability is refused)"),))
+    block.guard_condition = _with_guard_aside(block.guard_condition, _unspaced(text))
+    block.add("cannot", text, (("guard_condition", f"'{_unspaced(text)}' ({why}; {_NEGATE_REFUSED})"),))
 
 
 def _interrupt(block: _Block, text: str) -> None:
@@ -1067,7 +1083,7 @@ def _grant_refusal(block: _Block, guards: set[str], what: str, user: str, covere
         return f"{GRANT_NOT_MODELLED}: {covered}"
     if isinstance(users, str):
         return f"{GRANT_NOT_MODELLED}: its user, {users}"
-    if users is not None and not set(users.types) <= {"Hero", "Evil_Character"}:
+    if users is not None and not set(users.types) <= _CHARACTERS:
         return f"{GRANT_NOT_MODELLED}: 'used by' names characters, and '{user}' names other cards"
     if user and not (covered.types and set(covered.types) <= {"GE", "EE"}):
         return f"{GRANT_NOT_MODELLED}: only Enhancements are used by a character (CORE-18), and '{what}' names other cards"
@@ -1214,6 +1230,8 @@ _OPPONENT_MUST = re.compile(r"(?i)(?:each |selected |an )?opponent (?P<verb>must
                             r"(?=(?:discard|underdeck|topdeck|shuffle)\b)")
 # "If they do not, negate Evil Characters.": the effect the opponent's offered move would have kept from happening
 _IF_THEY_DO_NOT = re.compile(r"(?i)\s*if they do not,\s*")
+# What a price offered to the opponent leaves open (CORE-19-R2)
+_THEIR_CHOICE = "their choice, which a case may state with 'opponent_pays' (CORE-19-R2)"
 
 
 def _opponent_hand_move(block: _Block, sentence: str) -> bool:
@@ -1235,12 +1253,9 @@ def _opponent_hand_move(block: _Block, sentence: str) -> bool:
     if offered:
         # "Underdeck a Hero. Opponent may underdeck a good Enhancement from hand instead."
         block.offers_price = True
-        block.add("condition", "instead", (("offers_a_price", _PRICE_OFFERED),))
+        block.add("condition", "instead", (("offers_a_price", "the opponent may make this move instead, and the "
+                                                              f"effect happens exactly when they do not: {_THEIR_CHOICE}"),))
     return True
-
-
-_PRICE_OFFERED = ("the opponent may make this move instead, and the effect happens exactly when they do not: their "
-                  "choice, which a case may state with 'opponent_pays' (CORE-19-R2)")
 
 
 def _unless_the_opponent_paid(block: _Block, sentence: str) -> bool:
@@ -1260,8 +1275,7 @@ def _unless_the_opponent_paid(block: _Block, sentence: str) -> bool:
         return True
     block.offers_price = True
     block.add("condition", said, (("offers_a_price", "the effect after it happens exactly when the opponent does "
-                                                     "not make the move offered before: their choice, which a case "
-                                                     "may state with 'opponent_pays' (CORE-19-R2)"),))
+                                                     f"not make the move offered before: {_THEIR_CHOICE}"),))
     rest = sentence[lead.end():]
     _sentence(block, rest[:1].upper() + rest[1:])
     return True
@@ -1783,11 +1797,11 @@ def _sentence_read(block: _Block, sentence: str) -> None:
                              and t.type in ("DECK_VERB", "ON_DECK", "TO_DECK_END"))
                 _into_owners_deck(block, str(where), "PLACE-1, PLACE-1-R4" if where.type == "TO_DECK_END"
                                   else "PLACE-1, PLACE-1-R1")
-            if name == "decrease" and not (block.types and set(block.types) <= {"Hero", "Evil_Character"}):
+            if name == "decrease" and not _characters_only(block.types):
                 block.add("target", _words(target), reason="a decrease of cards that may not be characters is not "
                                                            "modelled: the conditions regcheck follows are "
                                                            "characters' (CORE-12)")
-            if name == "capture_target" and block.types and not set(block.types) <= {"Hero", "Evil_Character"}:
+            if name == "capture_target" and block.types and not _characters_only(block.types):
                 block.add("target", _words(target), reason="only Heroes and Evil Characters can be captured (CAPT-1): "
                                                            "a capture of other cards is not read")
             elif name == "capture_target":
@@ -2233,8 +2247,8 @@ def _requires_user(block: _Block, text: str, named: str) -> None:
     if words and words[0] in ("a", "an"):
         words = words[1:]
     description = _read(block, " ".join(words))
-    if (isinstance(description, str) or not description.types or description.alignment or description.brigade
-            or not set(description.types) <= {"Hero", "Evil_Character"}):
+    if (isinstance(description, str) or description.alignment or description.brigade
+            or not _characters_only(description.types)):
         block.add("condition", text, reason="a condition on who uses the ability is not modelled")
         return
     types, traits = description.types, list(description.traits)
@@ -2474,7 +2488,7 @@ def _guard_user(block: _Block, text: str, guards: set[str], words: str) -> bool:
     the description (the case loader checks each use); False when the description is not one of characters the
     model can check (the condition is then not read)."""
     d = _read(block, without_article(words))
-    if isinstance(d, str) or not d.types or not set(d.types) <= {"Hero", "Evil_Character"}:
+    if isinstance(d, str) or not _characters_only(d.types):
         return False
     mapped = _set_guards(block, guards)
     block.guard_user = without_article(words)
@@ -2494,10 +2508,9 @@ def _covered_by_later_sentences(readings: list[AbilityReading]) -> list[AbilityR
             for j in range(i):
                 if later.guard_condition not in out[j].guard_condition:
                     out[j] = out[j]._replace(
-                        guard_condition="; ".join(filter(None, (out[j].guard_condition, later.guard_condition))),
+                        guard_condition=_with_guard_aside(out[j].guard_condition, later.guard_condition),
                         pieces=out[j].pieces + (Part("cannot", f"covered by a later sentence ('{later.text}')", (
-                            ("guard_condition", f"'{later.guard_condition}' (not modelled: a case where a negate "
-                                                "reaches this ability is refused)"),), ""),))
+                            ("guard_condition", f"'{later.guard_condition}' ({_NEGATE_REFUSED})"),), ""),))
         # a "cannot be negated" given to other cards says what it covers; one that holds for some users only is
         # not carried to the blocks before it
         guards = [g for g in _GUARDS if getattr(later, g) is True and not later.grants_unnegatable
