@@ -1132,6 +1132,39 @@ questions:
         make_case(text)
 
 
+AHIMELEK = """\
+players: [alice, bob]
+cards:
+  ahimelek:
+    card: Ahimelek the Hittite
+  stephen:
+    type: Hero
+  beast:
+    type: Evil_Character
+    owner: bob
+    abilities:
+      - kind: KIND
+timeline:
+  - id: take_stephen
+    turn: 2
+    phase: Preparation
+    activate: beast
+    targets: [stephen]
+questions:
+  where: zone(stephen, 0)
+"""
+
+
+@pytest.mark.parametrize("kind", ["capture", "banish"])
+def test_a_protection_from_capture_is_refused_where_a_capture_or_a_banish_could_meet_it(
+        make_case: Callable[..., Scenario], kind: str) -> None:
+    # "Protect your warrior class Heroes from capture": the model captures and banishes, and carries out no protection
+    with pytest.raises(CaseError, match=r"'Ahimelek the Hittite' protects cards .* attempt 'take_stephen' \(line 13\)"):
+        make_case(AHIMELEK.replace("KIND", kind))
+    # a discard is not a capture: the protection cannot meet it
+    assert make_case(AHIMELEK.replace("KIND", "discard")).attempts[0].id == "take_stephen"
+
+
 LIMITED = """\
 players: [alice, bob]
 cards:

@@ -1565,6 +1565,10 @@ def _regardless(block: _Block, text: str) -> None:
                                   "as for any protection"),))
 
 
+# When a case is refused for a protection against capture, conversion or removal from the game
+_CAPTURE_MET = "a case holds a capture or a banish the protection could meet (the model has no conversion)"
+
+
 def _sentence(block: _Block, sentence: str) -> None:
     """Read one sentence into the block (`_sentence_read`); a state read as leading it (`_condition`) is kept only
     when the sentence gives the block its effect, of which the state is then the condition."""
@@ -1894,7 +1898,7 @@ def _sentence_read(block: _Block, sentence: str) -> None:
             block.protections.add("set_aside_cards/capture/card")
             block.add("on_return", text, tuple(mapped) + (
                 ("grants", "true"), ("protects", "the cards it sets aside, against conversion and capture"),
-                ("refused_when", "never: the model has neither capture nor conversion")))
+                ("refused_when", _CAPTURE_MET)))
             return
         if (name == "returns_able" or re.search(r"\bgains? (?:the |an? )?abilit(?:y|ies)\b", clause)
                 or re.search(r"\breturns? with (?:the )?abilit(?:y|ies) to\b", clause)):
@@ -2211,7 +2215,7 @@ def _gains_quoted(block: _Block, text: str, ability: str) -> None:
             return
         block.protections.add("set_aside_cards/capture/card")
         mapped += [("protects", "the cards it sets aside, against capture, conversion or removal from the game"),
-                   ("refused_when", "never: the model has no capture, conversion or removal from the game")]
+                   ("refused_when", _CAPTURE_MET)]
     elif not re.fullmatch(r"may band (?:to|with) [a-z0-9 ']+", ability):
         block.add("gains_ability", text, reason="what the ability the card gains does is not read")
         return
@@ -2291,7 +2295,7 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
     block.protections.add(f"{whom}/{source}/{'paired' if kind == 'paired' else 'card'}")
     block.add(kind, text, (("protects", f"{_WHOM[whom]}, against {_SOURCE[source]}"),
                            ("refused_when", "a case holds an attempt the protection could meet" if source != "capture"
-                            else "never: the model has no capture")))
+                            else _CAPTURE_MET)))
 
 
 _WHOM = {"set_aside_cards": "the cards it sets aside", "set_aside_areas": "cards in set-aside areas",

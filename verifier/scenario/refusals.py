@@ -590,9 +590,10 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
     an attempt the protection could meet.
 
     Read as broadly as its words could go: an attempt of another card, other than a heal or an attempt
-    that harms no card, could meet it, unless the protection is against capture (the model has none), or
-    against evil cards and the attempt's card is a Hero or a Good Enhancement, or it guards only the
-    cards the ability sets aside (or cards in set-aside areas) and the attempt targets none of them.
+    that harms no card, could meet it, unless the protection is against capture, conversion or removal from
+    the game and the attempt neither captures nor banishes (the model has no conversion), or against evil
+    cards and the attempt's card is a Hero or a Good Enhancement, or it guards only the cards the ability sets
+    aside (or cards in set-aside areas) and the attempt targets none of them.
     """
     by_card = {c.name: c for c in cards}
     by_ability = {a.id: a for a in abilities}
@@ -612,7 +613,7 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
             card = by_card.get(y.card or "")
             for protection in protections:
                 whom, against, whose = protection.split("/")
-                if against == "capture" or (whose == "paired" and not uses):
+                if (whose == "paired" and not uses) or (against == "capture" and not _captures_or_banishes(y, used)):
                     continue
                 if against == "evil" and card is not None and card.type in ("Hero", "GE"):
                     continue
@@ -627,6 +628,14 @@ def _refuse_protections_that_could_matter(unmodelled: Unmodelled, cards: list[Ca
                     f"'{y.id}' (line {y.loc.line}) could be one it protects against. Keep 'card: {name}' for its "
                     "type and brigade and write the ability by hand under 'abilities:', deciding what the "
                     "protection does in this case", where.loc)
+
+
+def _captures_or_banishes(y: Attempt, used: Ability | None) -> bool:
+    """Whether an attempt could meet a protection against capture, conversion or removal from the game: it uses a
+    capture, a banish (a removal from the game is read as one, BAN-2-R1), or a negate that banishes the card whose
+    ability it negates (BAN-1-R2)."""
+    return used is not None and (used.kind in ("capture_effect", "banish_effect") or (
+        y.kind == "negate_ability" and used.moves_what_it_negates == "into_banish_pile"))
 
 
 def _could_be_discarded(abilities: list[Ability], steps: list[Step],
