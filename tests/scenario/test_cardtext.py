@@ -729,8 +729,18 @@ def test_protections_are_read_as_what_they_guard_and_against_what() -> None:
     # an immunity to other cards is a protection from their special abilities (IGN-3-R1)
     a = only("Negate a Hero. This Hero is immune to demons.")
     assert (a.kind, a.protections, a.unsupported) == ("negate_effect", ("any_card/any/card",), ())
+    # a protection alone is an ability of the case whose protection is not carried out (PROT-4)
     a = only("Immune to evil cards.")
-    assert (a.kind, a.protections, a.unsupported) == (None, ("any_card/evil/card",), ())
+    assert (a.kind, a.protections, a.unsupported, a.min_targets, a.max_targets) == (
+        "other_effect", ("any_card/evil/card",), (), 0, None)
+    a = only("Protect Heroes from evil cards.")
+    assert (a.kind, a.protections, a.unsupported) == ("other_effect", ("any_card/evil/card",), ())
+    # with a sentence left unread, the block stays no ability of the case
+    a = only("Protect Heroes from evil cards. You may underdeck the top card of deck to topdeck a card from Reserve.")
+    assert (a.kind, a.protections) == (None, ("any_card/evil/card",)) and a.unsupported
+    # an effect before an immunity, in its words, is refused with what it is
+    a = only("This Hero has access to any Site and is immune to gray brigade.")
+    assert (a.kind, a.protections) == (None, ()) and "access to sites is not modelled" in reasons(a)[0]
 
 
 def test_an_ongoing_effect_while_set_aside_on_what_the_model_tracks_is_refused() -> None:

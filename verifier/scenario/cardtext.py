@@ -27,7 +27,7 @@ from functools import cache, lru_cache
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from .cardmechanics import mechanic_reason, unread_reason
+from .cardmechanics import NOT_UNDERSTOOD, mechanic_reason, unread_reason
 from .cardreading import NEGATE_MOVE_PLACES, USE_LIMIT, AbilityReading, Part, Reach, TextReadingResult, reach_change, use_count
 from .descriptions import (
     ALIGNMENTS,
@@ -1957,6 +1957,11 @@ def _sentence_read(block: _Block, sentence: str) -> None:
         _use_limit(block, text, str(use_count(times)), unit)
         return
     if name in ("protect", "immune"):
+        subject = re.split(r"\bimmune to\b", text)[0] if name == "immune" else ""
+        if unread_reason(subject) != NOT_UNDERSTOOD:
+            # "This Hero has access to any Site and is immune to gray brigade.": another effect before the immunity
+            block.add(name, text, reason=unread_reason(subject))
+            return
         _protection(block, name, text, text, about_the_set_aside=False)
         return
     if name == "grant_cannot":
@@ -2298,6 +2303,18 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
                             else _CAPTURE_MET)))
 
 
+def _protection_alone(block: _Block) -> None:
+    """A block whose one effect is a protection of a card ("Protect Heroes from evil cards.", "Hero is immune to
+    Gray Brigade."), every part of it read: an ability of the case (PROT-4) whose protection is not carried out, as
+    for every protection, and whose targets, the cards it protects (PROT-5), are not read."""
+    block.targets_nothing()
+    at = next(i for i, p in enumerate(block.pieces) if p.kind in ("protect", "immune") and not p.reason)
+    part = block.pieces[at]
+    block.pieces[at] = part._replace(mapped=(("kind", "other_effect: a protection, which the model does not carry "
+                                                      "out (PROT-4); its targets, the cards it protects, are not read "
+                                                      "(PROT-5)"),) + part.mapped)
+
+
 _WHOM = {"set_aside_cards": "the cards it sets aside", "set_aside_areas": "cards in set-aside areas",
          "any_card": "the cards it names (read as any card)"}
 _SOURCE = {"capture": "capture", "evil": "evil cards", "any": "anything (read as broadly as its words could go)"}
@@ -2386,6 +2403,9 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         block.add("price" if price else "move", sentence, mapped + (("use_changes", (
             "the price of the effect, paid as the ability is used (CORE-19): " if price else "") + f"cards in {where} "
             "(not carried out: a case holding one is refused)"),))
+    if block.kind is None and any(p.endswith("/card") for p in block.protections) and not any(
+            p.reason for p in block.pieces):
+        _protection_alone(block)
     if block.kind is None:
         block.min_targets, block.max_targets = 0, None
     if block.condition[0] != "no_state" and block.kind in _TAKING_EFFECT_BY_USE:
