@@ -1893,7 +1893,7 @@ def _sentence_read(block: _Block, sentence: str) -> None:
             return
         if name == "on_return" and _SAFE_FROM_CAPTURE.fullmatch(clause):
             # "On return, characters cannot be converted or captured in battle": a protection (an ability, SA-13)
-            # against what the model has none of
+            # against capture and conversion, refused where a capture could meet it
             block.paired = block.on_return = block.grants = True
             block.protections.add("set_aside_cards/capture/card")
             block.add("on_return", text, tuple(mapped) + (
@@ -2200,7 +2200,8 @@ def _increase(block: _Block, sentence: str, m: re.Match[str]) -> bool:
 # "Demon gains the ability 'May band with a demon from another brigade.'": the set-aside card, named again
 _GAINS_QUOTED = re.compile(r"(?:that |the )?(?:hero|heroes|demon|demons|character|characters|evil character|"
                            r"evil characters) gains? the ability(?: ,)? '([^']+)'")
-# a gained protection against only what the model has none of
+# a gained protection against capture, conversion or removal from the game alone (refused where a capture or a banish
+# could meet it)
 _SAFE_GAINED = re.compile(r"(?:protect (?:hero|character|demon|it|them) from|immune to) (?:capture|conversion|"
                           r"removal from the game)(?: ,)?(?:(?: ,)? (?:and|or) (?:capture|conversion|removal from the "
                           r"game)| , (?:capture|conversion|removal from the game))*(?: , except by [a-z0-9 ']+)?")
@@ -2288,8 +2289,8 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
     and whether it is the paired ability of a set-aside (else it is the card's, whether or not it is used).
 
     The model has no protection: the reading records it so that a case in which the protection could
-    decide something is refused (see the case loader); against capture, which the model does not have,
-    it decides nothing. What it guards: the cards the ability sets aside, cards in set-aside areas, or
+    decide something is refused (see the case loader); against capture (conversion, removal from the game),
+    only where a capture or a banish could meet it. What it guards: the cards the ability sets aside, cards in set-aside areas, or
     (any other wording) any card; against what: capture, evil cards (named after "from", "to" or "by": not the
     evil cards it guards), or (any other wording) anything.
     """
