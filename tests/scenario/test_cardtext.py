@@ -420,6 +420,18 @@ def test_a_permission_to_play_an_enhancement_moves_no_card(text: str, kind: str)
     assert any(p.kind == "play" and dict(p.mapped)["moves"].startswith("no card") for p in a.pieces)
 
 
+@pytest.mark.parametrize("text", [
+    "Draw 1 (or 2 if used by Boaz).",
+    "Each player must draw 1 (or 2 if used by Andrew).",
+    "You may draw 3 and play an Enhancement.",
+    "Interrupt the battle. You may draw 1 (or 3 if used by a Daniel Hero) and play an O.T. Enhancement.",
+])
+def test_a_draw_is_not_carried_out_whatever_its_count_and_a_play_after_it_is_a_play_of_its_own(text: str) -> None:
+    a = only(text)
+    assert (a.kind, a.unsupported, a.use_changes) == ("other_effect", (), ("draw_pile:any",))
+    assert any(p.kind == "play" for p in a.pieces) == (" and play " in text)
+
+
 def test_a_permission_to_play_a_card_of_a_kind_the_reader_does_not_take_is_refused() -> None:
     assert only("You may play an Enhancement with a capture ability.").unsupported
 

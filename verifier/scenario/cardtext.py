@@ -1642,6 +1642,12 @@ def _sentence_read(block: _Block, sentence: str) -> None:
         _sentence(block, printed.group(0) if printed is not None and _lowered(printed.group(0)) == band else band)
         block.pile_moves.append((sentence, _pile_zones(offered_move), False))
         return
+    both = _DRAW_AND_PLAY.fullmatch(low) if tree is None else None
+    if both is not None and _PILE_MOVES.fullmatch(both.group("draw")):
+        # "You may draw 3 and play an Enhancement.": a draw, not carried out, and a play of its own (TGT-9-R2)
+        _sentence(block, both.group("draw"))
+        _sentence(block, f"you may play {both.group('play')}")
+        return
     gain = _GAIN.fullmatch(low) if tree is None else None
     if gain is not None and _increase(block, sentence, gain):
         return
@@ -2088,6 +2094,8 @@ _OTHER_MOVE = r"(?!(?:banish|remove|underdeck|topdeck|shuffle|discard|reserve|dr
 # what a discard out of a pile names: one description, without a place or a second effect of its own
 _ONE_KIND = r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|from|in|or|and|take|discard)\b)[^,;:])+?"
 _MOVE = (r"(?:draw (?:up to )?(?:x(?: \(limit \d+(?: unless played in battle)?\))?|\d+|one|two|three|a card)(?: cards?)?"
+         # "Draw 1 (or 2 if used by Boaz).": how many cards a move not carried out takes changes nothing the model has
+         r"(?: \(or (?:\d+|x|two|three) if used by [^()]+\))?"
          r"(?: from (?:the )?bottom of (?:your )?deck)?|draw (?:the )?top card (?:of|from) (?:your |own )?draw pile"
          # "You may underdeck an evil card from hand to draw 2." (PLACE-1-R1, CORE-19): cards of a hand move too
          rf"|(?:underdeck|topdeck) (?:a|an|one|up to \d+|any number of) {_ONE_KIND} from (?:your )?hand to draw "
@@ -2136,6 +2144,8 @@ _SEEN_HAND = re.compile(r"\bhands?\b")
 # "You may play an Enhancement.", "If opponent has board advantage, you may play an O.T. brown Enhancement."
 # (TGT-9-R2): a play the case writes as its own; whether a condition leading it holds, no card moves
 _PLAY_PERMISSION = re.compile(r"(?:if [^,]+ , )?you may play (?:an?|one) (?:[a-z.]+ )*?enhancement")
+# "You may draw 1 (or 3 if used by a Daniel Hero) and play an O.T. Enhancement.": a draw and a play permission
+_DRAW_AND_PLAY = re.compile(r"(?P<draw>(?:you may )?draw [^,;:]+?) and play (?P<play>(?:an?|one) (?:[a-z.]+ )*?enhancement)")
 # what the move after a look takes: any words naming cards, none that would do anything but move them
 _LOOKED_AT = (r"(?:(?!\b(?:put|play|place|add|equip|battle|territory|give|activate|discard|set|shuffle|exchange|"
               r"reserve|banish|capture|convert|if|and|from|(?<!up )to|this)\b)[^,;:])+?")
