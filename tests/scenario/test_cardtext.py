@@ -149,7 +149,7 @@ def test_a_price_that_is_the_card_itself(text: str, kind: str, types: tuple[str,
 
 @pytest.mark.parametrize("text", [
     "Discard this Hero to release a captured Hero.",  # the effect bought is not read
-    "You may discard this card to draw 3 and play an Enhancement.",
+    "You may discard this card to convert a human Hero.",
 ])
 def test_a_price_of_the_card_itself_for_an_effect_not_read_is_refused(text: str) -> None:
     a = only(text)
@@ -422,6 +422,7 @@ def test_a_permission_to_play_an_enhancement_moves_no_card(text: str, kind: str)
 
 @pytest.mark.parametrize("text", [
     "Draw 1 (or 2 if used by Boaz).",
+    "You may discard this card to draw 3 and play an Enhancement.",  # bought with the card itself (CORE-19-R1)
     "Each player must draw 1 (or 2 if used by Andrew).",
     "You may draw 3 and play an Enhancement.",
     "Interrupt the battle. You may draw 1 (or 3 if used by a Daniel Hero) and play an O.T. Enhancement.",
