@@ -295,9 +295,11 @@ def _ability_fields() -> dict[str, FieldSpec]:
         "if_state": FieldSpec("state", _member("state_condition"),
                               "The state the ability's effect waits on, checked as it is used (TRIG-3, TRIG-3-R1): "
                               "`card_in_play` (\"If a priest is in play\"), `card_you_control` (\"If you control a "
-                              "priest\"), `card_in_battle` (\"If an evil Enhancement is in battle\") or "
-                              "`battle_under_way` (\"If played in battle\"); when it does not hold, the effect does "
-                              "not happen.", "no_state"),
+                              "priest\"), `card_in_battle` (\"If an evil Enhancement is in battle\"), "
+                              "`battle_under_way` (\"If played in battle\") or `state_the_case_states` (\"If "
+                              "blocking\", a state regcheck does not check from the cards, TRIG-3-R2: each timeline "
+                              "entry using the ability says whether it holds, with `state_holds`); when it does not "
+                              "hold, the effect does not happen.", "no_state"),
         "if_description": FieldSpec("description", {"type": "string", "minLength": 1},
                                     "The cards the state of `if_state` names, in the card's words (\"a priest\", "
                                     "\"an evil Enhancement\"): types, alignment, brigade and traits.", "none"),
@@ -474,6 +476,11 @@ def _entry_fields() -> dict[str, FieldSpec]:
                                    "(`offers_a_price`, CORE-19-R2): whether the opponent makes it. Left out, it is "
                                    "the opponent's choice, and an answer that depends on it is choice-dependent."
                                    + applies("opponent_pays"), "not stated: the opponent's choice"),
+        "state_holds": FieldSpec("true or false", BOOL,
+                                 "For an ability whose effect waits on a state regcheck does not check from the cards "
+                                 "(`if_state: state_the_case_states`, \"If blocking, ...\", TRIG-3-R2): whether it "
+                                 "holds as this entry uses the ability; a case that leaves it out is not answered."
+                                 + applies("state_holds"), "none: the case is refused"),
         "duration": FieldSpec("whole number of turns", {"type": "integer"},
                               "The number of turns the player picks for an ability whose duration is `up to N "
                               "turns` or `at least N turns`.", "none stated"),

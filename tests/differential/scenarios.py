@@ -37,7 +37,7 @@ LIMITS = ("once per game", "once per turn", "twice per game")
 NEGATED_KINDS = ("heal", "afflict", "restore abilities")
 INFLICTED = ("poisoned", "diseased", "paralyzed", "decreased")
 # the states an effect may wait on (TRIG-3-R1) and the cards they name
-STATES = ("card_in_play", "card_you_control", "card_in_battle", "battle_under_way")
+STATES = ("card_in_play", "card_you_control", "card_in_battle", "battle_under_way", "state_the_case_states")
 STATE_CARDS = ("a Hero", "an Evil Character", "a Lost Soul")
 
 
@@ -122,7 +122,7 @@ def _ability(draw: Any, names: list[str]) -> dict[str, Any]:
                              "condition": draw(st.booleans())}]
     if draw(st.integers(1, 5)) == 1:
         out["if_state"] = draw(st.sampled_from(STATES))
-        if out["if_state"] != "battle_under_way":
+        if out["if_state"] not in ("battle_under_way", "state_the_case_states"):
             out["if_description"] = draw(st.sampled_from(STATE_CARDS))
             if draw(st.booleans()):
                 out["if_another"] = True
@@ -164,6 +164,12 @@ def _card(draw: Any, name: str, others: list[str], coherent: bool) -> dict[str, 
     return card
 
 
+def _stated_state(draw: Any, entry: dict[str, Any], card: dict[str, Any]) -> None:
+    """An entry using a card whose ability waits on a state the case states says whether it holds (TRIG-3-R2)."""
+    if any(a.get("if_state") == "state_the_case_states" for a in card["abilities"]):
+        entry["state_holds"] = draw(st.booleans())
+
+
 @st.composite
 def _attempt(draw: Any, i: int, turns: int, cards: dict[str, dict[str, Any]],
              earlier: list[dict[str, Any]]) -> dict[str, Any]:
@@ -197,12 +203,15 @@ def _attempt(draw: Any, i: int, turns: int, cards: dict[str, dict[str, Any]],
             entry["on"] = draw(st.sampled_from(characters))
         if targets and not all(a["kind"] == "prevent" for a in cards[card]["abilities"]):  # a prevent names none
             entry["targets"] = targets
+        _stated_state(draw, entry, cards[card])
     elif action == "return":
         entry["return"] = targets or [draw(st.sampled_from(names))]
         entry["by"] = draw(st.sampled_from(by_kind["return"]))
+        _stated_state(draw, entry, cards[entry["by"]])
     elif action == "negate":
         entry["negate"] = draw(st.sampled_from(uses))["id"]
         entry["by"] = draw(st.sampled_from(by_kind["negate"]))
+        _stated_state(draw, entry, cards[entry["by"]])
     elif action == "enter_battle":
         entry["enter_battle"] = targets or [draw(st.sampled_from(names))]
         role = _maybe(draw, st.sampled_from(ROLES), 3)
@@ -263,7 +272,7 @@ def _question(draw: Any, turns: int, cards: list[str], attempts: list[dict[str, 
 SECTION_FIELDS = ("alignment", "traits", "owner", "brigade", "target_type", "target_alignment", "target_traits",
                   "target_count", "targets_own", "limit", "negates", "inflicts", "cannot_be_negated",
                   "cannot_be_interrupted", "cannot_be_prevented", "negate", "played_in_battle", "if_state",
-                  "offers_a_price")
+                  "offers_a_price", "state_holds")
 
 
 def case_texts(max_turns: int = 2) -> st.SearchStrategy[str]:
@@ -293,6 +302,7 @@ def _set_aside_story(draw: Any, max_turns: int) -> str:
     verb = "play" if cards["boaz"]["type"] == "GE" else "activate"
     attempts: list[dict[str, Any]] = [{"id": "x1", "turn": play_turn, "phase": PHASES[play_phase], verb: "boaz",
                                        **({"on": "abel"} if verb == "play" else {}), "targets": ["abel"]}]
+    _stated_state(draw, attempts[0], cards["boaz"])
     if answer == "negate" and draw(st.booleans()):  # bob's negate in the phase of the set-aside, its likeliest time
         attempts.append({"id": "x2", "turn": play_turn, "phase": PHASES[play_phase], "negate": "x1", "by": "caleb"})
     later = sorted(draw(st.lists(st.tuples(st.integers(1, turns), st.sampled_from((0, 2, 2, 3, 4))), max_size=2)))

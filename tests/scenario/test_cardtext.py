@@ -252,10 +252,28 @@ def test_a_permission_after_a_condition_the_reader_reads(text: str, requires: se
     assert any(p.kind == "permission" for p in a.pieces)
 
 
-def test_a_permission_after_a_condition_not_read_is_a_choice_left_unread() -> None:
-    a = only("If blocking, you may negate an evil card.")
+@pytest.mark.parametrize("text", [
+    "If your giant blocks, you may negate an evil card.",  # an event, not a state
+    "If blocking, you may discard an Evil Character with strength 9 or greater.",  # a state, and an effect not read
+])
+def test_a_permission_after_a_condition_not_read_is_a_choice_left_unread(text: str) -> None:
+    a = only(text)
     assert a.kind is None and not a.acts_unread
     assert [p.kind for p in a.unsupported] == ["sentence"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("If blocking, you may negate an evil card.", "if blocking"),
+    ("If opponent has hand advantage, negate and reserve an evil card.", "if opponent has hand advantage"),
+    ("If blocking and another Babylonian is in play, you may capture a human in a territory.",
+     "if blocking and another babylonian is in play"),
+    ("If an idol or a Curse is active, discard a Hero.", "if an idol or a curse is active"),
+    ("If a meek Hero is in play, discard a Hero.", "if a meek hero is in play"),  # cards the model cannot check
+])
+def test_a_state_the_reader_does_not_check_is_one_the_case_states(text: str, words: str) -> None:
+    # TRIG-3-R2: each timeline entry using the ability says whether it holds
+    a = only(text)
+    assert (a.if_state, a.if_words, a.if_description, a.unsupported) == ("state_the_case_states", words, "", ())
 
 
 def test_a_second_effect_with_a_condition_and_a_permission_is_a_move_not_carried_out() -> None:
@@ -1389,8 +1407,14 @@ def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(tex
     assert reason in [p.reason for p in a.pieces if p.kind == "condition"]
 
 
-def test_a_state_whose_cards_the_model_cannot_check_leaves_the_sentence_unread() -> None:
-    a = only("If a meek Hero is in play, discard a Hero.")
+@pytest.mark.parametrize("text", [
+    "If this Hero is defeated, discard a Hero.",
+    "If an opponent draws, discard a Hero.",
+    "If opponent has played an Enhancement in battle, discard a Hero.",
+    "If you do, discard a Hero.",
+])
+def test_an_event_leading_an_effect_is_not_read_as_a_state(text: str) -> None:
+    a = only(text)
     assert a.if_state == "no_state" and a.unsupported
 
 

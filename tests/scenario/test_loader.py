@@ -2519,3 +2519,36 @@ timeline:""")
     with pytest.raises(CaseError, match=r"'opponent_pays' says whether the opponent makes the move an ability offers "
                                         r"them .*goliath_a1 offers none"):
         make_case(MANASSEH.replace("targets: [manasseh]}", "targets: [manasseh], opponent_pays: true}"))
+
+
+STATED_STATE = """\
+players: [alice, bob]
+cards:
+  eli:
+    card: Eli, the Judge [RR2]
+  hophni:
+    type: Evil_Character
+    owner: bob
+timeline:
+  - {turn: 1, phase: Battle, enter_battle: [eli]}
+  - {id: judge, turn: 1, phase: Battle, activate: eli, targets: [hophni]STATED}
+questions:
+  where: zone(hophni, step_of(judge))
+"""
+
+
+def test_a_state_the_case_states_must_be_stated_by_each_entry_using_it(make_case: Callable[..., Scenario]) -> None:
+    """'If opponent has evil card advantage, you may discard an evil card.': a state regcheck does not check from the
+    cards (TRIG-3-R2), which an entry using the ability states with 'state_holds'; left out, the case is refused
+    (not answered) naming the state; on an entry whose ability waits on no such state, 'state_holds' is an error."""
+    scenario = make_case(STATED_STATE.replace("STATED", ", state_holds: true"))
+    assert [a.if_words for a in scenario.abilities if a.card == "eli"] == ["if opponent has evil card advantage"]
+    with pytest.raises(CaseRefused, match=r"judge uses eli_a1, whose effect waits on a state regcheck does not check "
+                                        r"from the cards \('if opponent has evil card advantage', TRIG-3-R2\): say "
+                                        r"whether it holds .*'state_holds: true' or 'state_holds: false'"):
+        make_case(STATED_STATE.replace("STATED", ""))
+    unconditional = STATED_STATE.replace("card: Eli, the Judge [RR2]", "type: Hero\n    abilities:\n"
+                                         "      - {kind: discard, target_count: 1}")
+    assert make_case(unconditional.replace("STATED", "")).attempts
+    with pytest.raises(CaseError, match=r"'state_holds' says whether a state .* eli_a1 waits on none"):
+        make_case(unconditional.replace("STATED", ", state_holds: false"))

@@ -247,12 +247,15 @@ class AbilityReading(NamedTuple):
     prevents_opponents_plays: bool = False
     # "If another Moabite is in play, ...", "If you control a meek Hero, ...", "If an evil Enhancement is in battle,
     # ...", "If played in battle, ...": the state the effect waits on, checked as the ability is used (TRIG-3,
-    # TRIG-3-R1): "card_in_play", "card_you_control", "card_in_battle", "battle_under_way", or "no_state"
+    # TRIG-3-R1): "card_in_play", "card_you_control", "card_in_battle", "battle_under_way", "state_the_case_states" (one
+    # the reader does not check, which a case states for each use, TRIG-3-R2), or "no_state"
     if_state: str = "no_state"
     # the description of the cards the state names ("" for none), and whether it names a card other than the
     # ability's own ("another")
     if_description: str = ""
     if_another: bool = False
+    # the words of a state the case states ("if blocking"), "" for any other
+    if_words: str = ""
     # "You may withdraw this Hero.": its one target is its own card
     targets_itself: bool = False
     # "You may discard this card to ...": its price is its own card, discarded as it is used from play (CORE-19-R1)

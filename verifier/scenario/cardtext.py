@@ -468,6 +468,7 @@ class _Block:
         self.prevents_in_battle = False
         # the state the block's effect waits on (`_state_condition`): its kind, description and "another"
         self.condition: tuple[str, str, bool] = ("no_state", "", False)
+        self.if_words = ""  # the words of a state the case states (TRIG-3-R2)
         # the part of a state read in the sentence being read, until the sentence is known to give the effect
         self.condition_part: Part | None = None
         self.targets_itself = False
@@ -1488,6 +1489,19 @@ def _or_last_played(block: _Block, sentence: str, m: re.Match[str]) -> None:
     block.add("target", m.group(0).removeprefix(m.group("verb")).strip(), tuple(mapped))
 
 
+def _choice_read(lead: Tree, low: str) -> bool:
+    """Whether a choice led by a state the case states ("If blocking, you may ...") is read whole: the rest of the
+    sentence, read alone, has no part that is not modelled, and is not an effect a state is not read for. Any other
+    condition the reader reads leaves it to the sentence's own reading."""
+    words = _words(lead)
+    state = _state_condition(words)
+    if state is None or state[0] != "state_the_case_states":
+        return True
+    probe = _Block()
+    _sentence_read(probe, low.removeprefix(words).strip())
+    return not any(p.reason for p in probe.pieces) and probe.kind not in _TAKING_EFFECT_BY_USE
+
+
 def _condition_read(lead: Tree, sentence: str) -> bool:
     """The condition leading `sentence` is one the reader reads: "if used by" a description of characters
     (`_used_by`), or "if played during your ... phase"."""
@@ -1503,6 +1517,21 @@ _STATE = re.compile(r"if (?:(?P<another>another )|an? |one )?(?P<in_play>.+?) is
                     r"|if (?:(?P<another_fought>another )|an? |one )?(?P<in_battle>.+?) is in battle ,"
                     r"|if (?:played|used) (?:in|during) battle ,")
 _STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_battle": "card_in_battle"}
+# A state the reader does not check from the cards, which the case states for each use (TRIG-3, TRIG-3-R2): "if
+# blocking", "if alone", "if opponent has hand advantage", "if you have fewer Redeemed Souls than opponent", "if an
+# idol or a Curse is active", "if no female Heroes are in the Field of Battle", each part of one joined by "and" or
+# "or" such a state. An event ("if this Hero is defeated", "if your giant blocks", "if an opponent draws") is not one.
+_EVENT_WORDS = (r"(?:[a-z]+ed|drawn|done|made|put|begun|been|lost|won|blocks|attacks|rescues|enters|uses|plays|"
+                r"draws|would|each|time|when|do|does|did|you do|they do)")
+_STATE_PART = (
+    r"(?:(?:this (?:card|hero|character|evil character)|it|he|she) is )?(?:blocking|attacking|rescuing|alone|"
+    r"blocking alone|opposed|unopposed|equipped)"
+    r"|(?:you|opponent|an opponent|your opponent|holder|the opponent) (?:has|have|controls?|do not (?:have|control)|"
+    r"does not (?:have|control)) (?!" + _EVENT_WORDS + r"\b)[^,]+"
+    r"|(?:there (?:is|are) |no )?(?:(?!" + _EVENT_WORDS + r"\b)[a-z0-9.'-]+ ){1,6}(?:is|are) (?:not )?(?:in play|in battle|"
+    r"active|in the field of battle|in (?:a |your |opponent's )?territory|empty|equipped|set aside)"
+)
+_STATED = re.compile(rf"if (?:{_STATE_PART})(?: (?:and|or) (?:{_STATE_PART}))* ,")
 # Kinds of effect a state is not read for: a prevent and an affliction take effect by their legal use alone, where
 # every other effect happens only as its use activates (`activates` in encodings/core.yaml).
 _TAKING_EFFECT_BY_USE = frozenset({"prevent_effect", "affliction_effect"})
@@ -1516,28 +1545,34 @@ def _condition(block: _Block, words: str, state: tuple[str, str, bool]) -> None:
         return
     block.condition = state
     kind, described, another = state
+    if kind == "state_the_case_states":
+        block.if_words = words.removesuffix(" ,")
     cards = state_cards(described, another)
     what = {"card_in_play": f"{cards} in play", "card_you_control": f"{cards} in play that its player controls",
-            "card_in_battle": f"{cards} in battle", "battle_under_way": "a battle under way"}[kind]
+            "card_in_battle": f"{cards} in battle", "battle_under_way": "a battle under way",
+            "state_the_case_states": ""}[kind]
     block.add("condition", words, (("condition", f"{kind}: its effect happens only if, as it is used, there is "
-                                                 f"{what} (TRIG-3, TRIG-3-R1)"),))
+                                                 f"{what} (TRIG-3, TRIG-3-R1)" if what else
+                                                 f"{kind}: its effect happens only if the state holds as it is used, "
+                                                 "which the case states for each use (TRIG-3, TRIG-3-R2)"),))
     block.condition_part = block.pieces[-1]
 
 
 def _state_condition(words: str) -> tuple[str, str, bool] | None:
-    """The state a condition names, as (kind, description, another) of `AbilityReading.if_state`, or None when its
-    words are not one of `_STATE`'s or name cards the model cannot check."""
+    """The state a condition names, as (kind, description, another) of `AbilityReading.if_state`: one of `_STATE`'s
+    naming cards the model can check, else a state in the words of `_STATED` the case states (TRIG-3-R2), else None
+    (an event, or words the reader does not take for a state)."""
     m = _STATE.fullmatch(words)
-    if m is None:
-        return None
-    if m.lastgroup is None:  # "if played in battle": the one form naming no cards
+    if m is not None and m.lastgroup is None:  # "if played in battle": the one form naming no cards
         return "battle_under_way", "", False
-    group = next(g for g in _STATE_KINDS if m.group(g) is not None)
-    another = m.group({"in_play": "another", "yours": "another_yours", "in_battle": "another_fought"}[group])
-    described = read_description(m.group(group))
-    if isinstance(described, str):
-        return None
-    return _STATE_KINDS[group], m.group(group), another is not None
+    if m is not None:
+        group = next(g for g in _STATE_KINDS if m.group(g) is not None)
+        another = m.group({"in_play": "another", "yours": "another_yours", "in_battle": "another_fought"}[group])
+        if not isinstance(read_description(m.group(group)), str):
+            return _STATE_KINDS[group], m.group(group), another is not None
+    if _STATED.fullmatch(words):
+        return "state_the_case_states", "", False
+    return None
 
 
 def _lowered(sentence: str) -> str:
@@ -1684,9 +1719,10 @@ def _sentence_read(block: _Block, sentence: str) -> None:
     if block.kind is not None and body.data in _SECOND_MOVES and _second_move(block, sentence, body):
         return
     if (block.kind is None and not block.alone and len(leads) > 1 and leads[-1].data == "lead_permission"
-            and leads[-2].data in ("lead_condition", "lead_used_by") and not _condition_read(leads[-2], sentence)):
-        # "If blocking, you may negate ...": a choice of its player whose condition is not read stays unread, as a
-        # choice no attempt of a case makes
+            and leads[-2].data in ("lead_condition", "lead_used_by")
+            and not (_condition_read(leads[-2], sentence) and _choice_read(leads[-2], low))):
+        # "If blocking, you may negate ...": a choice of its player whose condition (or, for a state the case states,
+        # whose effect) is not read stays unread, as a choice no attempt of a case makes
         block.add("sentence", sentence, reason=unread_reason(sentence))
         return
     for lead in leads:
@@ -2448,6 +2484,7 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
         negates_the_last_played=block.last_played, reaches_the_last_played=block.or_last_played,
         prevents_plays_in_battle=block.prevents_in_battle, prevents_opponents_plays=block.prevents_opponents,
         if_state=block.condition[0], if_description=block.condition[1], if_another=block.condition[2],
+        if_words=block.if_words if block.condition[0] == "state_the_case_states" else "",
         targets_itself=block.targets_itself,
         discards_itself=block.discards_itself,
         offers_a_price=block.offers_price,

@@ -72,8 +72,8 @@ def _ability_json(a: AbilityReading) -> dict[str, object]:
         "reaches_the_last_played": a.reaches_the_last_played,
         "prevents_plays_in_battle": a.prevents_plays_in_battle,
         "prevents_opponents_plays": a.prevents_opponents_plays,
-        "waits_on": ({"state": a.if_state, "cards": a.if_description or None, "another": a.if_another}
-                     if a.if_state != "no_state" else None),
+        "waits_on": ({"state": a.if_state, "cards": a.if_description or None, "another": a.if_another,
+                      "words": a.if_words or None} if a.if_state != "no_state" else None),
         "discards_itself": a.discards_itself,
         "targets_itself": a.targets_itself,
         "offers_a_price": a.offers_a_price,
@@ -172,7 +172,9 @@ def _describe(a: AbilityReading) -> list[str]:
         fields.append("prevents only cards played in battle (PREV-11-R1)")
     if a.prevents_opponents_plays:
         fields.append("prevents only cards an opponent of its user plays (PREV-11-R1)")
-    if a.if_state != "no_state":
+    if a.if_state == "state_the_case_states":
+        fields.append(f"its effect waits on a state the case states for each use (TRIG-3-R2): '{a.if_words}'")
+    elif a.if_state != "no_state":
         named = f" ({state_cards(a.if_description, a.if_another)})" if a.if_description else ""
         fields.append(f"its effect waits on a state, checked as it is used (TRIG-3-R1): {display_value(a.if_state)}"
                       + named)

@@ -111,6 +111,7 @@ class Ability(NamedTuple):
     if_state: str = "no_state"
     if_description: str = ""
     if_another: bool = False
+    if_words: str = ""  # the words of a state the case states ("if blocking", TRIG-3-R2); "" for any other
     targets_itself: bool = False  # "You may withdraw this Hero.": its one target is its own card
     # "You may discard this card to ...": a use of it from play discards its own card (CORE-19-R1)
     discards_itself: bool = False

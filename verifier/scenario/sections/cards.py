@@ -546,7 +546,7 @@ class CardsSection(CaseReaderBase):
                        prevents_plays_in_battle=a.prevents_plays_in_battle,
                        prevents_opponents_plays=a.prevents_opponents_plays,
                        if_state=a.if_state, if_description=a.if_description, if_another=a.if_another,
-                       targets_itself=a.targets_itself, offers_a_price=a.offers_a_price,
+                       if_words=a.if_words, targets_itself=a.targets_itself, offers_a_price=a.offers_a_price,
                        uses_per_turn=_reading_limit(a.use_limit, "turn"), effect_class=a.effect_class,
                        interrupts_battle=a.interrupts_battle, target_alternatives=a.target_alternatives,
                        target_exceptions=a.target_exceptions)
@@ -568,7 +568,7 @@ class CardsSection(CaseReaderBase):
         state_node, words_node = item.get("if_state"), item.get("if_description")
         state = _member(state_node, "state_condition", "state") if state_node is not None else "no_state"
         another = _flag(item, "if_another", False)
-        if state in ("no_state", "battle_under_way"):
+        if state in ("no_state", "battle_under_way", "state_the_case_states"):
             for key, node in (("if_description", words_node), ("if_another", item.get("if_another"))):
                 if node is not None:
                     node.fail(f"'{key}' names the cards of a state: give 'if_state' one of card_in_play, "
@@ -851,7 +851,8 @@ class CardsSection(CaseReaderBase):
                       else f"{a.id} also puts the card whose ability it negates into its owner's {pile}"))
         facts.append(("if_state", a.if_state, f"{a.id}'s effect waits on no state" if a.if_state == "no_state"
                       else f"{a.id}'s effect waits on {display_value(a.if_state)}"
-                      + (f" ({state_cards(a.if_description, a.if_another)})" if a.if_description else "")))
+                      + (f" ({state_cards(a.if_description, a.if_another)})" if a.if_description
+                         else f" ('{a.if_words}')" if a.if_words else "")))
         facts.append(("targets_in_play_too", a.also_in_play,
                       f"{a.id} {'also' if a.also_in_play else 'does not also'} target cards in play"))
         facts.append(("effect_class", a.effect_class, f"{a.id}'s effect is {display_value(a.effect_class)}"))

@@ -80,13 +80,14 @@ ACTIONS = {"play": "play_card", "activate": "activate_ability", "return": "retur
            "negate": "negate_ability", "enter_battle": "enter_battle",
            "choose_return": "choose_return", "end_battle": "end_battle", "discard": "discard_card"}
 ATTEMPT_KEYS = ("id", "turn", "phase", "player", "on", "targets", "by", "cards", "cause", "role", "opposing_role", "ability",
-                "until", "duration", "effect", "opponent_pays", *ACTIONS)
+                "until", "duration", "effect", "opponent_pays", "state_holds", *ACTIONS)
 # the fields of a timeline entry that only some kinds of attempt take
 APPLIES_TO = {"on": ("play_card", "activate_ability"), "targets": ("play_card", "activate_ability"),
               "by": ("return_early", "negate_ability", "discard_card"), "cards": ("choose_return",),
               "role": ("enter_battle",), "opposing_role": ("enter_battle",), "cause": ("discard_card",),
               "effect": ("play_card", "activate_ability"),
-              "opponent_pays": ("play_card", "activate_ability", "negate_ability")}
+              "opponent_pays": ("play_card", "activate_ability", "negate_ability"),
+              "state_holds": ("play_card", "activate_ability", "return_early", "negate_ability")}
 # an ability's duration written in words (after an optional 'for '), or as a number of turns
 DURATION_WORDS = {"none": "no_duration", "no duration": "no_duration",
                   "until end of battle": "until_end_of_battle", "until the end of battle": "until_end_of_battle",

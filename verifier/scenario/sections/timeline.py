@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __all__ = ["TimelineSection"]
 
-from ...errors import Location
+from ...errors import CaseRefused, Location
 from ...escaping import quoted
 from ...vocabulary import MEMBER_OF, SYMBOLS, VALUE_SETS, display_value
 from ...yamlsource import YMap, YNode, YSeq, did_you_mean
@@ -274,6 +274,7 @@ class TimelineSection(CardsSection):
                       (item.get("targets") or item.get(action) or item).loc, False)
         stated = self.stated_turns(item, aid, ability, abilities)
         self.payment(item, aid, ability, abilities)
+        self.stated_state(item, aid, kind, ability, abilities)
         until_node = item.get("until")
         until = _name(until_node, "attempt") if until_node is not None else None
         if until_node is not None:
@@ -348,6 +349,29 @@ class TimelineSection(CardsSection):
                 "price_not_paid": "the opponent is stated not to make the move it offers them",
                 "payment_not_stated": "no move of the opponent is stated"}[value]
         self.fact("payment_stated", (aid,), value, f"{aid}: {said}", (node or item).loc, False)
+
+    def stated_state(self, item: YMap, aid: str, kind: str, ability: str | None, abilities: list[Ability]) -> None:
+        """Pin whether the state the entry's ability waits on, one regcheck does not check from the cards, holds as it
+        is used ('state_holds', TRIG-3-R2): a case with an entry using such an ability that does not say is refused."""
+        node = item.get("state_holds")
+        used = next((a for a in abilities if a.id == ability), None)
+        waits = used is not None and used.if_state == "state_the_case_states" and kind in APPLIES_TO["state_holds"]
+        if node is not None and not waits:
+            node.fail("'state_holds' says whether a state an ability waits on, one regcheck does not check from the "
+                      "cards ('If blocking, ...', TRIG-3-R2), holds as it is used; "
+                      + (f"{used.id} waits on none" if used else "this entry uses no ability"))
+        if node is None and waits:
+            assert used is not None
+            state = used.if_words or "as its ability is written"
+            raise CaseRefused(f"{aid} uses {used.id}, whose effect waits on a state regcheck does not check from the "
+                              f"cards ('{state}', TRIG-3-R2): say whether it holds as {aid} uses it, with 'state_holds: "
+                              "true' or 'state_holds: false'", item.loc)
+        value = ("state_not_stated" if node is None
+                 else "state_held" if _scalar(node).boolean("state_holds") else "state_not_held")
+        said = {"state_held": "the state its ability waits on is stated to hold",
+                "state_not_held": "the state its ability waits on is stated not to hold",
+                "state_not_stated": "no state is stated"}[value]
+        self.fact("state_stated", (aid,), value, f"{aid}: {said}", (node or item).loc, False)
 
     def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
         """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
