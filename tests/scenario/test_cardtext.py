@@ -268,6 +268,7 @@ def test_a_permission_after_a_condition_not_read_is_a_choice_left_unread(text: s
     ("If blocking and another Babylonian is in play, you may capture a human in a territory.",
      "if blocking and another babylonian is in play"),
     ("If an idol or a Curse is active, discard a Hero.", "if an idol or a curse is active"),
+    ("If opponent has Lost Soul advantage, negate a Hero.", "if opponent has lost soul advantage"),
     ("If a meek Hero is in play, discard a Hero.", "if a meek hero is in play"),  # cards the model cannot check
 ])
 def test_a_state_the_reader_does_not_check_is_one_the_case_states(text: str, words: str) -> None:
@@ -1411,6 +1412,7 @@ def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(tex
     "If this Hero is defeated, discard a Hero.",
     "If an opponent draws, discard a Hero.",
     "If opponent has played an Enhancement in battle, discard a Hero.",
+    "If opponent has lost a battle, discard a Hero.",
     "If you do, discard a Hero.",
 ])
 def test_an_event_leading_an_effect_is_not_read_as_a_state(text: str) -> None:

@@ -1521,7 +1521,8 @@ _STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_batt
 # blocking", "if alone", "if opponent has hand advantage", "if you have fewer Redeemed Souls than opponent", "if an
 # idol or a Curse is active", "if no female Heroes are in the Field of Battle", each part of one joined by "and" or
 # "or" such a state. An event ("if this Hero is defeated", "if your giant blocks", "if an opponent draws") is not one.
-_EVENT_WORDS = (r"(?:[a-z]+ed|drawn|done|made|put|begun|been|lost|won|blocks|attacks|rescues|enters|uses|plays|"
+_EVENT_WORDS = (r"(?:[a-z]+ed|drawn|done|made|put|begun|been|lost(?! souls?\b)|won|blocks|attacks|rescues|enters|"
+                r"uses|plays|"
                 r"draws|would|each|time|when|do|does|did|you do|they do)")
 _STATE_PART = (
     r"(?:(?:this (?:card|hero|character|evil character)|it|he|she) is )?(?:blocking|attacking|rescuing|alone|"
