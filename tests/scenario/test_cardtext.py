@@ -389,7 +389,7 @@ def test_a_move_out_of_a_pile_is_read_and_not_carried_out(text: str, kind: str,
     "You may underdeck this card to take or activate an idol or Curse from deck or Reserve.",
     # "or" leads another move, a banish, which is not read
     "Take an animal from Reserve or banish a human from a discard pile.",
-    "If you control a son of Jacob, you may draw 2.",  # whether the ability may be used waits on the condition
+    "If your giant blocks, you may draw 2.",  # whether the ability may be used waits on an event
     "If an opponent harms your wilderness Hero, discard the top card of their deck.",
     "Discard a Hero or the top card of a deck.",  # the Hero is one of the case's cards
     # which effect the limit is on is not read
@@ -1406,6 +1406,26 @@ def test_a_state_leading_the_effect_is_read_as_its_condition(text: str, kind: st
 def test_a_state_not_leading_the_one_effect_it_can_hold_back_is_not_modelled(text: str, reason: str) -> None:
     a = only(text)
     assert reason in [p.reason for p in a.pieces if p.kind == "condition"]
+
+
+@pytest.mark.parametrize(("text", "state"), [
+    ("If you have fewer Redeemed Souls than your opponent, you may draw two cards.", "state_the_case_states"),
+    ("If Solomon's Temple is in play, you may search draw pile or discard pile for Book of the Law and put it in hand.",
+     "card_in_play"),
+    ("If you control a son of Jacob, you may draw 2.", "card_you_control"),
+])
+def test_a_state_leading_a_move_out_of_a_pile_is_the_state_its_ability_waits_on(text: str, state: str) -> None:
+    a = only(text)
+    assert (a.kind, a.if_state, a.unsupported) == ("other_effect", state, ())
+
+
+@pytest.mark.parametrize("text", [
+    "If a Persian king is in play, you may draw 1. May band to a generic Persian.",  # beside another effect
+    "If you control a meek Hero, draw 2. You may take a card from Reserve.",  # one move of two
+])
+def test_a_state_leading_one_move_of_several_effects_is_not_read(text: str) -> None:
+    a = only(text)
+    assert a.if_state == "no_state" and not any(p.kind == "condition" for p in a.pieces)
 
 
 @pytest.mark.parametrize("text", [

@@ -471,6 +471,9 @@ class _Block:
         self.if_words = ""  # the words of a state the case states (TRIG-3-R2)
         # the part of a state read in the sentence being read, until the sentence is known to give the effect
         self.condition_part: Part | None = None
+        # the part of a state leading a move out of a pile that is the block's first effect (`read_block` keeps it
+        # only while that move is the block's one effect)
+        self.move_condition: Part | None = None
         self.targets_itself = False
         self.prevents_opponents = False
         self.discards_itself = False
@@ -1690,7 +1693,14 @@ def _sentence_read(block: _Block, sentence: str) -> None:
     move = _PILE_MOVES.fullmatch(low) if tree is None or _body(tree).data in ("discard", "reserve_target") else None
     if move is not None:
         # "Each player may draw X.", "You may take a Daniel Hero from deck.": not carried out (see `read_block`)
-        block.pile_moves.append((sentence, _move_zones(low), move.group("condition") is not None))
+        condition = (move.group("condition") or "").strip()
+        state = (_state_condition(condition) if condition and block.kind is None and not block.pile_moves
+                 and block.condition[0] == "no_state" else None)
+        if state is not None:
+            # "If you have fewer Redeemed Souls than your opponent, you may draw two cards.": the state the move waits on
+            _condition(block, condition, state)
+            block.move_condition, block.condition_part = block.condition_part, None
+        block.pile_moves.append((sentence, _move_zones(low), bool(condition) and state is None))
         return
     if _PLAY_PERMISSION.fullmatch(low) and tree is None:
         # "You may play an Enhancement.": moves no card (TGT-9-R2; see `read_block`)
@@ -2400,6 +2410,12 @@ def read_block(number: int, label: str, text: str) -> AbilityReading:
     block = _Block()
     for sentence in split_sentences(text):
         _sentence(block, sentence)
+    if block.move_condition is not None and (block.kind is not None or len(block.pile_moves) > 1):
+        # the state leads one move of several effects of the block: the move is a conditional one, as any other
+        block.condition = ("no_state", "", False)
+        block.pieces.remove(block.move_condition)
+        sentence, zones, _ = block.pile_moves[0]
+        block.pile_moves[0] = (sentence, zones, True)
     if block.offered_to_opponent is not None:
         # "Opponent may discard a good Enhancement from hand." with nothing that waits on it: the opponent's choice
         block.add("sentence", block.offered_to_opponent, reason=mechanic_reason("every player"))
