@@ -26,7 +26,7 @@ import operator
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, compress
 from typing import NamedTuple
 
 from ..errors import Location, SolverError
@@ -239,9 +239,8 @@ class _Case:
         if kept is not None and kept[0] is reading:
             before, plain = kept[1], dict(kept[2])
             if raws != before:
-                for entry, v, was in zip(reading, raws, before):
-                    if v != was:
-                        plain[entry[1]] = self.decoded(entry, v)
+                for i in compress(range(len(raws)), map(operator.ne, raws, before)):
+                    plain[reading[i][1]] = self.decoded(reading[i], raws[i])
         else:
             plain = {entry[1]: self.decoded(entry, v) for entry, v in zip(reading, raws)}
             if kept is None:
