@@ -5,29 +5,33 @@ from __future__ import annotations
 __all__ = ["main", "run", "find_root", "collect_cases"]
 
 import gc
+import importlib
 import sys
 
 import click
 
 from . import interruption
-from .commands.cards import cards
-from .commands.check import check
 from .commands.common import EXIT_INTERRUPTED, collect_cases, exit_with, find_root, leave_at_once
-from .commands.defaults import defaults
-from .commands.docs import docs
-from .commands.explain import explain
-from .commands.explore import explore
-from .commands.gate import gate
-from .commands.mutate import mutate
-from .commands.report import report
-from .commands.rules import rules
-from .commands.ruling import ruling
-from .commands.sweep import sweep
 from .files import ignore_file_size_signal
+
+# Each command, in verifier/commands/ as a module of its name, is imported when it is run or listed: a run of one
+# command does not load what the others need (the sweep's database and network, the HTML report, ...).
+_COMMANDS = ("check", "explain", "ruling", "explore", "rules", "cards", "defaults", "report", "mutate", "docs", "gate",
+             "sweep")
 
 
 class _Commands(click.Group):
-    """The command group; Ctrl-C ends any command with exit status 130 and one line, never a traceback."""
+    """The command group, each command read from its module when asked for; Ctrl-C ends any command with exit
+    status 130 and one line, never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        command: click.Command = getattr(importlib.import_module(f".commands.{cmd_name}", __package__), cmd_name)
+        return command
 
     def invoke(self, ctx: click.Context) -> object:
         interruption.install()
@@ -48,20 +52,6 @@ def main() -> None:
     # garbage less often saves a third of the time of a one-case run and keeps memory bounded.
     gc.set_threshold(100_000, 50, 100)
     ignore_file_size_signal()  # a write past `ulimit -f` fails with an error regcheck reports
-
-
-main.add_command(check)
-main.add_command(explain)
-main.add_command(ruling)
-main.add_command(explore)
-main.add_command(rules)
-main.add_command(cards)
-main.add_command(defaults)
-main.add_command(report)
-main.add_command(mutate)
-main.add_command(docs)
-main.add_command(gate)
-main.add_command(sweep)
 
 
 def run() -> None:

@@ -29,7 +29,9 @@ def test_the_example_workflow_uses_options_the_gate_has(repo_root: Path) -> None
     runs = " ".join(s.get("run", "") for s in steps)
     command = runs[runs.index("regcheck gate"):].splitlines()[0]
     words = shlex.split(command.replace("${base:+--base \"$base\"}", "--base BASE"))[2:]
-    options = {o for p in main.commands["gate"].params for o in p.opts}
+    gate = main.get_command(None, "gate")
+    assert gate is not None
+    options = {o for p in gate.params for o in p.opts}
     assert {w for w in words if w.startswith("--")} == {"--base", "--junit-file", "--sarif-file"} <= options
     uploaded = {s.get("with", {}).get("sarif_file") for s in steps} | {s.get("with", {}).get("report_paths") for s in steps}
     assert {"gate.sarif", "gate-junit.xml"} <= uploaded

@@ -189,8 +189,8 @@ def test_the_engine_fails_closed_on_a_model_that_breaks_a_rule(
     sc = make_case(ONE_TURN_PROVISIONS)
     real = backend.Session.read
 
-    def tampered(self: backend.Session, names: Sequence[str]) -> dict[str, object]:
-        values = real(self, names)
+    def tampered(self: backend.Session, names: Sequence[str], model: object = None) -> dict[str, object]:
+        values = real(self, names, model)  # type: ignore[arg-type]
         for name, ref in self.g.constants.items():
             if ref.symbol == "legal" and name in values:
                 values[name] = not values[name]

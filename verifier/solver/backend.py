@@ -388,14 +388,20 @@ class Session:
             self.model_cache = self.solver.model()
         return self.model_cache
 
-    def read(self, names: Sequence[str]) -> dict[str, object]:
-        """Raw values of the named constants in the last satisfiable check's model.
+    def model(self) -> z3.ModelRef:
+        """The last satisfiable check's model, kept to be read after later checks (see `read`)."""
+        return self._model()
+
+    def read(self, names: Sequence[str], model: z3.ModelRef | None = None) -> dict[str, object]:
+        """Raw values of the named constants in the last satisfiable check's model (or in `model`, which `model()`
+        gave).
 
         A constant the model leaves out reads as false or 0 (any value satisfies the rules).
         Long lists are read in one batch: the values of constants with a bounded range are
         packed into a few bit-vector terms, each evaluated in one call.
         """
-        model = self._model()
+        if model is None:
+            model = self._model()
         if not self.fixed:
             return self._read(model, names)
         key = tuple(names)

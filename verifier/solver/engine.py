@@ -26,7 +26,7 @@ import operator
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from functools import cached_property
-from itertools import combinations
+from itertools import combinations, compress
 from typing import NamedTuple
 
 from ..errors import Location, SolverError
@@ -239,9 +239,8 @@ class _Case:
         if kept is not None and kept[0] is reading:
             before, plain = kept[1], dict(kept[2])
             if raws != before:
-                for entry, v, was in zip(reading, raws, before):
-                    if v != was:
-                        plain[entry[1]] = self.decoded(entry, v)
+                for i in compress(range(len(raws)), map(operator.ne, raws, before)):
+                    plain[reading[i][1]] = self.decoded(reading[i], raws[i])
         else:
             plain = {entry[1]: self.decoded(entry, v) for entry, v in zip(reading, raws)}
             if kept is None:
@@ -291,7 +290,10 @@ class _Case:
                                                      core_verified=verified, reason=why,
                                                      resolutions=ways, resolutions_note=note))
         base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-        model = self.first_model = self.session.read(self.model_names)
+        # A case the rule bodies fold may be narrowed below, and then reads the narrowed session's model: its first
+        # model is kept, and read only if it is not.
+        kept = self.session.model() if self.folded else None
+        model = {} if kept is not None else self.session.read(self.model_names)
         settling = self.settled(base)
         if self.folded and self.left_open(settling):
             # a question left open is answered on the grounding narrowed to the constants that can take another
@@ -300,7 +302,10 @@ class _Case:
             if again.status != SAT:
                 return self.finish(lambda q: self.result(q, Verdict.UNKNOWN, reason=again.reason))
             base = {q.name: self.raws(self.g.questions[q.name]) for q in self.sc.questions}
-            model = self.first_model = self.session.read(self.model_names)
+            model = self.session.read(self.model_names)
+        elif kept is not None:
+            model = self.session.read(self.model_names, kept)
+        self.first_model = model
         # re-checked after `settled` (which asks the solver only), so that the reference evaluator knows whether
         # witnesses of questions that may take other values are to be re-checked after this model
         alone = all(q.name in settling.settled or all(t.known for t in self.parts(q.name)) for q in self.sc.questions)
