@@ -1525,8 +1525,7 @@ _STATE_KINDS = {"in_play": "card_in_play", "yours": "card_you_control", "in_batt
 # idol or a Curse is active", "if no female Heroes are in the Field of Battle", each part of one joined by "and" or
 # "or" such a state. An event ("if this Hero is defeated", "if your giant blocks", "if an opponent draws") is not one.
 _EVENT_WORDS = (r"(?:[a-z]+ed|drawn|done|made|put|begun|been|lost(?! souls?\b)|won|blocks|attacks|rescues|enters|"
-                r"uses|plays|"
-                r"draws|would|each|time|when|do|does|did|you do|they do)")
+                r"uses|plays|draws|would|each|time|when|do|does|did)")
 _STATE_PART = (
     r"(?:(?:this (?:card|hero|character|evil character)|it|he|she) is )?(?:blocking|attacking|rescuing|alone|"
     r"blocking alone|opposed|unopposed|equipped)"
@@ -2347,9 +2346,9 @@ def _protection(block: _Block, kind: str, text: str, effect: str, about_the_set_
 
     The model has no protection: the reading records it so that a case in which the protection could
     decide something is refused (see the case loader); against capture (conversion, removal from the game),
-    only where a capture or a banish could meet it. What it guards: the cards the ability sets aside, cards in set-aside areas, or
-    (any other wording) any card; against what: capture, evil cards (named after "from", "to" or "by": not the
-    evil cards it guards), or (any other wording) anything.
+    only where a capture or a banish could meet it. What it guards: the cards the ability sets aside, cards in
+    set-aside areas, or (any other wording) any card; against what: capture, evil cards (named after "from", "to"
+    or "by": not the evil cards it guards), or (any other wording) anything.
     """
     source = ("capture" if re.search(r"\bfrom capture$", effect) and "," not in effect
               else "evil" if re.search(r"\b(?:from|to|by)\b.*\bevil cards\b", effect) else "any")
