@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -58,6 +59,14 @@ def test_check_ok(cli: Cli, assert_no_crash: Check, repo_root: Path, good: Path)
     assert "    expected determined = turn 3 Preparation (alice): matches\n" in out
     assert out.rstrip().endswith("1 case, 2 questions: 2 ok, 0 not ok")
     assert result.stderr == ""
+
+
+def test_check_of_one_case_leaves_the_cycle_collector_on(cli: Cli, repo_root: Path, good: Path, wrong: Path) -> None:
+    # one case is checked without the collector, which is back when the command ends, whatever its exit code
+    assert gc.isenabled()
+    for case in (good, wrong):
+        cli("check", str(case), "--no-cache", "--root", str(repo_root))
+        assert gc.isenabled()
 
 
 def test_check_unmet_expectation_exits_1(cli: Cli, assert_no_crash: Check, repo_root: Path, wrong: Path) -> None:

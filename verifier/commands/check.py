@@ -91,9 +91,12 @@ def check(paths: tuple[str, ...], fmt: str, root: str | None, timeout: float, me
         raise click.UsageError(f"--junit-file and --sarif-file name the same file {junit_file}")
     if len(files) == 1:
         prepare_context()  # while the rules are read; no workers are forked for one case
-        # The process ends with the case, and a case's objects form hardly any cycles (a 50 x 20 case's peak
-        # memory is the same without the collector): its collections would walk the young objects for nothing.
-        gc.disable()
+        # A case's objects form hardly any cycles (a 50 x 20 case's peak memory is the same without the collector):
+        # its collections would walk the young objects for nothing. The collector is back when the command ends,
+        # for a caller that runs it in its own process (a test's CliRunner).
+        if gc.isenabled():
+            gc.disable()
+            click.get_current_context().call_on_close(gc.enable)
     try:
         repo = api.open_repository(repository_root(root))
     except RegcheckError as err:
