@@ -335,43 +335,41 @@ class TimelineSection(CardsSection):
     def payment(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> None:
         """Pin whether a timeline entry states that the opponent makes the move its ability offers them
         ('opponent_pays', CORE-19-R2); left out, it is the opponent's choice."""
-        node = item.get("opponent_pays")
         used = next((a for a in abilities if a.id == ability), None)
-        if node is None:
-            value = "payment_not_stated"
-        elif used is None or not used.offers_a_price:
-            node.fail("'opponent_pays' says whether the opponent makes the move an ability offers them to keep its "
-                      "effect from happening ('Opponent may ... If they do not, ...'); "
-                      + (f"{used.id} offers none" if used else "this entry uses no ability"))
-        else:
-            value = "price_paid" if _scalar(node).boolean("opponent_pays") else "price_not_paid"
-        said = {"price_paid": "the opponent is stated to make the move it offers them",
-                "price_not_paid": "the opponent is stated not to make the move it offers them",
-                "payment_not_stated": "no move of the opponent is stated"}[value]
-        self.fact("payment_stated", (aid,), value, f"{aid}: {said}", (node or item).loc, False)
+        self.stated(item, aid, "opponent_pays", "payment_stated", used, used is not None and used.offers_a_price,
+                    "the opponent makes the move an ability offers them to keep its effect from happening ('Opponent "
+                    "may ... If they do not, ...')", "offers none",
+                    ("no move of the opponent is stated", "the opponent is stated to make the move it offers them",
+                     "the opponent is stated not to make the move it offers them"))
 
     def stated_state(self, item: YMap, aid: str, kind: str, ability: str | None, abilities: list[Ability]) -> None:
         """Pin whether the state the entry's ability waits on, one regcheck does not check from the cards, holds as it
         is used ('state_holds', TRIG-3-R2): a case with an entry using such an ability that does not say is refused."""
-        node = item.get("state_holds")
         used = next((a for a in abilities if a.id == ability), None)
         waits = used is not None and used.if_state == "state_the_case_states" and kind in APPLIES_TO["state_holds"]
-        if node is not None and not waits:
-            node.fail("'state_holds' says whether a state an ability waits on, one regcheck does not check from the "
-                      "cards ('If blocking, ...', TRIG-3-R2), holds as it is used; "
-                      + (f"{used.id} waits on none" if used else "this entry uses no ability"))
-        if node is None and waits:
+        if item.get("state_holds") is None and waits:
             assert used is not None
             state = used.if_words or "as its ability is written"
             raise CaseRefused(f"{aid} uses {used.id}, whose effect waits on a state regcheck does not check from the "
                               f"cards ('{state}', TRIG-3-R2): say whether it holds as {aid} uses it, with 'state_holds: "
                               "true' or 'state_holds: false'", item.loc)
-        value = ("state_not_stated" if node is None
-                 else "state_held" if _scalar(node).boolean("state_holds") else "state_not_held")
-        said = {"state_held": "the state its ability waits on is stated to hold",
-                "state_not_held": "the state its ability waits on is stated not to hold",
-                "state_not_stated": "no state is stated"}[value]
-        self.fact("state_stated", (aid,), value, f"{aid}: {said}", (node or item).loc, False)
+        self.stated(item, aid, "state_holds", "state_stated", used, waits,
+                    "a state an ability waits on, one regcheck does not check from the cards ('If blocking, ...', "
+                    "TRIG-3-R2), holds as it is used", "waits on none",
+                    ("no state is stated", "the state its ability waits on is stated to hold",
+                     "the state its ability waits on is stated not to hold"))
+
+    def stated(self, item: YMap, aid: str, key: str, symbol: str, used: Ability | None, applies: bool, about: str,
+               lacks: str, said: tuple[str, str, str]) -> None:
+        """Pin the fact `symbol` of a timeline entry from its true-or-false `key`, which says whether `about` for the
+        ability the entry uses, and which only an ability it `applies` to may carry (else an error: the ability
+        `lacks` it). The symbol's value set runs: not stated, stated true, stated false; `said` words each."""
+        node = item.get(key)
+        if node is not None and not applies:
+            node.fail(f"'{key}' says whether {about}; " + (f"{used.id} {lacks}" if used else "this entry uses no ability"))
+        at = 0 if node is None else 1 if _scalar(node).boolean(key) else 2
+        value = VALUE_SETS[SYMBOLS[symbol].result][at]
+        self.fact(symbol, (aid,), value, f"{aid}: {said[at]}", (node or item).loc, False)
 
     def stated_turns(self, item: YMap, aid: str, ability: str | None, abilities: list[Ability]) -> int:
         """The number of turns a timeline entry states for a duration its player picks (0: not stated)."""
